@@ -1,0 +1,79 @@
+/* Small shared helpers: error messages, time, files, strings. */
+#ifndef PM_UTIL_H
+#define PM_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#define PM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Library code reports failure as a negative errno and a message in a
+ * struct pm_err; only cmd_* code prints and picks exit codes.
+ * -EINVAL (and -EBADMSG) mean "bad input": exit status 2.
+ */
+struct pm_err {
+	char msg[1024];
+};
+
+int pm_err_set(struct pm_err *e, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Monotonic raw clock in nanoseconds: the benchmark clock. */
+static inline uint64_t pm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void *pm_xmalloc(size_t n);
+void *pm_xcalloc(size_t n, size_t size);
+void *pm_xrealloc(void *p, size_t n);
+char *pm_xstrdup(const char *s);
+char *pm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Read a whole (small, e.g. /proc or /sys) file; NUL-terminated. */
+int pm_read_file(const char *path, char **out, size_t *len);
+/* First line of a file, trailing newline removed. */
+int pm_read_line(const char *path, char *buf, size_t len);
+int pm_read_long(const char *path, long *out);
+/* Trim white space in place, return s. */
+char *pm_strtrim(char *s);
+
+/*
+ * Write a file atomically: a temporary file in the same directory,
+ * fsync, rename.  The writer callback gets the open stream.
+ */
+int pm_write_atomic(const char *path, int (*writer)(FILE *f, void *arg),
+		    void *arg, struct pm_err *e);
+/* Can a file be created at path?  Checked before long work starts. */
+int pm_check_writable(const char *path, struct pm_err *e);
+
+/* Human formatting of a time in nanoseconds: "95.3 ns", "1.21 us", ... */
+void pm_fmt_time(char *buf, size_t len, double ns);
+/* Count with SI suffix: "1.23 K", "0.25". */
+void pm_fmt_count(char *buf, size_t len, double v);
+
+/* Where installed or in-tree data (events/, man/) lives. */
+const char *pm_datadir(void);
+const char *pm_mandir(void);
+const char *pm_libexecdir(void);
+
+/* Is stderr a terminal (progress lines)? */
+bool pm_stderr_is_tty(void);
+
+/* Remove a directory tree using only async-signal-safe calls. */
+int pm_rmtree(const char *path);
+
+/* Split "a,b,c" into a NULL-terminated vector (free with pm_strv_free). */
+char **pm_strv_split(const char *s, char sep);
+void pm_strv_free(char **v);
+size_t pm_strv_len(char *const *v);
+
+#endif
