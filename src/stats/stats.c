@@ -1,0 +1,492 @@
+/* Robust statistics for benchmark trials. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+/* NaNs sort after every number so qsort sees a total order. */
+int pm_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+static void sort_doubles(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), pm_cmp_double);
+}
+
+/*
+ * Wirth's selection: leaves v[k] as the k-th smallest with everything
+ * before it <= v[k] and everything after it >= v[k].  Hoare-style
+ * partitioning keeps it linear on the many duplicates that bootstrap
+ * resamples contain; the scan stops are negated comparisons, so NaNs
+ * cannot run the indices out of bounds.
+ */
+static double select_k(double *v, size_t n, size_t k)
+{
+	ptrdiff_t l = 0, r = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (l < r) {
+		ptrdiff_t m = l + (r - l) / 2, i = l, j = r;
+		double x = v[l], y = v[m], z = v[r], pivot;
+
+		/* median of three guards against sorted input */
+		if (x < y)
+			pivot = y < z ? y : (x < z ? z : x);
+		else
+			pivot = x < z ? x : (y < z ? z : y);
+		do {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			r = j;
+	}
+	return v[k];
+}
+
+/* Median of v[0..n), reordering v.  n must be > 0. */
+static double median_inplace(double *v, size_t n)
+{
+	size_t k = (n - 1) / 2;
+	double lo = select_k(v, n, k), hi;
+
+	if (n % 2)
+		return lo;
+	/* select_k partitioned around k: the next order statistic is the
+	 * smallest element to its right. */
+	hi = v[k + 1];
+	for (size_t i = k + 2; i < n; i++)
+		if (v[i] < hi)
+			hi = v[i];
+	return lo + (hi - lo) / 2;
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+	if (n % 2)
+		return v[n / 2];
+	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+double pm_median(const double *v, size_t n)
+{
+	double *c, m;
+
+	if (!v || n == 0)
+		return NAN;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	m = median_inplace(c, n);
+	free(c);
+	return m;
+}
+
+/* Hyndman-Fan type 7 (R's default, numpy's "linear"). */
+double pm_quantile_sorted(const double *sorted, size_t n, double q)
+{
+	double h, frac;
+	size_t i;
+
+	if (!sorted || n == 0 || isnan(q))
+		return NAN;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+	h = q * (double)(n - 1);
+	i = (size_t)h;
+	if (i >= n - 1)
+		return sorted[n - 1];
+	frac = h - (double)i;
+	return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+}
+
+/*
+ * The interval [x_(k), x_(n+1-k)] (1-based) covers the median unless
+ * fewer than k samples fall below it or fewer than k above, so its
+ * coverage is 1 - 2 P(B <= k-1) with B ~ Binomial(n, 1/2).  Walking k
+ * upwards accumulates that tail; the pmf is updated in log space
+ * (log C(n,j+1) = log C(n,j) + log((n-j)/(j+1))) so 2^-n never
+ * underflows for large n, and without lgamma, which is not thread-safe.
+ */
+double pm_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
+{
+	double logc = 0, ln2n = (double)n * M_LN2, tail = 0, best = 0;
+	size_t bestk = 0;
+
+	for (size_t k = 1; k <= n / 2; k++) {
+		size_t j = k - 1;	/* add P(B = k-1) to the tail */
+		double cov;
+
+		if (j > 0)
+			logc += log((double)(n - j + 1) / (double)j);
+		tail += exp(logc - ln2n);
+		cov = 1 - 2 * tail;
+		if (!(cov >= level))	/* also stops on a NaN level */
+			break;
+		best = cov;
+		bestk = k;
+	}
+	if (bestk == 0) {
+		/* too few samples: min..max is the best there is */
+		if (lo)
+			*lo = 0;
+		if (hi)
+			*hi = n ? n - 1 : 0;
+		return 0;
+	}
+	if (lo)
+		*lo = bestk - 1;
+	if (hi)
+		*hi = n - bestk;
+	return best;
+}
+
+static void summary_nan(struct pm_summary *s, size_t n)
+{
+	s->n = n;
+	s->median = s->ci_low = s->ci_high = s->ci_level = NAN;
+	s->mean = s->stddev = s->min = s->max = s->mad = NAN;
+}
+
+void pm_summarize(const double *v, size_t n, double level,
+		  struct pm_summary *s)
+{
+	double *sorted, *dev, sum = 0, ss = 0, lvl;
+	size_t lo, hi;
+
+	if (!s)
+		return;
+	if (!v || n == 0) {
+		summary_nan(s, 0);
+		return;
+	}
+	/* one allocation: sorted copy, then absolute deviations */
+	sorted = malloc(2 * n * sizeof(*sorted));
+	if (!sorted) {
+		summary_nan(s, n);
+		return;
+	}
+	dev = sorted + n;
+	memcpy(sorted, v, n * sizeof(*sorted));
+	sort_doubles(sorted, n);
+
+	s->n = n;
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->median = median_sorted(sorted, n);
+
+	lvl = pm_median_ci_ranks(n, level, &lo, &hi);
+	if (lvl == 0)	/* coverage of [min, max] itself: 1 - 2^(1-n) */
+		lvl = n > 1100 ? 1 : 1 - ldexp(1.0, 1 - (int)n);
+	s->ci_low = sorted[lo];
+	s->ci_high = sorted[hi];
+	s->ci_level = lvl;
+
+	/* two passes: benchmark times share a large common offset, which
+	 * a one-pass sum of squares would cancel away */
+	for (size_t i = 0; i < n; i++)
+		sum += sorted[i];
+	s->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = sorted[i] - s->mean;
+
+		ss += d * d;
+	}
+	/* one sample has no spread estimate; 0 keeps renderers simple */
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(sorted[i] - s->median);
+	s->mad = median_inplace(dev, n);
+	free(sorted);
+}
+
+double pm_summary_rel_halfwidth(const struct pm_summary *s)
+{
+	double a, b;
+
+	if (!s || isnan(s->median) || s->median == 0)
+		return NAN;
+	a = s->median - s->ci_low;
+	b = s->ci_high - s->median;
+	return (a > b ? a : b) / fabs(s->median);
+}
+
+/* ---- PRNG: xoshiro256** (Blackman & Vigna), seeded by splitmix64 ---- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+void pm_rng_seed(struct pm_rng *r, uint64_t seed)
+{
+	/* splitmix64 never yields four zero words, the one bad state */
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+uint64_t pm_rng_next(struct pm_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t res = rotl64(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl64(s[3], 45);
+	return res;
+}
+
+/*
+ * Lemire's multiply-shift with rejection: the high word of x*n is
+ * uniform on [0, n) once the low words below 2^64 mod n are rejected;
+ * the division is only needed in the rare near-rejection case.
+ */
+size_t pm_rng_below(struct pm_rng *r, size_t n)
+{
+	uint64_t x, range = n;
+	unsigned __int128 m;
+	uint64_t low;
+
+	if (n <= 1)
+		return 0;
+	x = pm_rng_next(r);
+	m = (unsigned __int128)x * range;
+	low = (uint64_t)m;
+	if (low < range) {
+		uint64_t thresh = -range % range;
+
+		while (low < thresh) {
+			x = pm_rng_next(r);
+			m = (unsigned __int128)x * range;
+			low = (uint64_t)m;
+		}
+	}
+	return (size_t)(m >> 64);
+}
+
+/* ---- comparing two samples ---- */
+
+static double resample_median(struct pm_rng *r, const double *v, size_t n,
+			      double *buf)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = v[pm_rng_below(r, n)];
+	return median_inplace(buf, n);
+}
+
+int pm_bootstrap_ratio(const double *a, size_t na, const double *b,
+		       size_t nb, double level, unsigned reps, uint64_t seed,
+		       double *ratio, double *lo, double *hi)
+{
+	struct pm_rng rng;
+	double *buf, *ratios, ma, alpha;
+
+	if (ratio)
+		*ratio = NAN;
+	if (lo)
+		*lo = NAN;
+	if (hi)
+		*hi = NAN;
+	if (!a || !b || na == 0 || nb == 0 || reps == 0 ||
+	    !(level > 0 && level < 1))
+		return -EINVAL;
+
+	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
+	ratios = malloc((size_t)reps * sizeof(*ratios));
+	if (!buf || !ratios) {
+		free(buf);
+		free(ratios);
+		return -ENOMEM;
+	}
+
+	memcpy(buf, a, na * sizeof(*buf));
+	ma = median_inplace(buf, na);
+	memcpy(buf, b, nb * sizeof(*buf));
+	if (ratio)
+		*ratio = median_inplace(buf, nb) / ma;
+
+	/* a then b per replicate: the stream, hence the CI, depends only
+	 * on the seed and the inputs */
+	pm_rng_seed(&rng, seed);
+	for (unsigned i = 0; i < reps; i++) {
+		double ra = resample_median(&rng, a, na, buf);
+		double rb = resample_median(&rng, b, nb, buf);
+
+		ratios[i] = rb / ra;
+	}
+	sort_doubles(ratios, reps);
+	alpha = (1 - level) / 2;
+	if (lo)
+		*lo = pm_quantile_sorted(ratios, reps, alpha);
+	if (hi)
+		*hi = pm_quantile_sorted(ratios, reps, 1 - alpha);
+	free(buf);
+	free(ratios);
+	return 0;
+}
+
+struct mw_item {
+	double v;
+	int from_a;
+};
+
+static int cmp_mw_item(const void *x, const void *y)
+{
+	return pm_cmp_double(&((const struct mw_item *)x)->v,
+			     &((const struct mw_item *)y)->v);
+}
+
+/*
+ * Exact two-sided p of U = u under H0 without ties: count the rank
+ * arrangements by U with f(m, n, u) = f(m-1, n, u-n) + f(m, n-1, u)
+ * (the largest observation belongs to a, beating all n of b, or to b).
+ * Only called for m, n <= 10, so a fixed table is enough.
+ */
+static double mw_exact_p(size_t m, size_t n, double u)
+{
+	enum { MAXN = 10, MAXU = MAXN * MAXN };
+	/* only two consecutive values of m are ever needed */
+	double prev[MAXN + 1][MAXU + 1], cur[MAXN + 1][MAXU + 1];
+	double total = 0, le = 0, ge = 0, p;
+
+	/* i = 0: only U = 0 is possible */
+	memset(prev, 0, sizeof(prev));
+	for (size_t j = 0; j <= n; j++)
+		prev[j][0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		memset(cur, 0, sizeof(cur));
+		cur[0][0] = 1;
+		for (size_t j = 1; j <= n; j++)
+			for (size_t w = 0; w <= i * j; w++)
+				cur[j][w] = (w >= j ? prev[j][w - j] : 0) +
+					    cur[j - 1][w];
+		memcpy(prev, cur, sizeof(prev));
+	}
+	for (size_t w = 0; w <= m * n; w++) {
+		double c = prev[n][w];
+
+		total += c;
+		if ((double)w <= u + 1e-9)
+			le += c;
+		if ((double)w >= u - 1e-9)
+			ge += c;
+	}
+	p = 2 * (le < ge ? le : ge) / total;
+	return p > 1 ? 1 : p;
+}
+
+double pm_mann_whitney(const double *a, size_t na, const double *b,
+		       size_t nb, double *u_out)
+{
+	size_t N = na + nb;
+	struct mw_item *it;
+	double ra = 0, tie_sum = 0, u, mu, var, z, p;
+	int ties = 0;
+
+	if (u_out)
+		*u_out = NAN;
+	if (!a || !b || na == 0 || nb == 0)
+		return NAN;
+	it = malloc(N * sizeof(*it));
+	if (!it)
+		return NAN;
+	for (size_t i = 0; i < na; i++)
+		it[i] = (struct mw_item){ a[i], 1 };
+	for (size_t i = 0; i < nb; i++)
+		it[na + i] = (struct mw_item){ b[i], 0 };
+	qsort(it, N, sizeof(*it), cmp_mw_item);
+
+	/* midranks: a tie group at 0-based i..j-1 shares rank (i+1+j)/2 */
+	for (size_t i = 0, j; i < N; i = j) {
+		double rank, t;
+
+		for (j = i + 1; j < N && it[j].v == it[i].v; j++)
+			;
+		rank = (double)(i + 1 + j) / 2;
+		for (size_t k = i; k < j; k++)
+			if (it[k].from_a)
+				ra += rank;
+		t = (double)(j - i);
+		if (j - i > 1) {
+			ties = 1;
+			tie_sum += t * t * t - t;
+		}
+	}
+	free(it);
+
+	/* U for a: pairs with a_i > b_j, ties counting one half */
+	u = ra - (double)na * ((double)na + 1) / 2;
+	if (u_out)
+		*u_out = u;
+
+	if (!ties && na <= 10 && nb <= 10)
+		return mw_exact_p(na, nb, u);
+
+	mu = (double)na * (double)nb / 2;
+	var = (double)na * (double)nb / 12 *
+	      (((double)N + 1) - tie_sum / ((double)N * ((double)N - 1)));
+	if (!(var > 0))
+		return 1;	/* every value tied: no evidence either way */
+	z = (fabs(u - mu) - 0.5) / sqrt(var);
+	if (z <= 0)
+		return 1;
+	p = erfc(z / M_SQRT2);
+	return p > 1 ? 1 : p;
+}
+
+double pm_hodges_lehmann(const double *a, size_t na, const double *b,
+			 size_t nb)
+{
+	double *d, m;
+	size_t k = 0;
+
+	if (!a || !b || na == 0 || nb == 0 || na > SIZE_MAX / sizeof(*d) / nb)
+		return NAN;
+	d = malloc(na * nb * sizeof(*d));
+	if (!d)
+		return NAN;
+	for (size_t j = 0; j < nb; j++)
+		for (size_t i = 0; i < na; i++)
+			d[k++] = b[j] - a[i];
+	m = median_inplace(d, k);
+	free(d);
+	return m;
+}

@@ -1,0 +1,560 @@
+/*
+ * Unit tests for src/stats.  Expected values were worked out by hand or
+ * with exact rational arithmetic (python3 fractions / brute-force
+ * enumeration), not by running this code; the derivations are in the
+ * comments.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+#define EPS 1e-12
+#define NELEM(x) (sizeof(x) / sizeof((x)[0]))
+
+/* ---- median, quantiles ---- */
+
+START_TEST(test_median_odd_even)
+{
+	const double odd[] = { 7, 1, 5, 3, 9 };		/* 1 3 5 7 9 */
+	const double even[] = { 8, 2, 6, 4 };		/* 2 4 6 8 */
+	const double dup[] = { 2, 2, 2, 1, 3, 2 };	/* 1 2 2 2 2 3 */
+	const double one[] = { 42 };
+
+	ck_assert_double_eq_tol(pm_median(odd, NELEM(odd)), 5, EPS);
+	ck_assert_double_eq_tol(pm_median(even, NELEM(even)), 5, EPS);
+	ck_assert_double_eq_tol(pm_median(dup, NELEM(dup)), 2, EPS);
+	ck_assert_double_eq_tol(pm_median(one, 1), 42, EPS);
+	/* input is not reordered */
+	ck_assert_double_eq(odd[0], 7);
+	ck_assert_double_eq(even[0], 8);
+}
+END_TEST
+
+/* 0..n-1 with every value repeated `rep` times, Fisher-Yates shuffled */
+static void shuffled(double *v, size_t n, size_t rep, uint64_t seed)
+{
+	struct pm_rng r;
+
+	for (size_t i = 0; i < n * rep; i++)
+		v[i] = (double)(i / rep);
+	pm_rng_seed(&r, seed);
+	for (size_t i = n * rep - 1; i > 0; i--) {
+		size_t j = pm_rng_below(&r, i + 1);
+		double t = v[i];
+
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+START_TEST(test_median_large)
+{
+	static double v[3000];
+
+	/* exercises the selection path on shuffled, sorted and
+	 * duplicate-heavy input */
+	shuffled(v, 1000, 1, 7);
+	ck_assert_double_eq_tol(pm_median(v, 1000), 499.5, EPS);
+	shuffled(v, 999, 1, 8);
+	ck_assert_double_eq_tol(pm_median(v, 999), 499, EPS);
+	shuffled(v, 1000, 3, 9);	/* 0 0 0 1 1 1 ...: middle 499, 500 */
+	ck_assert_double_eq_tol(pm_median(v, 3000), 499.5, EPS);
+	shuffled(v, 2, 1500, 10);	/* 1500 zeros, 1500 ones */
+	ck_assert_double_eq_tol(pm_median(v, 3000), 0.5, EPS);
+	/* dropping the last element leaves 1500 of one value, 1499 of
+	 * the other: the majority value is the median */
+	shuffled(v, 2, 1500, 11);
+	ck_assert_double_eq_tol(pm_median(v, 2999), 1 - v[2999], EPS);
+	for (size_t i = 0; i < 3000; i++)
+		v[i] = (double)(3000 - i);	/* descending */
+	ck_assert_double_eq_tol(pm_median(v, 3000), 1500.5, EPS);
+}
+END_TEST
+
+START_TEST(test_quantiles)
+{
+	const double s4[] = { 1, 2, 3, 4 };
+	const double s5[] = { 10, 20, 30, 40, 50 };
+
+	/* type 7: h = q (n-1), interpolate between floor(h) and next */
+	ck_assert_double_eq_tol(pm_quantile_sorted(s4, 4, 0), 1, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s4, 4, 0.25), 1.75, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s4, 4, 0.5), 2.5, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s4, 4, 1), 4, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s5, 5, 0.9), 46, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s5, 5, 0.5), 30, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s5, 1, 0.7), 10, EPS);
+	/* out of range q clamps */
+	ck_assert_double_eq_tol(pm_quantile_sorted(s5, 5, -1), 10, EPS);
+	ck_assert_double_eq_tol(pm_quantile_sorted(s5, 5, 2), 50, EPS);
+}
+END_TEST
+
+/* ---- CI ranks: coverage 1 - 2 P(Bin(n,1/2) <= k-1), exact fractions ---- */
+
+static void check_ranks(size_t n, size_t elo, size_t ehi, double ecov)
+{
+	size_t lo = 999, hi = 999;
+	double cov = pm_median_ci_ranks(n, 0.95, &lo, &hi);
+
+	ck_assert_uint_eq(lo, elo);
+	ck_assert_uint_eq(hi, ehi);
+	ck_assert_double_eq_tol(cov, ecov, 1e-4);
+	ck_assert(cov >= 0.95);
+}
+
+START_TEST(test_ci_ranks)
+{
+	/* n=6: k=1 gives 1 - 2/64 = 31/32; k=2 gives 1 - 14/64 < .95 */
+	check_ranks(6, 0, 5, 0.96875);
+	/* n=10: k=2 gives 1 - 2*11/1024 = 501/512 = 0.978515625 */
+	check_ranks(10, 1, 8, 0.978515625);
+	/* n=20: k=6 gives 1 - 2*P(B<=5) = 1 - 2*21700/2^20 = 125647/131072 */
+	check_ranks(20, 5, 14, 125647.0 / 131072);
+	/* n=100: ranks 40..61 (1-based), coverage 0.964799799782... */
+	check_ranks(100, 39, 60, 0.9647997998);
+}
+END_TEST
+
+START_TEST(test_ci_ranks_edge)
+{
+	size_t lo = 99, hi = 99;
+	double cov;
+
+	/* n=5: even min..max only covers 1 - 2/32 = 0.9375 < 0.95 */
+	cov = pm_median_ci_ranks(5, 0.95, &lo, &hi);
+	ck_assert_double_eq(cov, 0);
+	ck_assert_uint_eq(lo, 0);
+	ck_assert_uint_eq(hi, 4);
+	/* ... but is enough for 0.90 */
+	cov = pm_median_ci_ranks(5, 0.90, &lo, &hi);
+	ck_assert_double_eq_tol(cov, 0.9375, EPS);
+	ck_assert_uint_eq(lo, 0);
+	ck_assert_uint_eq(hi, 4);
+	/* n=11 at 0.90: k=3 gives 1 - 2*67/2048 = 957/1024 */
+	cov = pm_median_ci_ranks(11, 0.90, &lo, &hi);
+	ck_assert_double_eq_tol(cov, 957.0 / 1024, EPS);
+	ck_assert_uint_eq(lo, 2);
+	ck_assert_uint_eq(hi, 8);
+	ck_assert_double_eq(pm_median_ci_ranks(0, 0.95, &lo, &hi), 0);
+	ck_assert_double_eq(pm_median_ci_ranks(1, 0.95, &lo, &hi), 0);
+	ck_assert_uint_eq(hi, 0);
+}
+END_TEST
+
+START_TEST(test_ci_ranks_large)
+{
+	/* 2^-10000 underflows a double: must be done in log space.  The
+	 * normal approximation puts k near n/2 - 1.96 sqrt(n)/2 = 4902. */
+	size_t lo, hi;
+	double cov = pm_median_ci_ranks(10000, 0.95, &lo, &hi);
+
+	ck_assert(cov >= 0.95 && cov < 0.96);
+	ck_assert_uint_eq(lo + hi, 9999);	/* symmetric */
+	ck_assert(lo >= 4895 && lo <= 4905);
+	/* n=1000 (exact fractions): ranks 469..532, coverage 0.953709 */
+	cov = pm_median_ci_ranks(1000, 0.95, &lo, &hi);
+	ck_assert_uint_eq(lo, 468);
+	ck_assert_uint_eq(hi, 531);
+	ck_assert_double_eq_tol(cov, 0.9537088026, 1e-8);
+}
+END_TEST
+
+/* ---- summary ---- */
+
+START_TEST(test_summary_known)
+{
+	/* sorted: 1 1 2 3 3 4 5 5 5 6 9; sum 44, mean 4; squared deviations
+	 * sum to 56, so s = sqrt(56/10); |x-4| sorted 0 1 1 1 1 1 2 2 3 3 5,
+	 * MAD 1.  n=11 at 0.95: k=2 (1 - 2*12/2048 = 253/256), so the CI is
+	 * x(2)..x(10) = 1..6. */
+	const double v[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5 };
+	struct pm_summary s;
+
+	pm_summarize(v, NELEM(v), 0.95, &s);
+	ck_assert_uint_eq(s.n, 11);
+	ck_assert_double_eq_tol(s.median, 4, EPS);
+	ck_assert_double_eq_tol(s.mean, 4, EPS);
+	ck_assert_double_eq_tol(s.stddev, sqrt(5.6), EPS);
+	ck_assert_double_eq_tol(s.stddev, 2.3664319132, 1e-9);
+	ck_assert_double_eq_tol(s.min, 1, EPS);
+	ck_assert_double_eq_tol(s.max, 9, EPS);
+	ck_assert_double_eq_tol(s.mad, 1, EPS);
+	ck_assert_double_eq_tol(s.ci_low, 1, EPS);
+	ck_assert_double_eq_tol(s.ci_high, 6, EPS);
+	ck_assert_double_eq_tol(s.ci_level, 253.0 / 256, EPS);
+	/* max(4-1, 6-4)/4 */
+	ck_assert_double_eq_tol(pm_summary_rel_halfwidth(&s), 0.75, EPS);
+	/* v untouched */
+	ck_assert_double_eq(v[0], 3);
+	ck_assert_double_eq(v[10], 5);
+
+	/* 0.90: k=3, x(3)..x(9) = 2..5 */
+	pm_summarize(v, NELEM(v), 0.90, &s);
+	ck_assert_double_eq_tol(s.ci_low, 2, EPS);
+	ck_assert_double_eq_tol(s.ci_high, 5, EPS);
+	ck_assert_double_eq_tol(s.ci_level, 957.0 / 1024, EPS);
+}
+END_TEST
+
+START_TEST(test_summary_even_mad)
+{
+	/* sorted 1 2 3 4 5 10: median 3.5, mean 25/6 */
+	const double v[] = { 1, 2, 3, 4, 10, 5 };
+	struct pm_summary s;
+
+	pm_summarize(v, NELEM(v), 0.95, &s);
+	ck_assert_double_eq_tol(s.median, 3.5, EPS);
+	ck_assert_double_eq_tol(s.mean, 25.0 / 6, EPS);
+	/* mean 25/6: deviations -19/6 -13/6 -7/6 -1/6 35/6 5/6, squares
+	 * sum (361+169+49+1+1225+25)/36 = 1830/36; /5 = 10.1666... */
+	ck_assert_double_eq_tol(s.stddev, sqrt(1830.0 / 36 / 5), EPS);
+	/* |x-3.5| = 2.5 1.5 .5 .5 6.5 1.5 -> .5 .5 1.5 1.5 2.5 6.5 */
+	ck_assert_double_eq_tol(s.mad, 1.5, EPS);
+	/* n=6 at 0.95: min..max, 31/32 */
+	ck_assert_double_eq_tol(s.ci_low, 1, EPS);
+	ck_assert_double_eq_tol(s.ci_high, 10, EPS);
+	ck_assert_double_eq_tol(s.ci_level, 0.96875, EPS);
+}
+END_TEST
+
+START_TEST(test_summary_small_and_empty)
+{
+	const double v[] = { 5, 3, 4 };
+	struct pm_summary s;
+
+	/* n=3 is too small for 0.95: min..max at its own coverage 3/4 */
+	pm_summarize(v, 3, 0.95, &s);
+	ck_assert_double_eq_tol(s.median, 4, EPS);
+	ck_assert_double_eq_tol(s.ci_low, 3, EPS);
+	ck_assert_double_eq_tol(s.ci_high, 5, EPS);
+	ck_assert_double_eq_tol(s.ci_level, 0.75, EPS);
+
+	pm_summarize(v, 1, 0.95, &s);
+	ck_assert_uint_eq(s.n, 1);
+	ck_assert_double_eq_tol(s.median, 5, EPS);
+	ck_assert_double_eq_tol(s.mad, 0, EPS);
+	ck_assert_double_eq_tol(s.stddev, 0, EPS);
+
+	pm_summarize(v, 0, 0.95, &s);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert(isnan(s.median));
+	ck_assert(isnan(s.mean));
+	ck_assert(isnan(s.stddev));
+	ck_assert(isnan(s.min) && isnan(s.max));
+	ck_assert(isnan(s.ci_low) && isnan(s.ci_high) && isnan(s.ci_level));
+	ck_assert(isnan(s.mad));
+	ck_assert(isnan(pm_summary_rel_halfwidth(&s)));
+	ck_assert(isnan(pm_median(v, 0)));
+	ck_assert(isnan(pm_quantile_sorted(v, 0, 0.5)));
+
+	s.median = 0;
+	ck_assert(isnan(pm_summary_rel_halfwidth(&s)));
+}
+END_TEST
+
+/* ---- PRNG ---- */
+
+START_TEST(test_rng)
+{
+	/* reference outputs from an independent python implementation of
+	 * splitmix64 seeding + xoshiro256** */
+	struct pm_rng r, r2;
+	unsigned counts[3] = { 0 };
+
+	pm_rng_seed(&r, 0);
+	ck_assert_uint_eq(pm_rng_next(&r), 0x99ec5f36cb75f2b4ULL);
+	ck_assert_uint_eq(pm_rng_next(&r), 0xbf6e1f784956452aULL);
+	ck_assert_uint_eq(pm_rng_next(&r), 0x1a5f849d4933e6e0ULL);
+	pm_rng_seed(&r, 12345);
+	ck_assert_uint_eq(pm_rng_next(&r), 0xbe6a36374160d49bULL);
+	ck_assert_uint_eq(pm_rng_next(&r), 0x214aaa0637a688c6ULL);
+
+	pm_rng_seed(&r, 1);
+	pm_rng_seed(&r2, 1);
+	for (int i = 0; i < 30000; i++) {
+		size_t x = pm_rng_below(&r, 3);
+
+		ck_assert_uint_lt(x, 3);
+		ck_assert_uint_eq(x, pm_rng_below(&r2, 3));
+		counts[x]++;
+	}
+	/* 10000 expected each, sd ~82 */
+	for (int i = 0; i < 3; i++)
+		ck_assert(counts[i] > 9500 && counts[i] < 10500);
+	ck_assert_uint_eq(pm_rng_below(&r, 1), 0);
+	ck_assert_uint_eq(pm_rng_below(&r, 0), 0);
+	/* a bound just above 2^63 rejects about half the raw draws */
+	for (int i = 0; i < 1000; i++)
+		ck_assert_uint_lt(pm_rng_below(&r, ((size_t)1 << 63) + 1),
+				  ((size_t)1 << 63) + 1);
+}
+END_TEST
+
+START_TEST(test_cmp_double)
+{
+	double v[] = { 3, NAN, -1, 2, INFINITY, -INFINITY, 2 };
+
+	qsort(v, NELEM(v), sizeof(v[0]), pm_cmp_double);
+	ck_assert(v[0] == -INFINITY);
+	ck_assert_double_eq(v[1], -1);
+	ck_assert_double_eq(v[2], 2);
+	ck_assert_double_eq(v[3], 2);
+	ck_assert_double_eq(v[4], 3);
+	ck_assert(v[5] == INFINITY);
+	ck_assert(isnan(v[6]));
+}
+END_TEST
+
+/* ---- bootstrap ---- */
+
+/* base * (1 + uniform noise in [-spread, spread]) */
+static void noisy(double *v, size_t n, double base, double spread,
+		  uint64_t seed)
+{
+	struct pm_rng r;
+
+	pm_rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++) {
+		double u = (double)(pm_rng_next(&r) >> 11) / 9007199254740992.0;
+
+		v[i] = base * (1 + spread * (2 * u - 1));
+	}
+}
+
+START_TEST(test_bootstrap)
+{
+	static double a[400], b[400];
+	double ratio, lo, hi, ratio2, lo2, hi2, slo, shi;
+
+	/* same noise shape, b 10% slower: true ratio 1.1 */
+	noisy(a, 400, 100, 0.05, 1);
+	noisy(b, 400, 110, 0.05, 2);
+
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 20, b, 20, 0.95, 2000, 42,
+					    &ratio, &slo, &shi), 0);
+	ck_assert_double_eq_tol(ratio, pm_median(b, 20) / pm_median(a, 20),
+				EPS);
+	ck_assert(slo <= ratio && ratio <= shi);
+	ck_assert(slo < 1.1 && 1.1 < shi);
+	ck_assert(slo > 1.0);
+
+	/* deterministic for a seed */
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 20, b, 20, 0.95, 2000, 42,
+					    &ratio2, &lo2, &hi2), 0);
+	ck_assert_double_eq(ratio, ratio2);
+	ck_assert_double_eq(slo, lo2);
+	ck_assert_double_eq(shi, hi2);
+	/* another seed gives a (slightly) different interval */
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 20, b, 20, 0.95, 2000, 43,
+					    &ratio2, &lo2, &hi2), 0);
+	ck_assert(lo2 != slo || hi2 != shi);
+
+	/* 20x the data: roughly sqrt(20) narrower */
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 400, b, 400, 0.95, 2000, 42,
+					    &ratio, &lo, &hi), 0);
+	ck_assert(lo < 1.1 && 1.1 < hi);
+	ck_assert(hi - lo < (shi - slo) / 2);
+
+	/* a wider level gives a wider interval */
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 400, b, 400, 0.99, 2000, 42,
+					    &ratio, &lo2, &hi2), 0);
+	ck_assert(lo2 <= lo && hi <= hi2);
+}
+END_TEST
+
+START_TEST(test_bootstrap_constant)
+{
+	const double a[] = { 2, 2, 2 }, b[] = { 3, 3, 3, 3 };
+	double ratio, lo, hi;
+
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 3, b, 4, 0.95, 100, 1,
+					    &ratio, &lo, &hi), 0);
+	ck_assert_double_eq_tol(ratio, 1.5, EPS);
+	ck_assert_double_eq_tol(lo, 1.5, EPS);
+	ck_assert_double_eq_tol(hi, 1.5, EPS);
+}
+END_TEST
+
+START_TEST(test_bootstrap_einval)
+{
+	const double a[] = { 1, 2 };
+	double ratio = 0, lo = 0, hi = 0;
+
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 0, a, 2, 0.95, 100, 1,
+					    &ratio, &lo, &hi), -EINVAL);
+	ck_assert(isnan(ratio) && isnan(lo) && isnan(hi));
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 2, a, 0, 0.95, 100, 1,
+					    &ratio, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(pm_bootstrap_ratio(NULL, 2, a, 2, 0.95, 100, 1,
+					    &ratio, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 2, a, 2, 0.95, 0, 1,
+					    &ratio, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(pm_bootstrap_ratio(a, 2, a, 2, 1.5, 100, 1,
+					    &ratio, &lo, &hi), -EINVAL);
+}
+END_TEST
+
+/* ---- Mann-Whitney ---- */
+
+START_TEST(test_mw_identical)
+{
+	const double a[] = { 1, 2, 3, 4, 5 };
+	double u;
+
+	/* all values tied in pairs, U = 12.5 = n^2/2: no evidence */
+	ck_assert_double_eq_tol(pm_mann_whitney(a, 5, a, 5, &u), 1, 1e-9);
+	ck_assert_double_eq_tol(u, 12.5, EPS);
+}
+END_TEST
+
+START_TEST(test_mw_exact)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	const double c[] = { 1, 2, 4 }, d[] = { 3, 5, 6, 7 };
+	const double e[] = { 1.5, 3.2, 4.8, 7.1, 9.9, 2.2 };
+	const double f[] = { 5.5, 6.6, 8.8, 10.1, 11.3, 12.0, 4.0 };
+	double u;
+
+	/* fully separated: only 1 of C(10,5) = 252 arrangements is as
+	 * extreme on each side */
+	ck_assert_double_eq_tol(pm_mann_whitney(a, 5, b, 5, &u), 2.0 / 252,
+				1e-12);
+	ck_assert_double_eq_tol(u, 0, EPS);
+	ck_assert_double_eq_tol(pm_mann_whitney(b, 5, a, 5, &u), 2.0 / 252,
+				1e-12);
+	ck_assert_double_eq_tol(u, 25, EPS);
+	/* c vs d: U = 1 (4 > 3); U <= 1 in 2 of C(7,3) = 35 -> p = 4/35 */
+	ck_assert_double_eq_tol(pm_mann_whitney(c, 3, d, 4, &u), 4.0 / 35,
+				1e-12);
+	ck_assert_double_eq_tol(u, 1, EPS);
+	/* 6 vs 7, U = 8: brute-force enumeration of all C(13,6) = 1716
+	 * splits gives 63 with U <= 8, p = 126/1716 */
+	ck_assert_double_eq_tol(pm_mann_whitney(e, 6, f, 7, &u),
+				126.0 / 1716, 1e-12);
+	ck_assert_double_eq_tol(u, 8, EPS);
+	/* u_out may be NULL */
+	ck_assert_double_eq_tol(pm_mann_whitney(c, 3, d, 4, NULL), 4.0 / 35,
+				1e-12);
+}
+END_TEST
+
+START_TEST(test_mw_tied)
+{
+	/* combined sorted: 1 2 2 2 3 3 4 4 5 5 6 (N = 11)
+	 * midranks: 1->1, 2->3, 3->5.5, 4->7.5, 5->9.5, 6->11
+	 * R_a = 1 + 3 + 3 + 5.5 + 9.5 = 22, U_a = 22 - 15 = 7, mu = 15
+	 * ties 3,2,2,2: sum(t^3 - t) = 24 + 6 + 6 + 6 = 42
+	 * var = 30/12 * (12 - 42/110) = 29.0454545...
+	 * z = (|7 - 15| - 0.5) / sqrt(var) = 1.3916248483
+	 * p = erfc(z / sqrt 2) = 0.164036030 */
+	const double a[] = { 1, 2, 2, 3, 5 };
+	const double b[] = { 2, 3, 4, 4, 5, 6 };
+	double u;
+
+	ck_assert_double_eq_tol(pm_mann_whitney(a, 5, b, 6, &u),
+				0.1640360303, 1e-8);
+	ck_assert_double_eq_tol(u, 7, EPS);
+}
+END_TEST
+
+START_TEST(test_mw_normal)
+{
+	/* 12 vs 12, no ties: a = 1..12, b = 6.5..17.5.  U_a counts
+	 * a_i > b_j: 1+2+...+6 = 21; mu = 72, var = 144/12 * 25 = 300,
+	 * z = 50.5/sqrt(300) = 2.9156188594, p = 0.0035498386 */
+	double a[12], b[12], u;
+
+	for (int i = 0; i < 12; i++) {
+		a[i] = i + 1;
+		b[i] = i + 6.5;
+	}
+	ck_assert_double_eq_tol(pm_mann_whitney(a, 12, b, 12, &u),
+				0.0035498386, 1e-9);
+	ck_assert_double_eq_tol(u, 21, EPS);
+}
+END_TEST
+
+START_TEST(test_mw_empty)
+{
+	const double a[] = { 1, 2 };
+	double u = 0;
+
+	ck_assert(isnan(pm_mann_whitney(a, 0, a, 2, &u)));
+	ck_assert(isnan(u));
+	ck_assert(isnan(pm_mann_whitney(a, 2, a, 0, NULL)));
+	/* everything tied: zero variance, p = 1 */
+	ck_assert_double_eq_tol(pm_mann_whitney(a, 1, a, 1, NULL), 1, EPS);
+}
+END_TEST
+
+/* ---- Hodges-Lehmann ---- */
+
+START_TEST(test_hodges_lehmann)
+{
+	const double a[] = { 1, 5, 9, 2, 11, 4, 3 };
+	double b[NELEM(a)];
+	const double c[] = { 1, 2 }, d[] = { 4, 7 };
+	const double x[] = { 1, 2, 4 }, y[] = { 10 };
+
+	/* b = a + 3.5: differences a_j - a_i + 3.5, symmetric about 3.5 */
+	for (size_t i = 0; i < NELEM(a); i++)
+		b[i] = a[i] + 3.5;
+	ck_assert_double_eq_tol(pm_hodges_lehmann(a, NELEM(a), b, NELEM(a)),
+				3.5, EPS);
+	ck_assert_double_eq_tol(pm_hodges_lehmann(b, NELEM(a), a, NELEM(a)),
+				-3.5, EPS);
+	/* differences 3 6 2 5 -> 2 3 5 6, median 4 */
+	ck_assert_double_eq_tol(pm_hodges_lehmann(c, 2, d, 2), 4, EPS);
+	/* unequal sizes: {10} - {1,2,4} = 9 8 6 -> 8 */
+	ck_assert_double_eq_tol(pm_hodges_lehmann(x, 3, y, 1), 8, EPS);
+	ck_assert(isnan(pm_hodges_lehmann(a, 0, b, 1)));
+	ck_assert(isnan(pm_hodges_lehmann(a, 1, b, 0)));
+}
+END_TEST
+
+static Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_median_odd_even);
+	tcase_add_test(tc, test_median_large);
+	tcase_add_test(tc, test_quantiles);
+	tcase_add_test(tc, test_ci_ranks);
+	tcase_add_test(tc, test_ci_ranks_edge);
+	tcase_add_test(tc, test_ci_ranks_large);
+	tcase_add_test(tc, test_summary_known);
+	tcase_add_test(tc, test_summary_even_mad);
+	tcase_add_test(tc, test_summary_small_and_empty);
+	tcase_add_test(tc, test_rng);
+	tcase_add_test(tc, test_cmp_double);
+	tcase_add_test(tc, test_bootstrap);
+	tcase_add_test(tc, test_bootstrap_constant);
+	tcase_add_test(tc, test_bootstrap_einval);
+	tcase_add_test(tc, test_mw_identical);
+	tcase_add_test(tc, test_mw_exact);
+	tcase_add_test(tc, test_mw_tied);
+	tcase_add_test(tc, test_mw_normal);
+	tcase_add_test(tc, test_mw_empty);
+	tcase_add_test(tc, test_hodges_lehmann);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(stats_suite());
+	int number_failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	number_failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return number_failed ? 1 : 0;
+}
