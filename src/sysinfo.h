@@ -1,0 +1,42 @@
+/*
+ * The system fingerprint: everything that can explain a difference
+ * between two runs, recorded with every run (pmbench-result(5)).
+ */
+#ifndef PM_SYSINFO_H
+#define PM_SYSINFO_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "util.h"
+
+/*
+ * Collect the fingerprint.  Never fails as a whole: an item that cannot
+ * be read is null, and "unavailable" maps its dotted key to the reason.
+ */
+json_t *pm_sysinfo_collect(void);
+
+/* Human-readable rendering (pmbench sysinfo). */
+void pm_sysinfo_print(const json_t *si, FILE *f);
+
+/*
+ * Parse helpers, exposed for unit tests with fixture text.
+ */
+/* "CONFIG_X=y" lines -> {"CONFIG_X": "y"}; "# ... is not set" skipped. */
+json_t *pm_sysinfo_parse_config(const char *text);
+/* /proc/kallsyms text -> _etext - _stext, or -ENOENT / -EACCES (zeros). */
+long long pm_sysinfo_text_size(const char *kallsyms);
+/* "always [madvise] never" -> "madvise". */
+int pm_sysinfo_bracketed(const char *text, char *out, size_t len);
+/* Preemption model from a kernel config object and uname version. */
+const char *pm_sysinfo_preemption(const json_t *config, const char *uname_version);
+/* /proc/version text -> "gcc (GCC) 12.2.0" (the compiler part only). */
+int pm_sysinfo_kernel_compiler(const char *proc_version, char *out, size_t len);
+/* Value of name= on a kernel command line (last one wins), or -ENOENT. */
+int pm_sysinfo_cmdline_param(const char *cmdline, const char *name,
+			     char *out, size_t len);
+
+/* Dotted-path lookup in a fingerprint: "kernel.release". */
+const json_t *pm_sysinfo_get(const json_t *si, const char *dotted);
+
+#endif
