@@ -1,0 +1,122 @@
+/*
+ * Benchmark descriptors.  A benchmark never touches counters, timing or
+ * output: it sets up, runs a loop of `iters` operations, and tears down.
+ */
+#ifndef PM_BENCH_H
+#define PM_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PM_MAX_PEERS 64
+
+enum pm_bench_flags {
+	PM_FORKS = 1u << 0,	/* run() forks children: counters inherit */
+	PM_PEERS = 1u << 1,	/* setup() starts helper processes: placement applies */
+	PM_NET = 1u << 2,	/* uses loopback networking */
+	PM_FS = 1u << 3,	/* uses the scratch directory */
+	PM_QUICK = 1u << 4,	/* member of the "quick" suite */
+	PM_MEM = 1u << 5,	/* memory-system benchmark: long runs, no peers */
+};
+
+enum pm_placement {
+	PM_PLACE_SAME,		/* every process on one CPU (the default) */
+	PM_PLACE_SPREAD,	/* peers on other CPUs than the main process */
+	PM_PLACE_NONE,		/* the scheduler decides */
+};
+
+struct pm_ctx {
+	const struct pm_bench *bench;
+	const char *scratch;	/* private directory, removed at exit */
+	const char *hello;	/* path of the pmbench-hello program */
+	const char *spawner;	/* path of pmbench-spawner (fork/exec/sh loops) */
+	void *priv;		/* benchmark state, owned by setup/teardown */
+
+	enum pm_placement placement;
+	int cpu;		/* CPU of the main process, -1 = unpinned */
+	int ncpus;		/* CPUs available to us */
+
+	/* Set by setup when the figure is not simply "time per iteration". */
+	unsigned ops_per_iter;	/* operations in one iteration (default 1) */
+	double bytes_per_op;	/* for bandwidths: bytes moved per operation */
+	double overhead_ns;	/* per-op cost the benchmark measured itself
+				   and wants subtracted (e.g. lat_ctx's pipe
+				   overhead) */
+	char params[256];	/* human description of parameters, optional */
+
+	pid_t peers[PM_MAX_PEERS];	/* helper processes: counted, reaped */
+	int npeers;
+
+	char why[256];		/* reason when setup/run fail */
+};
+
+struct pm_bench {
+	const char *name;	/* "fork" */
+	const char *group;	/* family: "proc" */
+	const char *summary;	/* "fork+exit+wait" */
+	const char *unit;	/* unit of the classic table: "us", "ns", "MB/s", "ops/s" */
+	const char *lmbench;	/* lmbench summary column, or NULL */
+	const char *aim9;	/* AIM9 test name, or NULL */
+	int (*supported)(char *why, size_t len);	/* 0 = can run; NULL: always */
+	int (*setup)(struct pm_ctx *);			/* not timed */
+	int (*run)(struct pm_ctx *, uint64_t iters);	/* timed and counted */
+	void (*teardown)(struct pm_ctx *);
+	unsigned flags;
+};
+
+struct pm_family {
+	const char *name;
+	const char *summary;
+	const struct pm_bench *benches;
+	size_t nbenches;
+};
+
+#define PM_FAMILY(fname, fsummary, table)				\
+	const struct pm_family pm_family_##fname = {			\
+		.name = #fname, .summary = fsummary,			\
+		.benches = table,					\
+		.nbenches = sizeof(table) / sizeof((table)[0]),		\
+	}
+
+/* The explicit table of families: add one line per family file. */
+#define PM_FAMILIES(X) \
+	X(proc)
+
+#define PM_DECLARE_FAMILY(n) extern const struct pm_family pm_family_##n;
+PM_FAMILIES(PM_DECLARE_FAMILY)
+#undef PM_DECLARE_FAMILY
+
+/* Registry (src/bench/registry.c). */
+size_t pm_family_count(void);
+const struct pm_family *pm_family_at(size_t i);
+const struct pm_bench *pm_bench_find(const char *name);
+/* Iterate every benchmark: i from 0 until NULL. */
+const struct pm_bench *pm_bench_at(size_t i);
+bool pm_group_exists(const char *group);
+bool pm_bench_in_group(const struct pm_bench *b, const char *group);
+/* Set why and return false when b cannot run here. */
+bool pm_bench_supported(const struct pm_bench *b, char *why, size_t len);
+
+/* Helpers for benchmarks (src/bench/helpers.c). */
+
+/* Fork a helper process running fn(arg); placed per ctx->placement,
+ * registered as a peer, and killed and reaped by the runner. */
+int pm_spawn_peer(struct pm_ctx *ctx, int (*fn)(void *arg), void *arg);
+/* Kill (SIGKILL after a grace period) and reap every peer. */
+void pm_reap_peers(struct pm_ctx *ctx);
+/* The CPU a peer should run on under ctx's placement, -1 for any. */
+int pm_peer_cpu(const struct pm_ctx *ctx, int index);
+int pm_pin_self(int cpu);
+/* Full read/write that retry on EINTR and short counts. */
+int pm_read_full(int fd, void *buf, size_t len);
+int pm_write_full(int fd, const void *buf, size_t len);
+/* A file of the given size in the scratch directory, page cache warm. */
+int pm_scratch_file(struct pm_ctx *ctx, const char *name, size_t size,
+		    char *path, size_t pathlen);
+
+/* Stop the optimizer from removing a loop body. */
+#define pm_barrier() __asm__ __volatile__("" ::: "memory")
+
+#endif

@@ -1,0 +1,1247 @@
+/*
+ * The proc family: processes, system calls, signals and the VM, after
+ * lmbench's lat_syscall, lat_select, lat_sig, lat_proc, lat_pipe, lat_ctx,
+ * lat_pagefault and lat_mmap.
+ *
+ * Every run() is the lmbench loop `while (iters--) { op }`; setup() does
+ * the untimed work and keeps its state in ctx->priv, which stays valid
+ * across any number of run() calls until teardown().
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "util.h"
+
+extern char **environ;
+
+/* ---- common helpers ---- */
+
+/* ctx->why = "<message>: <strerror(-err)>"; returns err. */
+__attribute__((format(printf, 3, 4)))
+static int proc_fail(struct pm_ctx *ctx, int err, const char *fmt, ...)
+{
+	char msg[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(ctx->why, sizeof(ctx->why), "%.191s: %.60s", msg,
+		 strerror(err < 0 ? -err : err));
+	return err;
+}
+
+/* ctx->why = "<message>"; returns err. */
+__attribute__((format(printf, 3, 4)))
+static int proc_why(struct pm_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* Result of a 1-byte read or write: 0, or -errno (-EIO on a 0 count). */
+static int proc_io_err(struct pm_ctx *ctx, ssize_t r, const char *what)
+{
+	int err = r < 0 ? -errno : -EIO;
+
+	return proc_fail(ctx, err, "%s", what);
+}
+
+static void proc_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int proc_open(struct pm_ctx *ctx, const char *path, int flags, int *fd)
+{
+	*fd = open(path, flags | O_CLOEXEC);
+	if (*fd < 0)
+		return proc_fail(ctx, -errno, "open %s", path);
+	return 0;
+}
+
+/* A failed status of a child that should have exited 0. */
+static int proc_child_status(struct pm_ctx *ctx, int err, const char *what,
+			     int status)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return proc_why(ctx, err, "%s: could not be executed", what);
+	if (WIFEXITED(status))
+		return proc_why(ctx, err, "%s: exited with status %d", what,
+				WEXITSTATUS(status));
+	if (WIFSIGNALED(status))
+		return proc_why(ctx, err, "%s: killed by signal %d (%s)", what,
+				WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return proc_why(ctx, err, "%s: unexpected wait status 0x%x", what,
+			status);
+}
+
+/*
+ * A scratch file, the descriptors open on it and a mapping of it: the
+ * state of every file benchmark.  teardown closes, unmaps and unlinks.
+ */
+struct proc_file {
+	char path[PATH_MAX];
+	bool created;
+	int fd;
+	char *map;
+	size_t size;		/* of the file */
+	size_t maplen;		/* of the mapping */
+	size_t stride;		/* page-fault: one touched page per stride */
+	size_t pos;		/* page-fault: next offset to touch */
+	int *dups;		/* select */
+	int ndups;
+	int nfds;		/* select: highest fd + 1 */
+	fd_set set;		/* select: the fds to poll */
+	volatile unsigned char sink;
+};
+
+static struct proc_file *proc_file_new(struct pm_ctx *ctx)
+{
+	struct proc_file *f = pm_xcalloc(1, sizeof(*f));
+
+	f->fd = -1;
+	f->map = MAP_FAILED;
+	ctx->priv = f;
+	return f;
+}
+
+static void proc_file_teardown(struct pm_ctx *ctx)
+{
+	struct proc_file *f = ctx->priv;
+	int i;
+
+	if (!f)
+		return;
+	if (f->map != MAP_FAILED)
+		munmap(f->map, f->maplen);
+	for (i = 0; i < f->ndups; i++)
+		close(f->dups[i]);
+	free(f->dups);
+	proc_close(&f->fd);
+	if (f->created)
+		unlink(f->path);
+	free(f);
+	ctx->priv = NULL;
+}
+
+/* Create the scratch file `name` of `size` bytes, warm, and open it. */
+static int proc_file_setup(struct pm_ctx *ctx, const char *name, size_t size,
+			   struct proc_file **out)
+{
+	struct proc_file *f = proc_file_new(ctx);
+	int err;
+
+	*out = f;
+	f->size = size;
+	err = pm_scratch_file(ctx, name, size, f->path, sizeof(f->path));
+	if (err)
+		return err;
+	f->created = true;
+	return proc_open(ctx, f->path, O_RDONLY, &f->fd);
+}
+
+/*
+ * A scratch file written one page per write() and flushed: the page cache
+ * then holds it in single-page folios.  Written in large chunks (as
+ * pm_scratch_file does) a file on a filesystem with large folios (ext4,
+ * xfs, ...) is cached in folios of up to 2 MiB, and recent kernels map a
+ * whole folio on one read fault whatever fault_around_bytes says: the
+ * number of faults per touched page would depend on how the file happened
+ * to be written.  The flush keeps writeback out of the timed loops.
+ */
+static int proc_paged_file_setup(struct pm_ctx *ctx, const char *name,
+				 size_t size, struct proc_file **out)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, i;
+	struct proc_file *f = proc_file_new(ctx);
+	char *buf;
+	int err, fd;
+
+	*out = f;
+	f->size = size;
+	err = pm_scratch_file(ctx, name, 0, f->path, sizeof(f->path));
+	if (err)
+		return err;
+	f->created = true;
+	err = proc_open(ctx, f->path, O_WRONLY, &fd);
+	if (err)
+		return err;
+	buf = pm_xmalloc(page);
+	for (i = 0; i < page; i++)
+		buf[i] = (char)(0x5a ^ (i & 0x7f)) | 1;
+	for (off = 0; off < size && !err; off += page)
+		err = pm_write_full(fd, buf, page);
+	if (err)
+		proc_fail(ctx, err, "write %s", f->path);
+	else if (fdatasync(fd) != 0)
+		err = proc_fail(ctx, -errno, "fdatasync %s", f->path);
+	free(buf);
+	close(fd);
+	if (err)
+		return err;
+	return proc_open(ctx, f->path, O_RDONLY, &f->fd);
+}
+
+/* ---- null: the cheapest real system call ---- */
+
+static int null_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	/* The raw system call: no libc caching of the answer. */
+	while (iters--)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+/* ---- null-io: 1-byte read of /dev/zero, 1-byte write to /dev/null ---- */
+
+struct nullio {
+	int zero, null;
+};
+
+static void nullio_teardown(struct pm_ctx *ctx)
+{
+	struct nullio *st = ctx->priv;
+
+	if (!st)
+		return;
+	proc_close(&st->zero);
+	proc_close(&st->null);
+	free(st);
+	ctx->priv = NULL;
+}
+
+static int nullio_setup(struct pm_ctx *ctx)
+{
+	struct nullio *st = pm_xcalloc(1, sizeof(*st));
+	int err;
+
+	st->zero = st->null = -1;
+	ctx->priv = st;
+	err = proc_open(ctx, "/dev/zero", O_RDONLY, &st->zero);
+	if (!err)
+		err = proc_open(ctx, "/dev/null", O_WRONLY, &st->null);
+	if (err) {
+		nullio_teardown(ctx);
+		return err;
+	}
+	/* lmbench reports the mean of its read and write figures. */
+	ctx->ops_per_iter = 2;
+	return 0;
+}
+
+static int nullio_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct nullio *st = ctx->priv;
+	char c;
+	ssize_t r;
+
+	while (iters--) {
+		r = read(st->zero, &c, 1);
+		if (r != 1)
+			return proc_io_err(ctx, r, "read /dev/zero");
+		r = write(st->null, &c, 1);
+		if (r != 1)
+			return proc_io_err(ctx, r, "write /dev/null");
+	}
+	return 0;
+}
+
+/* ---- stat, fstat, open: a small file in the scratch directory ---- */
+
+#define PROC_SMALL_FILE 4096
+
+static int smallfile_setup(struct pm_ctx *ctx)
+{
+	struct proc_file *f;
+	int err = proc_file_setup(ctx, "file", PROC_SMALL_FILE, &f);
+
+	if (err)
+		proc_file_teardown(ctx);
+	return err;
+}
+
+static int stat_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	struct stat st;
+
+	while (iters--) {
+		if (stat(f->path, &st) != 0)
+			return proc_fail(ctx, -errno, "stat %s", f->path);
+		pm_barrier();
+	}
+	return 0;
+}
+
+static int fstat_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	struct stat st;
+
+	while (iters--) {
+		if (fstat(f->fd, &st) != 0)
+			return proc_fail(ctx, -errno, "fstat %s", f->path);
+		pm_barrier();
+	}
+	return 0;
+}
+
+static int open_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	int fd;
+
+	while (iters--) {
+		fd = open(f->path, O_RDONLY);
+		if (fd < 0)
+			return proc_fail(ctx, -errno, "open %s", f->path);
+		close(fd);
+	}
+	return 0;
+}
+
+/* ---- select: 100 descriptors of a regular file, zero timeout ---- */
+
+#define SELECT_FDS 100
+
+static int select_setup(struct pm_ctx *ctx)
+{
+	struct proc_file *f;
+	int err, i, fd;
+
+	err = proc_file_setup(ctx, "select", PROC_SMALL_FILE, &f);
+	if (err)
+		goto fail;
+	f->dups = pm_xcalloc(SELECT_FDS, sizeof(*f->dups));
+	FD_ZERO(&f->set);
+	for (i = 0; i < SELECT_FDS; i++) {
+		fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0) {
+			err = proc_fail(ctx, -errno,
+					"cannot open %d descriptors for select",
+					SELECT_FDS);
+			goto fail;
+		}
+		f->dups[f->ndups++] = fd;
+		if (fd >= FD_SETSIZE) {
+			err = proc_why(ctx, -EMFILE,
+				       "descriptor %d does not fit select()'s "
+				       "FD_SETSIZE (%d): too many open files",
+				       fd, FD_SETSIZE);
+			goto fail;
+		}
+		FD_SET(fd, &f->set);
+		if (fd + 1 > f->nfds)
+			f->nfds = fd + 1;
+	}
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "%d descriptors of a regular file, highest %d",
+		 SELECT_FDS, f->nfds - 1);
+	return 0;
+fail:
+	proc_file_teardown(ctx);
+	return err;
+}
+
+static int select_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	struct timeval tv;
+	fd_set set;
+	int n;
+
+	while (iters--) {
+		set = f->set;
+		tv.tv_sec = 0;
+		tv.tv_usec = 0;
+		n = select(f->nfds, &set, NULL, NULL, &tv);
+		if (n < 0)
+			return proc_fail(ctx, -errno, "select");
+		if (n != SELECT_FDS)
+			return proc_why(ctx, -EIO,
+					"select: %d of %d regular-file "
+					"descriptors ready", n, SELECT_FDS);
+	}
+	return 0;
+}
+
+/* ---- sig-install, sig-catch: SIGUSR1 to a handler ---- */
+
+static volatile sig_atomic_t sig_caught;
+
+static void sig_count(int sig)
+{
+	(void)sig;
+	sig_caught++;
+}
+
+struct sigst {
+	struct sigaction old;
+	sigset_t oldmask;
+	pid_t self;
+};
+
+static void sig_teardown(struct pm_ctx *ctx)
+{
+	struct sigst *st = ctx->priv;
+
+	if (!st)
+		return;
+	sigaction(SIGUSR1, &st->old, NULL);
+	sigprocmask(SIG_SETMASK, &st->oldmask, NULL);
+	free(st);
+	ctx->priv = NULL;
+}
+
+static int sig_setup(struct pm_ctx *ctx)
+{
+	struct sigst *st = pm_xcalloc(1, sizeof(*st));
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_count;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, &st->old) != 0) {
+		free(st);
+		return proc_fail(ctx, -errno, "sigaction SIGUSR1");
+	}
+	/* The signal must be deliverable the moment kill() returns. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_UNBLOCK, &set, &st->oldmask);
+	st->self = getpid();	/* once, as lmbench does */
+	ctx->priv = st;
+	return 0;
+}
+
+static int siginstall_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_count;
+	sigemptyset(&sa.sa_mask);
+	while (iters--) {
+		if (sigaction(SIGUSR1, &sa, &old) != 0)
+			return proc_fail(ctx, -errno, "sigaction SIGUSR1");
+		pm_barrier();
+	}
+	return 0;
+}
+
+/* Counted in chunks so the sig_atomic_t counter never overflows. */
+#define SIG_CHUNK (1u << 30)
+
+static int sigcatch_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct sigst *st = ctx->priv;
+
+	while (iters) {
+		uint64_t chunk = iters < SIG_CHUNK ? iters : SIG_CHUNK;
+		uint64_t n = chunk;
+
+		sig_caught = 0;
+		while (n--) {
+			if (kill(st->self, SIGUSR1) != 0)
+				return proc_fail(ctx, -errno, "kill SIGUSR1");
+		}
+		if ((uint64_t)sig_caught != chunk)
+			return proc_why(ctx, -EIO,
+					"sent %llu SIGUSR1 but the handler ran "
+					"%llu times", (unsigned long long)chunk,
+					(unsigned long long)sig_caught);
+		iters -= chunk;
+	}
+	return 0;
+}
+
+/* ---- prot-fault: write to a read-only shared file mapping ---- */
+
+static sigjmp_buf prot_env;
+static volatile sig_atomic_t prot_armed;
+static char *prot_page;
+static size_t prot_len;
+static struct sigaction prot_old;
+
+static void prot_handler(int sig, siginfo_t *si, void *uc)
+{
+	char *addr = si->si_addr;
+
+	(void)uc;
+	if (prot_armed && addr >= prot_page && addr < prot_page + prot_len)
+		siglongjmp(prot_env, 1);
+	/* Not our fault: a real crash.  Hand it to the previous action
+	 * and let the faulting instruction run again. */
+	sigaction(sig, &prot_old, NULL);
+}
+
+static void prot_teardown(struct pm_ctx *ctx)
+{
+	if (!ctx->priv)
+		return;
+	prot_armed = 0;
+	sigaction(SIGSEGV, &prot_old, NULL);
+	prot_page = NULL;
+	prot_len = 0;
+	proc_file_teardown(ctx);
+}
+
+static int prot_setup(struct pm_ctx *ctx)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct proc_file *f;
+	struct sigaction sa;
+	int err;
+
+	err = proc_file_setup(ctx, "prot", (size_t)page, &f);
+	if (err)
+		goto fail;
+	f->maplen = (size_t)page;
+	f->map = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (f->map == MAP_FAILED) {
+		err = proc_fail(ctx, -errno, "mmap %s", f->path);
+		goto fail;
+	}
+	f->sink = *(volatile char *)f->map;	/* map the page now */
+	prot_page = f->map;
+	prot_len = f->maplen;
+	prot_armed = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = prot_handler;
+	/* No mask change on entry, so siglongjmp needs no syscall to undo
+	 * one (sigsetjmp(env, 0) below). */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &prot_old) != 0) {
+		err = proc_fail(ctx, -errno, "sigaction SIGSEGV");
+		goto fail;
+	}
+	return 0;
+fail:
+	proc_file_teardown(ctx);
+	return err;
+}
+
+static int prot_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	volatile char *where = f->map;
+	volatile uint64_t n = iters;	/* live across siglongjmp */
+
+	prot_armed = 1;
+	while (n--) {
+		if (sigsetjmp(prot_env, 0) == 0) {
+			*where = 1;
+			prot_armed = 0;
+			return proc_why(ctx, -EIO, "a write to a read-only "
+					"mapping did not fault");
+		}
+	}
+	prot_armed = 0;
+	return 0;
+}
+
+/* ---- fork, exec, sh: loops run by pmbench-spawner ---- */
+
+/*
+ * fork() costs grow with the parent's address space, so the loops run in
+ * pmbench-spawner, a tiny program of fixed size (as lmbench's lat_proc),
+ * not in pmbench.  The spawner is a peer: counted, children included.
+ */
+struct spawnst {
+	int cmd;		/* we write iteration counts */
+	int reply;		/* the spawner answers with a status */
+	char *arg;		/* hello path, or the sh -c command */
+	const char *op;
+	const char *spawner;
+	int child_cmd, child_reply;	/* the spawner's ends, until it runs */
+};
+
+static void spawn_teardown(struct pm_ctx *ctx)
+{
+	struct spawnst *st = ctx->priv;
+
+	if (!st)
+		return;
+	/* EOF on its command pipe ends the spawner; the runner reaps it. */
+	proc_close(&st->cmd);
+	proc_close(&st->reply);
+	proc_close(&st->child_cmd);
+	proc_close(&st->child_reply);
+	free(st->arg);
+	free(st);
+	ctx->priv = NULL;
+}
+
+/* In the peer: the spawner's pipes become fds 3 and 4, then exec. */
+static int spawn_exec(void *arg)
+{
+	struct spawnst *st = arg;
+	char *argv[] = { "pmbench-spawner", (char *)st->op, st->arg, NULL };
+	int in = fcntl(st->child_cmd, F_DUPFD_CLOEXEC, 10);
+	int out = fcntl(st->child_reply, F_DUPFD_CLOEXEC, 10);
+
+	if (in < 0 || out < 0 || dup2(in, 3) < 0 || dup2(out, 4) < 0)
+		return 127;
+	execve(st->spawner, argv, environ);
+	return 127;
+}
+
+static int hello_check(struct pm_ctx *ctx)
+{
+	if (!ctx->hello || access(ctx->hello, X_OK) != 0)
+		return proc_why(ctx, -EOPNOTSUPP,
+				"pmbench-hello not found at %s (run from the "
+				"build tree or install pmbench)",
+				ctx->hello ? ctx->hello : "(none)");
+	if (!ctx->spawner || access(ctx->spawner, X_OK) != 0)
+		return proc_why(ctx, -EOPNOTSUPP,
+				"pmbench-spawner not found at %s (run from the "
+				"build tree or install pmbench)",
+				ctx->spawner ? ctx->spawner : "(none)");
+	return 0;
+}
+
+static int spawn_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct spawnst *st = ctx->priv;
+	int32_t status;
+	int err;
+
+	err = pm_write_full(st->cmd, &iters, sizeof(iters));
+	if (!err)
+		err = pm_read_full(st->reply, &status, sizeof(status));
+	if (err)
+		return proc_fail(ctx, err, "pmbench-spawner");
+	if (status < 0)
+		return proc_fail(ctx, status, "pmbench-spawner: fork");
+	if (status > 0)
+		return proc_child_status(ctx, -ECHILD, !strcmp(st->op, "fork") ?
+					 "child" : !strcmp(st->op, "exec") ?
+					 ctx->hello : "/bin/sh -c pmbench-hello",
+					 status);
+	return 0;
+}
+
+static int spawn_setup(struct pm_ctx *ctx, const char *op, char *arg)
+{
+	struct spawnst *st;
+	int cmd[2], reply[2], err;
+
+	err = hello_check(ctx);
+	if (err) {
+		free(arg);
+		return err;
+	}
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(reply, O_CLOEXEC)) {
+		free(arg);
+		return proc_fail(ctx, -errno, "pipe");
+	}
+	st = pm_xcalloc(1, sizeof(*st));
+	st->cmd = cmd[1];
+	st->child_cmd = cmd[0];
+	st->reply = reply[0];
+	st->child_reply = reply[1];
+	st->op = op;
+	st->arg = arg;
+	st->spawner = ctx->spawner;
+	ctx->priv = st;
+	err = pm_spawn_peer(ctx, spawn_exec, st);
+	proc_close(&st->child_cmd);
+	proc_close(&st->child_reply);
+	/* One operation now: a broken helper fails setup, not a trial. */
+	if (!err)
+		err = spawn_run(ctx, 1);
+	if (err)
+		spawn_teardown(ctx);
+	return err;
+}
+
+static int fork_setup(struct pm_ctx *ctx)
+{
+	return spawn_setup(ctx, "fork", pm_xstrdup(ctx->hello ? ctx->hello : ""));
+}
+
+static int exec_setup(struct pm_ctx *ctx)
+{
+	return spawn_setup(ctx, "exec", pm_xstrdup(ctx->hello ? ctx->hello : ""));
+}
+
+/* The hello path as a shell word: as is when it needs no quoting. */
+static char *sh_quote(const char *s)
+{
+	size_t i, n = 3;
+	char *q, *p;
+
+	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789/._-+,:@%") == strlen(s))
+		return pm_xstrdup(s);
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	p = q = pm_xmalloc(n);
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
+
+#define SH_PATH "/bin/sh"
+
+static int sh_setup(struct pm_ctx *ctx)
+{
+	if (access(SH_PATH, X_OK) != 0)
+		return proc_why(ctx, -EOPNOTSUPP, SH_PATH " not found or not "
+				"executable");
+	return spawn_setup(ctx, "sh", sh_quote(ctx->hello ? ctx->hello : ""));
+}
+
+/* ---- pipe, ctx: a token bounced off a peer over two pipes ---- */
+
+struct echo {
+	int to_peer[2];		/* we write [1], the peer reads [0] */
+	int from_peer[2];	/* the peer writes [1], we read [0] */
+	struct sigaction oldpipe;
+	bool pipe_saved;
+};
+
+/* The peer: echo every byte back until EOF. */
+static int echo_peer(void *arg)
+{
+	struct echo *st = arg;
+	char c;
+	int err;
+
+	/* Our copies of the main process's ends: without closing the write
+	 * end we would never see EOF. */
+	close(st->to_peer[1]);
+	close(st->from_peer[0]);
+	for (;;) {
+		err = pm_read_full(st->to_peer[0], &c, 1);
+		if (err == -ENODATA)
+			return 0;
+		if (err)
+			return err;
+		err = pm_write_full(st->from_peer[1], &c, 1);
+		if (err)
+			return err;
+	}
+}
+
+static int echo_err(struct pm_ctx *ctx, int err, const char *what)
+{
+	if (err == -ENODATA || err == -EPIPE)
+		return proc_why(ctx, -EPIPE, "%s: the helper process exited",
+				what);
+	return proc_fail(ctx, err, "%s", what);
+}
+
+/* One round trip: write the token, read it back. */
+static inline int echo_once(struct pm_ctx *ctx, struct echo *st, char *c)
+{
+	int err;
+
+	err = pm_write_full(st->to_peer[1], c, 1);
+	if (err)
+		return echo_err(ctx, err, "write to the pipe");
+	err = pm_read_full(st->from_peer[0], c, 1);
+	if (err)
+		return echo_err(ctx, err, "read from the pipe");
+	return 0;
+}
+
+/* Closing our ends is what makes the peer exit; the runner reaps it. */
+static void echo_teardown(struct pm_ctx *ctx)
+{
+	struct echo *st = ctx->priv;
+
+	if (!st)
+		return;
+	proc_close(&st->to_peer[0]);
+	proc_close(&st->to_peer[1]);
+	proc_close(&st->from_peer[0]);
+	proc_close(&st->from_peer[1]);
+	if (st->pipe_saved)
+		sigaction(SIGPIPE, &st->oldpipe, NULL);
+	free(st);
+	ctx->priv = NULL;
+}
+
+static int echo_setup(struct pm_ctx *ctx)
+{
+	struct echo *st = pm_xcalloc(1, sizeof(*st));
+	struct sigaction sa;
+	char c = 'x';
+	int err;
+
+	st->to_peer[0] = st->to_peer[1] = -1;
+	st->from_peer[0] = st->from_peer[1] = -1;
+	ctx->priv = st;
+	if (pipe2(st->to_peer, O_CLOEXEC) != 0 ||
+	    pipe2(st->from_peer, O_CLOEXEC) != 0) {
+		err = proc_fail(ctx, -errno, "pipe");
+		goto fail;
+	}
+	err = pm_spawn_peer(ctx, echo_peer, st);
+	if (err)
+		goto fail;
+	proc_close(&st->to_peer[0]);
+	proc_close(&st->from_peer[1]);
+	/* A dead peer must fail run() with EPIPE, not kill us. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGPIPE, &sa, &st->oldpipe) == 0)
+		st->pipe_saved = true;
+	/* One round trip: the peer is up and echoing. */
+	err = echo_once(ctx, st, &c);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	echo_teardown(ctx);
+	pm_reap_peers(ctx);
+	return err;
+}
+
+static int pipe_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct echo *st = ctx->priv;
+	char c = 'x';
+	int err;
+
+	while (iters--) {
+		err = echo_once(ctx, st, &c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * lat_ctx's overhead: one process writes the token into a pipe and reads
+ * it back, the work of one hop without the switch.  Median of several
+ * ~5 ms loops, per hop.
+ */
+#define CTX_LOOP_NS 5000000.0
+#define CTX_LOOPS 9
+
+static int ctx_loop(struct pm_ctx *ctx, const int p[2], uint64_t n)
+{
+	char c = 'x';
+	int err;
+
+	while (n--) {
+		err = pm_write_full(p[1], &c, 1);
+		if (!err)
+			err = pm_read_full(p[0], &c, 1);
+		if (err)
+			return proc_fail(ctx, err, "measuring the pipe overhead");
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int ctx_overhead(struct pm_ctx *ctx, double *out)
+{
+	double samples[CTX_LOOPS];
+	uint64_t n = 64, t0, t;
+	int p[2], err = 0, i;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return proc_fail(ctx, -errno, "pipe");
+	/* Calibrate to ~1 ms, then size the loops to ~5 ms. */
+	for (;;) {
+		t0 = pm_now_ns();
+		err = ctx_loop(ctx, p, n);
+		t = pm_now_ns() - t0;
+		if (err || t >= 1000000 || n >= (1ull << 40))
+			break;
+		n *= 4;
+	}
+	if (!err) {
+		n = (uint64_t)(CTX_LOOP_NS * (double)n / (double)(t ? t : 1));
+		if (n < 1)
+			n = 1;
+	}
+	for (i = 0; !err && i < CTX_LOOPS; i++) {
+		t0 = pm_now_ns();
+		err = ctx_loop(ctx, p, n);
+		samples[i] = (double)(pm_now_ns() - t0) / (double)n;
+	}
+	close(p[0]);
+	close(p[1]);
+	if (err)
+		return err;
+	qsort(samples, CTX_LOOPS, sizeof(samples[0]), cmp_double);
+	*out = samples[CTX_LOOPS / 2];
+	return 0;
+}
+
+static int ctx_setup(struct pm_ctx *ctx)
+{
+	double overhead = 0;
+	int err;
+
+	err = ctx_overhead(ctx, &overhead);
+	if (err)
+		return err;
+	err = echo_setup(ctx);
+	if (err)
+		return err;
+	/* One iteration is a full trip around the ring: two hops. */
+	ctx->ops_per_iter = 2;
+	ctx->overhead_ns = overhead;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "2 processes, 0 KiB, pipe overhead %.0f ns per hop subtracted",
+		 overhead);
+	return 0;
+}
+
+/* ---- page-fault: one read fault per touched page ---- */
+
+#define PF_FILE_SIZE (64u << 20)
+#define PF_MIN_STRIDE (64u << 10)
+#define FAULT_AROUND_PATH "/sys/kernel/debug/fault_around_bytes"
+
+static int pf_map(struct pm_ctx *ctx, struct proc_file *f)
+{
+	f->map = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (f->map == MAP_FAILED)
+		return proc_fail(ctx, -errno, "mmap %s", f->path);
+	/* A PMD mapping of a large page-cache folio would map 2 MiB at
+	 * once; ask for page-table mappings. */
+	madvise(f->map, f->maplen, MADV_NOHUGEPAGE);
+	f->pos = 0;
+	return 0;
+}
+
+static int pf_setup(struct pm_ctx *ctx)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), stride = PF_MIN_STRIDE;
+	size_t size = PF_FILE_SIZE;
+	struct proc_file *f;
+	long around;
+	int err;
+
+	/*
+	 * A read fault maps the whole fault-around window (aligned
+	 * fault_around_bytes, 64 KiB by default) of page-cache pages:
+	 * touching one page per window makes every touch exactly one fault.
+	 */
+	if (pm_read_long(FAULT_AROUND_PATH, &around) == 0 &&
+	    around > (long)stride)
+		stride = (size_t)around;
+	stride = (stride + page - 1) / page * page;
+	if (size < 16 * stride)
+		size = 16 * stride;
+	err = proc_paged_file_setup(ctx, "page-fault", size, &f);
+	if (err)
+		goto fail;
+	f->stride = stride;
+	f->maplen = size;
+	err = pf_map(ctx, f);
+	if (err)
+		goto fail;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "stride %zu KiB, %zu MiB file, %zu faults per mapping",
+		 stride >> 10, size >> 20, size / stride);
+	return 0;
+fail:
+	proc_file_teardown(ctx);
+	return err;
+}
+
+/*
+ * When the mapping is used up it is unmapped and mapped again inside the
+ * loop, as lmbench's lat_pagefault does: the mmap, the page-table
+ * allocations and above all the munmap of the pages the faults mapped
+ * (stride/page PTEs per fault) are amortized over size/stride faults and
+ * are part of the figure (a third of it or more on some machines).
+ */
+static int pf_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	unsigned char sum = 0;
+	int err;
+
+	while (iters--) {
+		if (f->pos >= f->maplen) {
+			munmap(f->map, f->maplen);
+			f->map = MAP_FAILED;
+			err = pf_map(ctx, f);
+			if (err)
+				return err;
+		}
+		sum += ((volatile unsigned char *)f->map)[f->pos];
+		f->pos += f->stride;
+	}
+	f->sink += sum;
+	return 0;
+}
+
+/* ---- mmap: lat_mmap, map 8 MiB, read every 16 KiB, unmap ---- */
+
+#define MMAP_FILE_SIZE (8u << 20)
+#define MMAP_STRIDE (16u << 10)
+
+static int mmap_setup(struct pm_ctx *ctx)
+{
+	struct proc_file *f;
+	int err;
+
+	err = proc_paged_file_setup(ctx, "mmap", MMAP_FILE_SIZE, &f);
+	if (err) {
+		proc_file_teardown(ctx);
+		return err;
+	}
+	f->maplen = MMAP_FILE_SIZE;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "%u MiB file, one byte read every %u KiB",
+		 MMAP_FILE_SIZE >> 20, MMAP_STRIDE >> 10);
+	return 0;
+}
+
+static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	unsigned char sum = 0;
+	volatile unsigned char *p;
+	size_t off;
+
+	while (iters--) {
+		p = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
+		if (p == MAP_FAILED)
+			return proc_fail(ctx, -errno, "mmap %s", f->path);
+		for (off = 0; off < f->maplen; off += MMAP_STRIDE)
+			sum += p[off];
+		if (munmap((void *)p, f->maplen) != 0)
+			return proc_fail(ctx, -errno, "munmap");
+	}
+	f->sink += sum;
+	return 0;
+}
+
+/* ---- the family ---- */
+
+static const struct pm_bench proc_benches[] = {
+	{
+		.name = "null",
+		.group = "proc",
+		.summary = "getppid() system call",
+		.unit = "us",
+		.lmbench = "proc: null call",
+		.run = null_run,
+		.flags = PM_QUICK,
+	},
+	{
+		.name = "null-io",
+		.group = "proc",
+		.summary = "1-byte read of /dev/zero or write to /dev/null",
+		.unit = "us",
+		.lmbench = "proc: null I/O",
+		.setup = nullio_setup,
+		.run = nullio_run,
+		.teardown = nullio_teardown,
+		.flags = PM_QUICK,
+	},
+	{
+		.name = "stat",
+		.group = "proc",
+		.summary = "stat() of a file",
+		.unit = "us",
+		.lmbench = "proc: stat",
+		.setup = smallfile_setup,
+		.run = stat_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "fstat",
+		.group = "proc",
+		.summary = "fstat() of an open file",
+		.unit = "us",
+		.setup = smallfile_setup,
+		.run = fstat_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS,
+	},
+	{
+		.name = "open",
+		.group = "proc",
+		.summary = "open()+close() of a file",
+		.unit = "us",
+		.lmbench = "proc: open clos",
+		.setup = smallfile_setup,
+		.run = open_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "select",
+		.group = "proc",
+		.summary = "select() on 100 file descriptors, zero timeout",
+		.unit = "us",
+		.lmbench = "fs: 100fd selct",
+		.setup = select_setup,
+		.run = select_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "sig-install",
+		.group = "proc",
+		.summary = "sigaction() installing a signal handler",
+		.unit = "us",
+		.lmbench = "proc: sig inst",
+		.setup = sig_setup,
+		.run = siginstall_run,
+		.teardown = sig_teardown,
+		.flags = PM_QUICK,
+	},
+	{
+		.name = "sig-catch",
+		.group = "proc",
+		.summary = "kill() of self, signal delivered to a handler",
+		.unit = "us",
+		.lmbench = "proc: sig hndl",
+		.setup = sig_setup,
+		.run = sigcatch_run,
+		.teardown = sig_teardown,
+		.flags = PM_QUICK,
+	},
+	{
+		.name = "prot-fault",
+		.group = "proc",
+		.summary = "write to a read-only mapping: fault, SIGSEGV, "
+			   "siglongjmp",
+		.unit = "us",
+		.lmbench = "fs: Prot Fault",
+		.setup = prot_setup,
+		.run = prot_run,
+		.teardown = prot_teardown,
+		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "fork",
+		.group = "proc",
+		.summary = "fork+exit+wait (from the small pmbench-spawner)",
+		.unit = "us",
+		.lmbench = "proc: fork proc",
+		.setup = fork_setup,
+		.run = spawn_run,
+		.teardown = spawn_teardown,
+		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+	},
+	{
+		.name = "exec",
+		.group = "proc",
+		.summary = "fork+execve(pmbench-hello)+wait",
+		.unit = "us",
+		.lmbench = "proc: exec proc",
+		.setup = exec_setup,
+		.run = spawn_run,
+		.teardown = spawn_teardown,
+		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+	},
+	{
+		.name = "sh",
+		.group = "proc",
+		.summary = "fork+/bin/sh -c pmbench-hello+wait",
+		.unit = "us",
+		.lmbench = "proc: sh proc",
+		.setup = sh_setup,
+		.run = spawn_run,
+		.teardown = spawn_teardown,
+		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+	},
+	{
+		.name = "pipe",
+		.group = "proc",
+		.summary = "pipe round trip of 1 byte with another process",
+		.unit = "us",
+		.lmbench = "lat: Pipe",
+		.setup = echo_setup,
+		.run = pipe_run,
+		.teardown = echo_teardown,
+		.flags = PM_PEERS | PM_QUICK,
+	},
+	{
+		.name = "ctx",
+		.group = "proc",
+		.summary = "context switch: token passed between 2 processes, "
+			   "pipe overhead subtracted",
+		.unit = "us",
+		.lmbench = "ctx: 2p/0K",
+		.setup = ctx_setup,
+		.run = pipe_run,
+		.teardown = echo_teardown,
+		.flags = PM_PEERS | PM_QUICK,
+	},
+	{
+		.name = "page-fault",
+		.group = "proc",
+		.summary = "read fault on a shared file mapping, one per "
+			   "fault-around window; remap amortized",
+		.unit = "us",
+		.lmbench = "fs: Page Fault",
+		.setup = pf_setup,
+		.run = pf_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "mmap",
+		.group = "proc",
+		.summary = "mmap of an 8 MiB file, read every 16 KiB, munmap",
+		.unit = "us",
+		.lmbench = "fs: Mmap Latency",
+		.setup = mmap_setup,
+		.run = mmap_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS | PM_QUICK,
+	},
+};
+
+PM_FAMILY(proc, "processes, system calls, signals, VM", proc_benches);

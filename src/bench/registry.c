@@ -1,0 +1,80 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "util.h"
+
+#define PM_FAMILY_REF(n) &pm_family_##n,
+static const struct pm_family *const pm_families[] = {
+	PM_FAMILIES(PM_FAMILY_REF)
+};
+#undef PM_FAMILY_REF
+
+size_t pm_family_count(void)
+{
+	return PM_ARRAY_SIZE(pm_families);
+}
+
+const struct pm_family *pm_family_at(size_t i)
+{
+	return i < pm_family_count() ? pm_families[i] : NULL;
+}
+
+const struct pm_bench *pm_bench_at(size_t i)
+{
+	size_t f;
+
+	for (f = 0; f < pm_family_count(); f++) {
+		if (i < pm_families[f]->nbenches)
+			return &pm_families[f]->benches[i];
+		i -= pm_families[f]->nbenches;
+	}
+	return NULL;
+}
+
+const struct pm_bench *pm_bench_find(const char *name)
+{
+	const struct pm_bench *b;
+	size_t i;
+
+	for (i = 0; (b = pm_bench_at(i)); i++)
+		if (strcmp(b->name, name) == 0)
+			return b;
+	return NULL;
+}
+
+/* Groups: every family, plus "quick" and "all". */
+bool pm_group_exists(const char *group)
+{
+	size_t f;
+
+	if (!strcmp(group, "all") || !strcmp(group, "quick"))
+		return true;
+	for (f = 0; f < pm_family_count(); f++)
+		if (!strcmp(pm_families[f]->name, group))
+			return true;
+	return false;
+}
+
+bool pm_bench_in_group(const struct pm_bench *b, const char *group)
+{
+	if (!strcmp(group, "all"))
+		return true;
+	if (!strcmp(group, "quick"))
+		return b->flags & PM_QUICK;
+	return !strcmp(b->group, group);
+}
+
+bool pm_bench_supported(const struct pm_bench *b, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	if (b->supported && b->supported(why, len) != 0) {
+		if (len && !why[0])
+			snprintf(why, len, "not supported on this system");
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,478 @@
+/*
+ * The runner.  For each benchmark:
+ *   setup -> calibrate -> warm up -> timed trials (no counters open)
+ *   -> counted pass (counters enabled around run() only) -> teardown.
+ * Timed and counted passes are separate so that counting children
+ * (inherit) cannot perturb the latency we report; the perturbation is
+ * recorded instead.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+
+volatile int pm_interrupted;
+
+void pm_run_opts_default(struct pm_run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->target_ns = 10e6;
+	o->ci_target = 0.01;
+	o->ci_level = 0.95;
+	o->min_trials = 10;
+	o->max_trials = 300;
+	o->max_time_s = 3;
+	o->counted_ns = 100e6;
+	o->cpu = -1;
+	o->placement = PM_PLACE_SAME;
+	o->counters = true;
+}
+
+static const char *const placement_names[] = {
+	[PM_PLACE_SAME] = "same",
+	[PM_PLACE_SPREAD] = "spread",
+	[PM_PLACE_NONE] = "none",
+};
+
+const char *pm_placement_name(enum pm_placement p)
+{
+	return placement_names[p];
+}
+
+int pm_placement_parse(const char *s, enum pm_placement *p)
+{
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(placement_names); i++) {
+		if (!strcmp(s, placement_names[i])) {
+			*p = (enum pm_placement)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* The empty loop: what the benchmark loop itself costs per iteration. */
+static int empty_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	while (iters--)
+		pm_barrier();
+	return 0;
+}
+
+static int timed_run(int (*run)(struct pm_ctx *, uint64_t),
+		     struct pm_ctx *ctx, uint64_t iters, uint64_t *ns)
+{
+	uint64_t t0, t1;
+	int err;
+
+	t0 = pm_now_ns();
+	err = run(ctx, iters);
+	t1 = pm_now_ns();
+	*ns = t1 - t0;
+	return err;
+}
+
+/* Find the iteration count for one trial of about o->target_ns. */
+static int calibrate(const struct pm_bench *b, struct pm_ctx *ctx,
+		     const struct pm_run_opts *o, uint64_t *iters_out)
+{
+	uint64_t iters = 1, ns = 0;
+	int err;
+
+	for (;;) {
+		double grow;
+
+		err = timed_run(b->run, ctx, iters, &ns);
+		if (err)
+			return err;
+		if (pm_interrupted)
+			return -EINTR;
+		if ((double)ns >= o->target_ns / 4 || iters >= (1ull << 40))
+			break;
+		/* Grow fast while far from the target, carefully near it. */
+		grow = ns ? o->target_ns / 2 / (double)ns : 100;
+		if (grow > 100)
+			grow = 100;
+		if (grow < 2)
+			grow = 2;
+		iters = (uint64_t)((double)iters * grow);
+	}
+	iters = (uint64_t)llround((double)iters * o->target_ns / (double)(ns ? ns : 1));
+	*iters_out = iters ? iters : 1;
+	return 0;
+}
+
+static double loop_overhead_ns(struct pm_ctx *ctx, uint64_t iters)
+{
+	double v[5];
+	uint64_t ns;
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(v); i++) {
+		timed_run(empty_run, ctx, iters, &ns);
+		v[i] = (double)ns / (double)iters;
+	}
+	return pm_median(v, PM_ARRAY_SIZE(v));
+}
+
+/* Cannot run: record why.  Empty strings become a generic message. */
+static void set_status(struct pm_bench_result *out, enum pm_bench_status st,
+		       const char *why, int err)
+{
+	out->status = st;
+	free(out->reason);
+	if (why && *why)
+		out->reason = pm_xstrdup(why);
+	else
+		out->reason = pm_xstrdup(strerror(err < 0 ? -err : err));
+}
+
+static void progress(const struct pm_run_opts *o, const struct pm_bench *b,
+		     const char *phase, const struct pm_summary *s)
+{
+	char t[32];
+
+	if (!o->progress)
+		return;
+	if (s && s->n) {
+		pm_fmt_time(t, sizeof(t), s->median);
+		fprintf(stderr, "\r\033[K  %-14s %s  trial %zu  %s ±%.1f%%",
+			b->name, phase, s->n, t,
+			100 * pm_summary_rel_halfwidth(s));
+	} else {
+		fprintf(stderr, "\r\033[K  %-14s %s", b->name, phase);
+	}
+	fflush(stderr);
+}
+
+static int first_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			return i;
+	return 0;
+}
+
+static double tv_ns(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+/* User and system CPU time of a process and its reaped children, in ns:
+ * getrusage for ourselves, /proc/PID/stat (clock ticks) for peers. */
+static void cpu_times(pid_t pid, double *user, double *sys)
+{
+	char path[64], *text, *p;
+	unsigned long long ut, st, cut, cst;
+	struct rusage self, kids;
+
+	if (pid == 0) {
+		getrusage(RUSAGE_SELF, &self);
+		getrusage(RUSAGE_CHILDREN, &kids);
+		*user += tv_ns(self.ru_utime) + tv_ns(kids.ru_utime);
+		*sys += tv_ns(self.ru_stime) + tv_ns(kids.ru_stime);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pm_read_file(path, &text, NULL))
+		return;
+	/* fields after "(comm)": state ppid ... utime(14) stime cutime cstime */
+	p = strrchr(text, ')');
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			&ut, &st, &cut, &cst) == 4) {
+		double tick = 1e9 / (double)sysconf(_SC_CLK_TCK);
+
+		*user += (double)(ut + cut) * tick;
+		*sys += (double)(st + cst) * tick;
+	}
+	free(text);
+}
+
+static void cpu_times_all(const pid_t *pids, int n, double *user, double *sys)
+{
+	int i;
+
+	*user = *sys = 0;
+	for (i = 0; i < n; i++)
+		cpu_times(pids[i], user, sys);
+}
+
+/* cnt NULL: nothing was counted, for the reason why. */
+static void record_counters(struct pm_bench_result *out,
+			    const struct pm_events *ev,
+			    const struct pm_count *cnt, double ops,
+			    const char *why)
+{
+	struct pm_counted_pass *cp = &out->counters;
+	size_t i;
+
+	cp->v = pm_xcalloc(ev->n, sizeof(*cp->v));
+	cp->n = ev->n;
+	for (i = 0; i < ev->n; i++) {
+		const struct pm_event *x = &ev->v[i];
+		struct pm_counter_value *v = &cp->v[i];
+
+		v->name = pm_xstrdup(x->name);
+		v->event = pm_xstrdup(x->event);
+		v->software = x->software;
+		v->user_only = x->user_only;
+		v->per_op = v->user = v->kernel = v->running = NAN;
+		if (x->status != PM_CNT_OK) {
+			v->status = PM_CV_NOT_SUPPORTED;
+			v->reason = pm_xstrdup(x->reason);
+			continue;
+		}
+		if (!cnt) {
+			v->status = PM_CV_NOT_COUNTED;
+			v->reason = pm_xstrdup(why);
+			continue;
+		}
+		if (!cnt[i].counted) {
+			v->status = PM_CV_NOT_COUNTED;
+			v->reason = pm_xstrdup("opened but never scheduled on the PMU (time_running 0); "
+					       "try fewer events");
+			continue;
+		}
+		v->status = PM_CV_OK;
+		v->running = cnt[i].running;
+		v->per_op = cnt[i].total / ops;
+		if (x->split) {
+			v->user = cnt[i].user / ops;
+			v->kernel = cnt[i].kernel / ops;
+		}
+		if (x->user_only)
+			v->reason = pm_xstrdup("user space only: perf_event_paranoid forbids counting the kernel");
+	}
+}
+
+static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
+			 const struct pm_run_opts *o, uint64_t iters,
+			 double overhead, struct pm_bench_result *out)
+{
+	struct pm_counted_pass *cp = &out->counters;
+	struct pm_counters *c = NULL;
+	struct pm_count *cnt = NULL;
+	double u0, s0, u1, s1;
+	pid_t pids[PM_MAX_PEERS + 1];
+	uint64_t ns, reps, total;
+	struct pm_err e;
+	double ops;
+	int i, err;
+
+	if (!o->events || !o->events->n)
+		return;
+	pids[0] = 0;
+	for (i = 0; i < ctx->npeers; i++)
+		pids[i + 1] = ctx->peers[i];
+	cp->inherit = b->flags & PM_FORKS;
+	cp->processes = ctx->npeers + 1;
+	err = pm_counters_open(&c, o->events, pids, ctx->npeers + 1,
+			       cp->inherit, &e);
+	if (err) {
+		record_counters(out, o->events, NULL, 1, e.msg);
+		return;
+	}
+	reps = (uint64_t)ceil(o->counted_ns / o->target_ns);
+	if (reps < 1)
+		reps = 1;
+	total = iters * reps;
+	cnt = pm_xcalloc(o->events->n, sizeof(*cnt));
+	cpu_times_all(pids, ctx->npeers + 1, &u0, &s0);
+	err = pm_counters_snapshot(c);
+	if (!err)
+		err = pm_counters_enable(c);
+	if (!err)
+		err = timed_run(b->run, ctx, total, &ns);
+	pm_counters_disable(c);
+	if (!err)
+		err = pm_counters_delta(c, cnt);
+	cpu_times_all(pids, ctx->npeers + 1, &u1, &s1);
+	pm_counters_close(c);
+	if (err) {
+		char *why = pm_xasprintf("the counted pass failed: %s",
+					 ctx->why[0] ? ctx->why : strerror(-err));
+
+		free(cnt);
+		record_counters(out, o->events, NULL, 1, why);
+		free(why);
+		return;
+	}
+	ops = (double)total * (double)ctx->ops_per_iter;
+	cp->done = true;
+	cp->ops = (uint64_t)ops;
+	cp->ns_per_op = (double)ns / ops - overhead;
+	cp->perturbation = out->stats.median > 0 ?
+		cp->ns_per_op / out->stats.median : NAN;
+	cp->ru_user_ns = (u1 - u0) / ops;
+	cp->ru_sys_ns = (s1 - s0) / ops;
+	record_counters(out, o->events, cnt, ops, NULL);
+	free(cnt);
+}
+
+static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *out)
+{
+	out->name = pm_xstrdup(b->name);
+	out->group = pm_xstrdup(b->group);
+	out->summary = pm_xstrdup(b->summary);
+	out->unit = pm_xstrdup(b->unit);
+	out->lmbench = pm_xstrdup(b->lmbench);
+	out->aim9 = pm_xstrdup(b->aim9);
+	out->cpu = -1;
+	out->ops_per_iter = 1;
+	out->counters.ns_per_op = out->counters.perturbation = NAN;
+	out->counters.ru_user_ns = out->counters.ru_sys_ns = NAN;
+}
+
+int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
+		 struct pm_bench_result *out, struct pm_err *e)
+{
+	struct pm_ctx ctx = { 0 };
+	uint64_t iters = 0, ns, start = pm_now_ns();
+	double overhead, *trials = NULL, budget_ns;
+	size_t n = 0, cap = 0;
+	cpu_set_t saved;
+	bool restore = false;
+	char why[256];
+	int err;
+
+	fill_descriptor(b, out);
+	if (!pm_bench_supported(b, why, sizeof(why))) {
+		set_status(out, PM_BENCH_UNSUPPORTED, why, EOPNOTSUPP);
+		return 0;
+	}
+
+	ctx.bench = b;
+	ctx.scratch = o->scratch;
+	ctx.hello = o->hello;
+	ctx.spawner = o->spawner;
+	ctx.placement = o->placement;
+	ctx.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	ctx.ops_per_iter = 1;
+	ctx.cpu = o->cpu;
+	if (ctx.cpu < 0 && (b->flags & PM_PEERS) && o->placement != PM_PLACE_NONE)
+		ctx.cpu = first_allowed_cpu();
+	if (ctx.cpu >= 0) {
+		if (sched_getaffinity(0, sizeof(saved), &saved) == 0)
+			restore = true;
+		err = pm_pin_self(ctx.cpu);
+		if (err) {
+			set_status(out, PM_BENCH_FAILED, NULL, err);
+			pm_err_set(e, err, "cannot pin to CPU %d: %s", ctx.cpu,
+				   strerror(-err));
+			free(out->reason);
+			out->reason = pm_xstrdup(e->msg);
+			return 0;
+		}
+	}
+	out->cpu = ctx.cpu;
+	if (b->flags & PM_PEERS)
+		out->placement = pm_xstrdup(pm_placement_name(o->placement));
+
+	progress(o, b, "setup", NULL);
+	err = b->setup ? b->setup(&ctx) : 0;
+	if (err) {
+		set_status(out, err == -EOPNOTSUPP ? PM_BENCH_UNSUPPORTED :
+			   PM_BENCH_FAILED, ctx.why, err);
+		pm_reap_peers(&ctx);
+		goto out;
+	}
+	if (!ctx.ops_per_iter)
+		ctx.ops_per_iter = 1;
+
+	progress(o, b, "calibrate", NULL);
+	err = calibrate(b, &ctx, o, &iters);
+	if (err)
+		goto run_failed;
+	overhead = loop_overhead_ns(&ctx, iters) / ctx.ops_per_iter +
+		   ctx.overhead_ns;
+
+	/* Warm up: caches, TLBs, page cache, CPU frequency. */
+	err = timed_run(b->run, &ctx, iters, &ns);
+	if (err)
+		goto run_failed;
+
+	budget_ns = o->max_time_s * 1e9;
+	{
+		uint64_t t_start = pm_now_ns();
+
+		for (;;) {
+			double v;
+
+			err = timed_run(b->run, &ctx, iters, &ns);
+			if (err)
+				goto run_failed;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 32;
+				trials = pm_xrealloc(trials, cap * sizeof(*trials));
+			}
+			v = (double)ns / ((double)iters * ctx.ops_per_iter) - overhead;
+			trials[n++] = v;
+			if (pm_interrupted) {
+				err = -EINTR;
+				goto run_failed;
+			}
+			if (n >= o->min_trials || n % 8 == 0) {
+				pm_summarize(trials, n, o->ci_level, &out->stats);
+				progress(o, b, "time", &out->stats);
+			}
+			if (n >= o->min_trials &&
+			    pm_summary_rel_halfwidth(&out->stats) <= o->ci_target) {
+				out->converged = true;
+				break;
+			}
+			/* --min-trials is a floor, the budget a ceiling above it */
+			if (n >= o->max_trials || (n >= o->min_trials &&
+			    (double)(pm_now_ns() - t_start) >= budget_ns))
+				break;
+		}
+	}
+	pm_summarize(trials, n, o->ci_level, &out->stats);
+	out->trials = trials;
+	out->ntrials = n;
+	trials = NULL;
+	out->iterations = iters;
+	out->ops_per_iter = ctx.ops_per_iter;
+	out->overhead_ns = overhead;
+	out->bytes_per_op = ctx.bytes_per_op;
+	if (ctx.params[0])
+		out->params = pm_xstrdup(ctx.params);
+
+	if (o->counters) {
+		progress(o, b, "count", NULL);
+		counted_pass(b, &ctx, o, iters, overhead, out);
+	}
+	out->status = PM_BENCH_OK;
+	goto teardown;
+
+run_failed:
+	free(trials);
+	if (err == -EINTR)
+		set_status(out, PM_BENCH_FAILED, "interrupted", err);
+	else
+		set_status(out, PM_BENCH_FAILED, ctx.why, err);
+teardown:
+	if (b->teardown)
+		b->teardown(&ctx);
+	pm_reap_peers(&ctx);
+out:
+	if (restore)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	out->elapsed_s = (double)(pm_now_ns() - start) / 1e9;
+	if (o->progress)
+		fprintf(stderr, "\r\033[K");
+	return pm_interrupted ? -EINTR : 0;
+}

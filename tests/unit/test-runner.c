@@ -1,0 +1,402 @@
+/* The runner with benchmarks defined here, whose work is known. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+
+/* ~known cost: a dependent chain of multiplies. */
+static int spin_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	volatile uint64_t x = 1;
+
+	while (iters--) {
+		for (int i = 0; i < 50; i++)
+			x = x * 2862933555777941757ull + 3037000493ull;
+	}
+	return 0;
+}
+
+static const struct pm_bench spin = {
+	.name = "spin", .group = "proc", .summary = "spin", .unit = "ns",
+	.run = spin_run,
+};
+
+/* Touches 4 fresh pages per op: at least 4 page faults per op. */
+#define TOUCH_PAGES 4
+struct touch {
+	char *map;
+	size_t len, pos;
+};
+
+static int touch_setup(struct pm_ctx *ctx)
+{
+	struct touch *t = calloc(1, sizeof(*t));
+
+	t->len = 64ul << 20;
+	t->map = mmap(NULL, t->len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	madvise(t->map, t->len, MADV_NOHUGEPAGE);
+	ctx->priv = t;
+	return 0;
+}
+
+static int touch_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct touch *t = ctx->priv;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	while (iters--) {
+		for (int i = 0; i < TOUCH_PAGES; i++) {
+			if (t->pos + (size_t)pg > t->len) {
+				madvise(t->map, t->len, MADV_DONTNEED);
+				t->pos = 0;
+			}
+			t->map[t->pos] = 1;
+			t->pos += (size_t)pg;
+		}
+	}
+	return 0;
+}
+
+static void touch_teardown(struct pm_ctx *ctx)
+{
+	struct touch *t = ctx->priv;
+
+	munmap(t->map, t->len);
+	free(t);
+}
+
+static const struct pm_bench touch = {
+	.name = "touch", .group = "proc", .summary = "touch", .unit = "ns",
+	.setup = touch_setup, .run = touch_run, .teardown = touch_teardown,
+};
+
+/* Each child writes 32 pages the parent never touches: their faults are
+ * only counted when children are (inherit). */
+static char *child_area;
+
+static int forker_setup(struct pm_ctx *ctx)
+{
+	child_area = mmap(NULL, 32 * 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return child_area == MAP_FAILED ? -ENOMEM : 0;
+}
+
+static int forker_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	while (iters--) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -errno;
+		if (pid == 0) {
+			for (int i = 0; i < 32; i++)
+				child_area[i * 4096] = 1;
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+	}
+	return 0;
+}
+
+static void forker_teardown(struct pm_ctx *ctx)
+{
+	munmap(child_area, 32 * 4096);
+}
+
+static const struct pm_bench forker = {
+	.name = "forker", .group = "proc", .summary = "fork", .unit = "us",
+	.setup = forker_setup, .run = forker_run, .teardown = forker_teardown,
+	.flags = PM_FORKS,
+};
+
+/* A ping-pong peer over two pipes. */
+struct pingpong {
+	int to[2], from[2];
+};
+
+static int pong(void *arg)
+{
+	struct pingpong *p = arg;
+	char c;
+
+	close(p->to[1]);
+	close(p->from[0]);
+	while (read(p->to[0], &c, 1) == 1)
+		if (write(p->from[1], &c, 1) != 1)
+			return 1;
+	return 0;
+}
+
+static int pingpong_setup(struct pm_ctx *ctx)
+{
+	struct pingpong *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (pipe(p->to) || pipe(p->from))
+		return -errno;
+	ctx->priv = p;
+	err = pm_spawn_peer(ctx, pong, p);
+	close(p->to[0]);
+	close(p->from[1]);
+	return err;
+}
+
+static int pingpong_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct pingpong *p = ctx->priv;
+	char c = 'x';
+
+	while (iters--) {
+		if (write(p->to[1], &c, 1) != 1 || read(p->from[0], &c, 1) != 1)
+			return -EPIPE;
+	}
+	return 0;
+}
+
+static void pingpong_teardown(struct pm_ctx *ctx)
+{
+	struct pingpong *p = ctx->priv;
+
+	close(p->to[1]);
+	close(p->from[0]);
+	free(p);
+}
+
+static const struct pm_bench pingpong = {
+	.name = "pingpong", .group = "proc", .summary = "pipe", .unit = "us",
+	.setup = pingpong_setup, .run = pingpong_run,
+	.teardown = pingpong_teardown, .flags = PM_PEERS,
+};
+
+static int unsupported_setup(struct pm_ctx *ctx)
+{
+	snprintf(ctx->why, sizeof(ctx->why), "needs a frobnicator");
+	return -EOPNOTSUPP;
+}
+
+static int failing_setup(struct pm_ctx *ctx)
+{
+	snprintf(ctx->why, sizeof(ctx->why), "disk on fire");
+	return -EIO;
+}
+
+static int not_here(char *why, size_t len)
+{
+	snprintf(why, len, "not on Tuesdays");
+	return -EOPNOTSUPP;
+}
+
+static int failing_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	snprintf(ctx->why, sizeof(ctx->why), "loop broke");
+	return -EIO;
+}
+
+static struct pm_events events;
+
+static void opts(struct pm_run_opts *o)
+{
+	struct pm_err e;
+
+	pm_run_opts_default(o);
+	o->target_ns = 2e6;
+	o->max_time_s = 0.5;
+	o->counted_ns = 20e6;
+	if (!events.n)
+		ck_assert_int_eq(pm_events_add_all_software(&events, &e), 0);
+	o->events = &events;
+}
+
+static const struct pm_counter_value *counter(struct pm_bench_result *r,
+					      const char *name)
+{
+	const struct pm_counter_value *v = pm_bench_result_counter(r, name);
+
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->status, PM_CV_OK);
+	return v;
+}
+
+START_TEST(calibrates_and_keeps_trials)
+{
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+	size_t i;
+
+	opts(&o);
+	ck_assert_int_eq(pm_run_bench(&spin, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_OK);
+	/* one trial lasts about the target (2 ms) */
+	ck_assert_double_gt(r.stats.median * (double)r.iterations, 0.5e6);
+	ck_assert_double_lt(r.stats.median * (double)r.iterations, 8e6);
+	ck_assert_uint_ge(r.ntrials, o.min_trials);
+	ck_assert_uint_le(r.ntrials, o.max_trials);
+	ck_assert_uint_eq(r.stats.n, r.ntrials);
+	for (i = 0; i < r.ntrials; i++)
+		ck_assert_double_gt(r.trials[i], 0);
+	ck_assert_double_le(r.stats.ci_low, r.stats.median);
+	ck_assert_double_ge(r.stats.ci_high, r.stats.median);
+	if (r.converged)
+		ck_assert_double_le(pm_summary_rel_halfwidth(&r.stats), o.ci_target);
+	ck_assert(r.overhead_ns >= 0 && r.overhead_ns < r.stats.median);
+	ck_assert(r.counters.done);
+	ck_assert_double_lt(counter(&r, "page-faults")->per_op, 0.01);
+	ck_assert_ptr_null(r.placement);
+	pm_bench_result_free(&r);
+}
+END_TEST
+
+START_TEST(max_trials_bound)
+{
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	o.ci_target = 1e-9;	/* unreachable */
+	o.min_trials = 3;
+	o.max_trials = 7;
+	ck_assert_int_eq(pm_run_bench(&spin, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.ntrials, 7);
+	ck_assert(!r.converged);
+	pm_bench_result_free(&r);
+}
+END_TEST
+
+START_TEST(counts_page_faults)
+{
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	ck_assert_int_eq(pm_run_bench(&touch, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_OK);
+	ck_assert_double_ge(counter(&r, "page-faults")->per_op, TOUCH_PAGES);
+	ck_assert_double_lt(counter(&r, "page-faults")->per_op, TOUCH_PAGES + 0.5);
+	ck_assert_double_gt(counter(&r, "task-clock")->per_op, 0);
+	pm_bench_result_free(&r);
+}
+END_TEST
+
+START_TEST(counts_children)
+{
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	o.target_ns = 5e6;
+	ck_assert_int_eq(pm_run_bench(&forker, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_OK);
+	ck_assert(r.counters.inherit);
+	ck_assert_double_ge(counter(&r, "page-faults")->per_op, 32);
+	pm_bench_result_free(&r);
+}
+END_TEST
+
+START_TEST(counts_peers)
+{
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	ck_assert_int_eq(pm_run_bench(&pingpong, &o, &r, &e), 0);
+	ck_assert_msg(r.status == PM_BENCH_OK, "%s", r.reason);
+	ck_assert_int_eq(r.counters.processes, 2);
+	ck_assert_str_eq(r.placement, "same");
+	ck_assert_int_ge(r.cpu, 0);
+	/* both sides block once per round trip */
+	ck_assert_double_ge(counter(&r, "context-switches")->per_op, 2);
+	pm_bench_result_free(&r);
+	/* the peer was reaped */
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+}
+END_TEST
+
+START_TEST(unsupported_and_failed)
+{
+	struct pm_bench b = spin;
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	b.setup = unsupported_setup;
+	ck_assert_int_eq(pm_run_bench(&b, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_UNSUPPORTED);
+	ck_assert_str_eq(r.reason, "needs a frobnicator");
+	ck_assert_uint_eq(r.ntrials, 0);
+	pm_bench_result_free(&r);
+
+	b.setup = failing_setup;
+	ck_assert_int_eq(pm_run_bench(&b, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_FAILED);
+	ck_assert_str_eq(r.reason, "disk on fire");
+	pm_bench_result_free(&r);
+
+	b.setup = NULL;
+	b.supported = not_here;
+	ck_assert_int_eq(pm_run_bench(&b, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_UNSUPPORTED);
+	ck_assert_str_eq(r.reason, "not on Tuesdays");
+	pm_bench_result_free(&r);
+
+	b.supported = NULL;
+	b.run = failing_run;
+	ck_assert_int_eq(pm_run_bench(&b, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_FAILED);
+	ck_assert_str_eq(r.reason, "loop broke");
+	pm_bench_result_free(&r);
+}
+END_TEST
+
+START_TEST(interrupted)
+{
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	pm_interrupted = 1;
+	ck_assert_int_eq(pm_run_bench(&spin, &o, &r, &e), -EINTR);
+	ck_assert_int_eq(r.status, PM_BENCH_FAILED);
+	pm_interrupted = 0;
+	pm_bench_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("runner");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, calibrates_and_keeps_trials);
+	tcase_add_test(tc, max_trials_bound);
+	tcase_add_test(tc, counts_page_faults);
+	tcase_add_test(tc, counts_children);
+	tcase_add_test(tc, counts_peers);
+	tcase_add_test(tc, unsupported_and_failed);
+	tcase_add_test(tc, interrupted);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
