@@ -1,0 +1,697 @@
+/*
+ * Result files: C structures <-> JSON (jansson).  The reader validates
+ * everything and names the file and the JSON path of what is wrong.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/result.h"
+
+void pm_result_init(struct pm_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema = PM_RESULT_SCHEMA;
+}
+
+void pm_bench_result_free(struct pm_bench_result *b)
+{
+	size_t i;
+
+	free(b->name);
+	free(b->group);
+	free(b->summary);
+	free(b->unit);
+	free(b->lmbench);
+	free(b->aim9);
+	free(b->reason);
+	free(b->placement);
+	free(b->params);
+	free(b->trials);
+	for (i = 0; i < b->counters.n; i++) {
+		free(b->counters.v[i].name);
+		free(b->counters.v[i].event);
+		free(b->counters.v[i].reason);
+	}
+	free(b->counters.v);
+	json_decref(b->hotspots);
+	memset(b, 0, sizeof(*b));
+}
+
+void pm_result_free(struct pm_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbench; i++)
+		pm_bench_result_free(&r->bench[i]);
+	free(r->bench);
+	free(r->source);
+	free(r->created);
+	free(r->version);
+	free(r->label);
+	free(r->path);
+	json_decref(r->command);
+	json_decref(r->options);
+	json_decref(r->sysinfo);
+	memset(r, 0, sizeof(*r));
+}
+
+struct pm_bench_result *pm_result_add(struct pm_result *r)
+{
+	struct pm_bench_result *b;
+
+	r->bench = pm_xrealloc(r->bench, (r->nbench + 1) * sizeof(*r->bench));
+	b = &r->bench[r->nbench++];
+	memset(b, 0, sizeof(*b));
+	b->cpu = -1;
+	b->ops_per_iter = 1;
+	b->counters.ns_per_op = b->counters.perturbation = NAN;
+	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
+	return b;
+}
+
+const struct pm_bench_result *pm_result_find(const struct pm_result *r,
+					     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbench; i++)
+		if (!strcmp(r->bench[i].name, name))
+			return &r->bench[i];
+	return NULL;
+}
+
+const struct pm_counter_value *
+pm_bench_result_counter(const struct pm_bench_result *b, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < b->counters.n; i++)
+		if (!strcmp(b->counters.v[i].name, name))
+			return &b->counters.v[i];
+	return NULL;
+}
+
+bool pm_bench_higher_is_better(const struct pm_bench_result *b)
+{
+	return b->unit && (!strcmp(b->unit, "MB/s") || !strcmp(b->unit, "ops/s"));
+}
+
+double pm_bench_result_value(const struct pm_bench_result *b, double ns)
+{
+	if (!b->unit || isnan(ns))
+		return ns;
+	if (!strcmp(b->unit, "MB/s"))
+		return ns > 0 ? b->bytes_per_op / ns * 1e3 : NAN;
+	if (!strcmp(b->unit, "ops/s"))
+		return ns > 0 ? 1e9 / ns : NAN;
+	if (!strcmp(b->unit, "us"))
+		return ns / 1e3;
+	if (!strcmp(b->unit, "ms"))
+		return ns / 1e6;
+	return ns;
+}
+
+/* ---- writing ---- */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static const char *const bench_status_names[] = {
+	[PM_BENCH_OK] = "ok",
+	[PM_BENCH_UNSUPPORTED] = "unsupported",
+	[PM_BENCH_FAILED] = "failed",
+};
+
+static const char *const cv_status_names[] = {
+	[PM_CV_OK] = "ok",
+	[PM_CV_NOT_SUPPORTED] = "not-supported",
+	[PM_CV_NOT_COUNTED] = "not-counted",
+};
+
+static json_t *counters_to_json(const struct pm_counted_pass *cp)
+{
+	json_t *o = json_object(), *ev = json_array();
+	size_t i;
+
+	json_object_set_new(o, "done", json_boolean(cp->done));
+	json_object_set_new(o, "ops", json_integer((json_int_t)cp->ops));
+	json_object_set_new(o, "ns_per_op", jnum(cp->ns_per_op));
+	json_object_set_new(o, "perturbation", jnum(cp->perturbation));
+	json_object_set_new(o, "inherit", json_boolean(cp->inherit));
+	json_object_set_new(o, "processes", json_integer(cp->processes));
+	json_object_set_new(o, "rusage", json_pack("{s:o,s:o}",
+		"user_ns_per_op", jnum(cp->ru_user_ns),
+		"sys_ns_per_op", jnum(cp->ru_sys_ns)));
+	for (i = 0; i < cp->n; i++) {
+		const struct pm_counter_value *v = &cp->v[i];
+
+		json_array_append_new(ev, json_pack("{s:s,s:o,s:s,s:o,s:b,s:b,s:o,s:o,s:o,s:o}",
+			"name", v->name,
+			"event", jstr(v->event),
+			"status", cv_status_names[v->status],
+			"reason", jstr(v->reason && *v->reason ? v->reason : NULL),
+			"software", v->software,
+			"user_only", v->user_only,
+			"per_op", jnum(v->per_op),
+			"user_per_op", jnum(v->user),
+			"kernel_per_op", jnum(v->kernel),
+			"running", jnum(v->running)));
+	}
+	json_object_set_new(o, "events", ev);
+	return o;
+}
+
+/* null when there are no trials: no figures rather than zeros. */
+static json_t *stats_to_json(const struct pm_bench_result *b)
+{
+	const struct pm_summary *s = &b->stats;
+
+	if (!s->n)
+		return json_null();
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b}",
+		"n", (json_int_t)s->n,
+		"median_ns", jnum(s->median),
+		"ci_low_ns", jnum(s->ci_low),
+		"ci_high_ns", jnum(s->ci_high),
+		"ci_level", jnum(s->ci_level),
+		"mean_ns", jnum(s->mean),
+		"stddev_ns", jnum(s->stddev),
+		"min_ns", jnum(s->min),
+		"max_ns", jnum(s->max),
+		"mad_ns", jnum(s->mad),
+		"converged", b->converged);
+}
+
+static json_t *bench_to_json(const struct pm_bench_result *b)
+{
+	json_t *o = json_object(), *trials = json_array();
+	size_t i;
+
+	json_object_set_new(o, "name", json_string(b->name));
+	json_object_set_new(o, "group", jstr(b->group));
+	json_object_set_new(o, "summary", jstr(b->summary));
+	json_object_set_new(o, "unit", jstr(b->unit));
+	json_object_set_new(o, "lmbench", jstr(b->lmbench));
+	json_object_set_new(o, "aim9", jstr(b->aim9));
+	json_object_set_new(o, "status", json_string(bench_status_names[b->status]));
+	json_object_set_new(o, "reason", jstr(b->reason));
+	json_object_set_new(o, "params", json_pack("{s:I,s:i,s:o,s:o,s:o,s:i,s:o}",
+		"iterations", (json_int_t)b->iterations,
+		"ops_per_iter", (int)b->ops_per_iter,
+		"overhead_ns", jnum(b->overhead_ns),
+		"bytes_per_op", jnum(b->bytes_per_op),
+		"placement", jstr(b->placement),
+		"cpu", b->cpu,
+		"detail", jstr(b->params)));
+	for (i = 0; i < b->ntrials; i++)
+		json_array_append_new(trials, jnum(b->trials[i]));
+	json_object_set_new(o, "trials_ns", trials);
+	json_object_set_new(o, "stats", stats_to_json(b));
+	json_object_set_new(o, "elapsed_s", jnum(b->elapsed_s));
+	json_object_set_new(o, "counters", counters_to_json(&b->counters));
+	if (b->hotspots)
+		json_object_set(o, "hotspots", b->hotspots);
+	return o;
+}
+
+json_t *pm_result_to_json(const struct pm_result *r)
+{
+	json_t *o = json_object(), *benches = json_array();
+	size_t i;
+
+	json_object_set_new(o, "format", json_string(PM_RESULT_FORMAT));
+	json_object_set_new(o, "schema", json_integer(PM_RESULT_SCHEMA));
+	json_object_set_new(o, "source", json_string(r->source ? r->source : "run"));
+	json_object_set_new(o, "created", jstr(r->created));
+	json_object_set_new(o, "pmbench_version", jstr(r->version));
+	json_object_set_new(o, "label", jstr(r->label));
+	json_object_set(o, "command", r->command ? r->command : json_null());
+	json_object_set(o, "options", r->options ? r->options : json_null());
+	json_object_set(o, "sysinfo", r->sysinfo ? r->sysinfo : json_null());
+	for (i = 0; i < r->nbench; i++)
+		json_array_append_new(benches, bench_to_json(&r->bench[i]));
+	json_object_set_new(o, "benchmarks", benches);
+	return o;
+}
+
+int pm_result_dump(const struct pm_result *r, FILE *f)
+{
+	json_t *j = pm_result_to_json(r);
+	int ret = json_dumpf(j, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+
+	json_decref(j);
+	if (ret == 0 && fputc('\n', f) == EOF)
+		ret = -1;
+	return ret ? -EIO : 0;
+}
+
+static int dump_writer(FILE *f, void *arg)
+{
+	return pm_result_dump(arg, f);
+}
+
+int pm_result_save(const struct pm_result *r, const char *path,
+		   struct pm_err *e)
+{
+	return pm_write_atomic(path, dump_writer, (void *)r, e);
+}
+
+/* ---- reading ---- */
+
+struct reader {
+	const char *file;
+	struct pm_err *e;
+	char path[256];		/* JSON path of the current node */
+};
+
+static int bad(struct reader *rd, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct reader *rd, const char *key, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return pm_err_set(rd->e, -EINVAL, "%s: %s%s%s: %s", rd->file, rd->path,
+			  key ? "." : "", key ? key : "", what);
+}
+
+static const char *jtype(const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* Optional string: absent or null gives NULL. */
+static int get_str(struct reader *rd, json_t *o, const char *key,
+		   bool required, char **out)
+{
+	json_t *j = json_object_get(o, key);
+
+	*out = NULL;
+	if (!j || json_is_null(j)) {
+		if (required)
+			return bad(rd, key, "missing (expected a string)");
+		return 0;
+	}
+	if (!json_is_string(j))
+		return bad(rd, key, "expected a string, found %s", jtype(j));
+	*out = pm_xstrdup(json_string_value(j));
+	return 0;
+}
+
+/* Optional number: absent or null gives NAN. */
+static int get_num(struct reader *rd, json_t *o, const char *key,
+		   bool required, double *out)
+{
+	json_t *j = json_object_get(o, key);
+
+	*out = NAN;
+	if (!j || json_is_null(j)) {
+		if (required)
+			return bad(rd, key, "missing (expected a number)");
+		return 0;
+	}
+	if (!json_is_number(j))
+		return bad(rd, key, "expected a number, found %s", jtype(j));
+	*out = json_number_value(j);
+	return 0;
+}
+
+static int get_int(struct reader *rd, json_t *o, const char *key,
+		   bool required, long long lo, long long hi, long long *out)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (!j || json_is_null(j)) {
+		if (required)
+			return bad(rd, key, "missing (expected an integer)");
+		return 0;
+	}
+	if (!json_is_integer(j))
+		return bad(rd, key, "expected an integer, found %s", jtype(j));
+	*out = json_integer_value(j);
+	if (*out < lo || *out > hi)
+		return bad(rd, key, "%lld is out of range [%lld, %lld]", *out, lo, hi);
+	return 0;
+}
+
+static int get_bool(struct reader *rd, json_t *o, const char *key, bool *out)
+{
+	json_t *j = json_object_get(o, key);
+
+	*out = false;
+	if (!j || json_is_null(j))
+		return 0;
+	if (!json_is_boolean(j))
+		return bad(rd, key, "expected true or false, found %s", jtype(j));
+	*out = json_is_true(j);
+	return 0;
+}
+
+static int get_obj(struct reader *rd, json_t *o, const char *key,
+		   bool required, json_t **out)
+{
+	json_t *j = json_object_get(o, key);
+
+	*out = NULL;
+	if (!j || json_is_null(j)) {
+		if (required)
+			return bad(rd, key, "missing (expected an object)");
+		return 0;
+	}
+	if (!json_is_object(j))
+		return bad(rd, key, "expected an object, found %s", jtype(j));
+	*out = j;
+	return 0;
+}
+
+static int get_enum(struct reader *rd, json_t *o, const char *key,
+		    const char *const *names, size_t n, int *out)
+{
+	char *s;
+	size_t i;
+	int err = get_str(rd, o, key, true, &s);
+
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (int)i;
+			free(s);
+			return 0;
+		}
+	}
+	err = bad(rd, key, "unknown value \"%s\"", s);
+	free(s);
+	return err;
+}
+
+/* Descend: append ".key" or "[i]" to the JSON path, return old length. */
+static size_t push(struct reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static size_t push(struct reader *rd, const char *fmt, ...)
+{
+	size_t len = strlen(rd->path);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rd->path + len, sizeof(rd->path) - len, fmt, ap);
+	va_end(ap);
+	return len;
+}
+
+static void pop(struct reader *rd, size_t len)
+{
+	rd->path[len] = '\0';
+}
+
+static int read_counters(struct reader *rd, json_t *o,
+			 struct pm_counted_pass *cp)
+{
+	json_t *ev, *ru;
+	long long v = 0;
+	size_t i;
+	int err;
+
+	if ((err = get_bool(rd, o, "done", &cp->done)) ||
+	    (err = get_int(rd, o, "ops", false, 0, INT64_MAX, &v)))
+		return err;
+	cp->ops = (uint64_t)v;
+	v = 0;
+	if ((err = get_num(rd, o, "ns_per_op", false, &cp->ns_per_op)) ||
+	    (err = get_num(rd, o, "perturbation", false, &cp->perturbation)) ||
+	    (err = get_bool(rd, o, "inherit", &cp->inherit)) ||
+	    (err = get_int(rd, o, "processes", false, 0, 1 << 20, &v)) ||
+	    (err = get_obj(rd, o, "rusage", false, &ru)))
+		return err;
+	cp->processes = (int)v;
+	cp->ru_user_ns = cp->ru_sys_ns = NAN;
+	if (ru) {
+		size_t l = push(rd, ".rusage");
+
+		if ((err = get_num(rd, ru, "user_ns_per_op", false, &cp->ru_user_ns)) ||
+		    (err = get_num(rd, ru, "sys_ns_per_op", false, &cp->ru_sys_ns)))
+			return err;
+		pop(rd, l);
+	}
+	ev = json_object_get(o, "events");
+	if (!ev || json_is_null(ev))
+		return 0;
+	if (!json_is_array(ev))
+		return bad(rd, "events", "expected an array, found %s", jtype(ev));
+	cp->n = json_array_size(ev);
+	cp->v = pm_xcalloc(cp->n, sizeof(*cp->v));
+	for (i = 0; i < cp->n; i++) {
+		struct pm_counter_value *c = &cp->v[i];
+		json_t *x = json_array_get(ev, i);
+		size_t l = push(rd, ".events[%zu]", i);
+		int st = 0;
+
+		if (!json_is_object(x))
+			return bad(rd, NULL, "expected an object, found %s", jtype(x));
+		if ((err = get_str(rd, x, "name", true, &c->name)) ||
+		    (err = get_str(rd, x, "event", false, &c->event)) ||
+		    (err = get_enum(rd, x, "status", cv_status_names,
+				    PM_ARRAY_SIZE(cv_status_names), &st)) ||
+		    (err = get_str(rd, x, "reason", false, &c->reason)) ||
+		    (err = get_bool(rd, x, "software", &c->software)) ||
+		    (err = get_bool(rd, x, "user_only", &c->user_only)) ||
+		    (err = get_num(rd, x, "per_op", st == PM_CV_OK, &c->per_op)) ||
+		    (err = get_num(rd, x, "user_per_op", false, &c->user)) ||
+		    (err = get_num(rd, x, "kernel_per_op", false, &c->kernel)) ||
+		    (err = get_num(rd, x, "running", false, &c->running)))
+			return err;
+		c->status = (enum pm_cv_status)st;
+		if (c->status == PM_CV_OK && c->per_op < 0)
+			return bad(rd, "per_op", "negative count %g", c->per_op);
+		pop(rd, l);
+	}
+	return 0;
+}
+
+static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
+{
+	json_t *params, *trials, *stats, *counters, *hot;
+	long long v;
+	size_t i, l;
+	int err, st = 0;
+
+	if (!json_is_object(o))
+		return bad(rd, NULL, "expected an object, found %s", jtype(o));
+	if ((err = get_str(rd, o, "name", true, &b->name)) ||
+	    (err = get_str(rd, o, "group", false, &b->group)) ||
+	    (err = get_str(rd, o, "summary", false, &b->summary)) ||
+	    (err = get_str(rd, o, "unit", true, &b->unit)) ||
+	    (err = get_str(rd, o, "lmbench", false, &b->lmbench)) ||
+	    (err = get_str(rd, o, "aim9", false, &b->aim9)) ||
+	    (err = get_enum(rd, o, "status", bench_status_names,
+			    PM_ARRAY_SIZE(bench_status_names), &st)) ||
+	    (err = get_str(rd, o, "reason", false, &b->reason)) ||
+	    (err = get_obj(rd, o, "params", false, &params)) ||
+	    (err = get_obj(rd, o, "stats", st == PM_BENCH_OK, &stats)) ||
+	    (err = get_obj(rd, o, "counters", false, &counters)) ||
+	    (err = get_obj(rd, o, "hotspots", false, &hot)) ||
+	    (err = get_num(rd, o, "elapsed_s", false, &b->elapsed_s)))
+		return err;
+	b->status = (enum pm_bench_status)st;
+	if (params) {
+		l = push(rd, ".params");
+		v = 0;
+		if ((err = get_int(rd, params, "iterations", false, 0, INT64_MAX, &v)))
+			return err;
+		b->iterations = (uint64_t)v;
+		v = 1;
+		if ((err = get_int(rd, params, "ops_per_iter", false, 1, 1 << 30, &v)))
+			return err;
+		b->ops_per_iter = (unsigned)v;
+		v = -1;
+		if ((err = get_int(rd, params, "cpu", false, -1, 1 << 20, &v)))
+			return err;
+		b->cpu = (int)v;
+		if ((err = get_num(rd, params, "overhead_ns", false, &b->overhead_ns)) ||
+		    (err = get_num(rd, params, "bytes_per_op", false, &b->bytes_per_op)) ||
+		    (err = get_str(rd, params, "placement", false, &b->placement)) ||
+		    (err = get_str(rd, params, "detail", false, &b->params)))
+			return err;
+		if (isnan(b->bytes_per_op))
+			b->bytes_per_op = 0;
+		pop(rd, l);
+	}
+	trials = json_object_get(o, "trials_ns");
+	if (trials && !json_is_null(trials)) {
+		if (!json_is_array(trials))
+			return bad(rd, "trials_ns", "expected an array, found %s", jtype(trials));
+		b->ntrials = json_array_size(trials);
+		b->trials = pm_xcalloc(b->ntrials, sizeof(double));
+		for (i = 0; i < b->ntrials; i++) {
+			json_t *x = json_array_get(trials, i);
+
+			if (!json_is_number(x)) {
+				push(rd, ".trials_ns[%zu]", i);
+				return bad(rd, NULL, "expected a number, found %s", jtype(x));
+			}
+			b->trials[i] = json_number_value(x);
+		}
+	}
+	if (b->status == PM_BENCH_OK && b->ntrials == 0)
+		return bad(rd, "trials_ns", "a benchmark with status \"ok\" has no trials");
+	if (!stats)
+		pm_summarize(b->trials, b->ntrials, 0.95, &b->stats);
+	if (stats) {
+		bool conv;
+
+		l = push(rd, ".stats");
+		v = 0;
+		if ((err = get_int(rd, stats, "n", false, 0, INT64_MAX, &v)) ||
+		    (err = get_num(rd, stats, "median_ns", b->status == PM_BENCH_OK,
+				   &b->stats.median)) ||
+		    (err = get_num(rd, stats, "ci_low_ns", false, &b->stats.ci_low)) ||
+		    (err = get_num(rd, stats, "ci_high_ns", false, &b->stats.ci_high)) ||
+		    (err = get_num(rd, stats, "ci_level", false, &b->stats.ci_level)) ||
+		    (err = get_num(rd, stats, "mean_ns", false, &b->stats.mean)) ||
+		    (err = get_num(rd, stats, "stddev_ns", false, &b->stats.stddev)) ||
+		    (err = get_num(rd, stats, "min_ns", false, &b->stats.min)) ||
+		    (err = get_num(rd, stats, "max_ns", false, &b->stats.max)) ||
+		    (err = get_num(rd, stats, "mad_ns", false, &b->stats.mad)) ||
+		    (err = get_bool(rd, stats, "converged", &conv)))
+			return err;
+		b->stats.n = (size_t)v;
+		b->converged = conv;
+		if (b->stats.n != b->ntrials)
+			return bad(rd, "n", "says %zu trials but trials_ns holds %zu",
+				   b->stats.n, b->ntrials);
+		pop(rd, l);
+	}
+	if (counters) {
+		l = push(rd, ".counters");
+		err = read_counters(rd, counters, &b->counters);
+		if (err)
+			return err;
+		pop(rd, l);
+	}
+	if (hot)
+		b->hotspots = json_incref(hot);
+	return 0;
+}
+
+int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
+			struct pm_err *e)
+{
+	struct reader rd = { .file = path, .e = e, .path = "$" };
+	json_t *benches, *j;
+	char *format = NULL;
+	long long schema = 0;
+	size_t i;
+	int err;
+
+	pm_result_init(r);
+	r->path = pm_xstrdup(path);
+	if (!json_is_object(root)) {
+		err = bad(&rd, NULL, "expected a JSON object, found %s", jtype(root));
+		goto fail;
+	}
+	err = get_str(&rd, root, "format", false, &format);
+	if (err)
+		goto fail;
+	if (!format || strcmp(format, PM_RESULT_FORMAT)) {
+		err = bad(&rd, "format", "not a pmbench result file (expected \"%s\")",
+			  PM_RESULT_FORMAT);
+		free(format);
+		goto fail;
+	}
+	free(format);
+	err = get_int(&rd, root, "schema", true, 0, INT32_MAX, &schema);
+	if (err)
+		goto fail;
+	if (schema != PM_RESULT_SCHEMA) {
+		err = bad(&rd, "schema", "schema version %lld, but this pmbench reads version %d%s",
+			  schema, PM_RESULT_SCHEMA,
+			  schema > PM_RESULT_SCHEMA ? " (written by a newer pmbench)" : "");
+		goto fail;
+	}
+	r->schema = (int)schema;
+	if ((err = get_str(&rd, root, "source", false, &r->source)) ||
+	    (err = get_str(&rd, root, "created", false, &r->created)) ||
+	    (err = get_str(&rd, root, "pmbench_version", false, &r->version)) ||
+	    (err = get_str(&rd, root, "label", false, &r->label)) ||
+	    (err = get_obj(&rd, root, "options", false, &j)))
+		goto fail;
+	r->options = json_incref(j);
+	if ((err = get_obj(&rd, root, "sysinfo", false, &j)))
+		goto fail;
+	r->sysinfo = json_incref(j);
+	j = json_object_get(root, "command");
+	if (j && !json_is_null(j) && !json_is_array(j)) {
+		err = bad(&rd, "command", "expected an array, found %s", jtype(j));
+		goto fail;
+	}
+	r->command = json_incref(j);
+	benches = json_object_get(root, "benchmarks");
+	if (!benches || !json_is_array(benches)) {
+		err = bad(&rd, "benchmarks", benches ? "expected an array, found %s" :
+			  "missing (expected an array)%s", benches ? jtype(benches) : "");
+		goto fail;
+	}
+	for (i = 0; i < json_array_size(benches); i++) {
+		size_t l = push(&rd, ".benchmarks[%zu]", i);
+
+		err = read_bench(&rd, json_array_get(benches, i), pm_result_add(r));
+		if (err)
+			goto fail;
+		pop(&rd, l);
+		if (pm_result_find(r, r->bench[r->nbench - 1].name) !=
+		    &r->bench[r->nbench - 1]) {
+			push(&rd, ".benchmarks[%zu]", i);
+			err = bad(&rd, "name", "benchmark \"%s\" appears twice",
+				  r->bench[r->nbench - 1].name);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	pm_result_free(r);
+	return err;
+}
+
+int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e)
+{
+	json_error_t je;
+	json_t *root;
+	int err;
+
+	pm_result_init(r);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	if (!root) {
+		if (je.line <= 0 || json_error_code(&je) == json_error_cannot_open_file)
+			return pm_err_set(e, -EINVAL, "%s: %s", path, je.text);
+		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
+				  je.line, je.column, je.text);
+	}
+	err = pm_result_from_json(r, root, path, e);
+	json_decref(root);
+	return err;
+}

@@ -1,0 +1,116 @@
+/*
+ * The result file (pmbench-result(5)): one JSON document per run.
+ */
+#ifndef PM_RESULT_H
+#define PM_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/stats.h"
+#include "util.h"
+
+#define PM_RESULT_FORMAT "pmbench-result"
+#define PM_RESULT_SCHEMA 1
+
+enum pm_bench_status {
+	PM_BENCH_OK,
+	PM_BENCH_UNSUPPORTED,	/* cannot run here; reason says why */
+	PM_BENCH_FAILED,	/* tried and failed; reason says why */
+};
+
+enum pm_cv_status {
+	PM_CV_OK,
+	PM_CV_NOT_SUPPORTED,
+	PM_CV_NOT_COUNTED,
+};
+
+/* One counter of one benchmark, per operation. */
+struct pm_counter_value {
+	char *name;		/* "cycles", "task-clock", or a raw string */
+	char *event;		/* the libpfm4 string used, NULL if none */
+	enum pm_cv_status status;
+	char *reason;		/* for not-supported / not-counted */
+	double per_op;		/* NAN when not available */
+	double user, kernel;	/* per op; NAN when not split */
+	double running;		/* fraction of time counted (multiplexing) */
+	bool software;
+	bool user_only;		/* kernel side could not be counted */
+};
+
+struct pm_counted_pass {
+	bool done;		/* the pass ran */
+	uint64_t ops;
+	double ns_per_op;	/* wall time per op in the counted pass */
+	double perturbation;	/* ns_per_op / timed median */
+	bool inherit;		/* children counted */
+	int processes;		/* processes counted (main + peers) */
+	double ru_user_ns, ru_sys_ns;	/* getrusage per op, self+children */
+	struct pm_counter_value *v;
+	size_t n;
+};
+
+struct pm_bench_result {
+	char *name, *group, *summary, *unit, *lmbench, *aim9;
+	enum pm_bench_status status;
+	char *reason;
+
+	/* parameters */
+	uint64_t iterations;	/* per trial */
+	unsigned ops_per_iter;
+	double overhead_ns;	/* subtracted per op */
+	double bytes_per_op;	/* bandwidths, else 0 */
+	char *placement;	/* "same", "spread", "none"; NULL = n/a */
+	int cpu;		/* main process CPU, -1 unpinned */
+	char *params;
+
+	double *trials;		/* ns per op, every trial kept */
+	size_t ntrials;
+	struct pm_summary stats;
+	bool converged;		/* CI target reached */
+	double elapsed_s;	/* wall time spent on this benchmark */
+
+	struct pm_counted_pass counters;
+	json_t *hotspots;	/* sampled profile (pmbench-result(5)); may be NULL */
+};
+
+struct pm_result {
+	int schema;
+	char *source;		/* "run", "import:lmbench", "import:aim9" */
+	char *created;		/* ISO 8601 UTC */
+	char *version;		/* pmbench version that wrote it */
+	char *label;		/* optional user label ("kernel-a") */
+	json_t *command;	/* argv array */
+	json_t *options;	/* run options */
+	json_t *sysinfo;	/* the fingerprint */
+	struct pm_bench_result *bench;
+	size_t nbench;
+	char *path;		/* file it was loaded from, if any */
+};
+
+void pm_result_init(struct pm_result *r);
+void pm_result_free(struct pm_result *r);
+struct pm_bench_result *pm_result_add(struct pm_result *r);
+void pm_bench_result_free(struct pm_bench_result *b);
+const struct pm_bench_result *pm_result_find(const struct pm_result *r,
+					     const char *name);
+const struct pm_counter_value *
+pm_bench_result_counter(const struct pm_bench_result *b, const char *name);
+
+/* Time per op of a result in its unit; bandwidths as MB/s. */
+double pm_bench_result_value(const struct pm_bench_result *b, double ns);
+bool pm_bench_higher_is_better(const struct pm_bench_result *b);
+
+json_t *pm_result_to_json(const struct pm_result *r);
+/* Validate and convert; messages name path and the JSON path. */
+int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
+			struct pm_err *e);
+int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e);
+/* Atomic write (temp file + rename). */
+int pm_result_save(const struct pm_result *r, const char *path,
+		   struct pm_err *e);
+int pm_result_dump(const struct pm_result *r, FILE *f);
+
+#endif

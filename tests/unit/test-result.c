@@ -1,0 +1,278 @@
+/* Result files: JSON round trip, atomic writes, rejection of bad files. */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/result.h"
+
+static char dir[] = "/tmp/pmbench-unit.XXXXXX";
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	pm_rmtree(dir);
+	strcpy(dir, "/tmp/pmbench-unit.XXXXXX");
+}
+
+static void make_result(struct pm_result *r)
+{
+	struct pm_bench_result *b;
+	struct pm_counter_value *v;
+	static const double trials[] = { 101.5, 99.25, 100, 100.75, 98.5 };
+
+	pm_result_init(r);
+	r->source = pm_xstrdup("run");
+	r->created = pm_xstrdup("2026-12-02T10:00:00Z");
+	r->version = pm_xstrdup("0.1.0");
+	r->label = pm_xstrdup("kernel-a");
+	r->command = json_pack("[ss]", "pmbench", "null");
+	r->options = json_pack("{s:f}", "target_time_ms", 10.0);
+	r->sysinfo = json_pack("{s:s,s:{s:s}}", "hostname", "h",
+			       "kernel", "release", "6.1.0");
+
+	b = pm_result_add(r);
+	b->name = pm_xstrdup("null");
+	b->group = pm_xstrdup("proc");
+	b->summary = pm_xstrdup("getppid() system call");
+	b->unit = pm_xstrdup("us");
+	b->lmbench = pm_xstrdup("proc: null call");
+	b->status = PM_BENCH_OK;
+	b->iterations = 46000;
+	b->ops_per_iter = 1;
+	b->overhead_ns = 0.5;
+	b->cpu = 0;
+	b->ntrials = 5;
+	b->trials = pm_xmalloc(sizeof(trials));
+	memcpy(b->trials, trials, sizeof(trials));
+	pm_summarize(b->trials, b->ntrials, 0.95, &b->stats);
+	b->converged = true;
+	b->elapsed_s = 0.25;
+	b->counters.done = true;
+	b->counters.ops = 460000;
+	b->counters.ns_per_op = 101;
+	b->counters.perturbation = 1.01;
+	b->counters.processes = 1;
+	b->counters.ru_user_ns = 20;
+	b->counters.ru_sys_ns = 80;
+	b->counters.n = 2;
+	b->counters.v = pm_xcalloc(2, sizeof(*v));
+	v = &b->counters.v[0];
+	v->name = pm_xstrdup("cycles");
+	v->event = pm_xstrdup("UNHALTED_CORE_CYCLES");
+	v->status = PM_CV_OK;
+	v->per_op = 400;
+	v->user = 100;
+	v->kernel = 300;
+	v->running = 0.5;
+	v = &b->counters.v[1];
+	v->name = pm_xstrdup("icache");
+	v->status = PM_CV_NOT_SUPPORTED;
+	v->reason = pm_xstrdup("no hardware PMU");
+	v->per_op = v->user = v->kernel = NAN;
+
+	b = pm_result_add(r);
+	b->name = pm_xstrdup("exec");
+	b->unit = pm_xstrdup("us");
+	b->status = PM_BENCH_UNSUPPORTED;
+	b->reason = pm_xstrdup("pmbench-hello not found");
+}
+
+START_TEST(round_trip)
+{
+	struct pm_result r, back;
+	const struct pm_bench_result *b;
+	const struct pm_counter_value *v;
+	char *path = pm_xasprintf("%s/r.json", dir);
+	struct pm_err e;
+	size_t i;
+
+	make_result(&r);
+	ck_assert_msg(pm_result_save(&r, path, &e) == 0, "%s", e.msg);
+	ck_assert_msg(pm_result_load(&back, path, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(back.nbench, 2);
+	ck_assert_str_eq(back.label, "kernel-a");
+	ck_assert_str_eq(back.path, path);
+	ck_assert_str_eq(json_string_value(json_object_get(
+		json_object_get(back.sysinfo, "kernel"), "release")), "6.1.0");
+	b = pm_result_find(&back, "null");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(b->lmbench, "proc: null call");
+	ck_assert_uint_eq(b->ntrials, 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_double_eq(b->trials[i], r.bench[0].trials[i]);
+	ck_assert_double_eq(b->stats.median, 100);
+	ck_assert_uint_eq(b->stats.n, 5);
+	ck_assert(b->converged);
+	ck_assert_uint_eq(b->iterations, 46000);
+	ck_assert_int_eq(b->cpu, 0);
+	ck_assert_double_eq_tol(b->counters.perturbation, 1.01, 1e-9);
+	v = pm_bench_result_counter(b, "cycles");
+	ck_assert_int_eq(v->status, PM_CV_OK);
+	ck_assert_double_eq(v->kernel, 300);
+	ck_assert_double_eq(v->running, 0.5);
+	v = pm_bench_result_counter(b, "icache");
+	ck_assert_int_eq(v->status, PM_CV_NOT_SUPPORTED);
+	ck_assert_str_eq(v->reason, "no hardware PMU");
+	ck_assert(isnan(v->per_op));
+	b = pm_result_find(&back, "exec");
+	ck_assert_int_eq(b->status, PM_BENCH_UNSUPPORTED);
+	ck_assert_str_eq(b->reason, "pmbench-hello not found");
+	ck_assert_uint_eq(b->ntrials, 0);
+	pm_result_free(&back);
+	pm_result_free(&r);
+	free(path);
+}
+END_TEST
+
+static size_t count_entries(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *de;
+	size_t n = 0;
+
+	while ((de = readdir(dp)))
+		if (de->d_name[0] != '.' || (de->d_name[1] && de->d_name[1] != '.'))
+			n++;
+	closedir(dp);
+	return n;
+}
+
+/* Temp file + rename: only the final file remains; a failed write leaves
+ * the old file intact. */
+START_TEST(atomic_write)
+{
+	struct pm_result r;
+	char *path = pm_xasprintf("%s/r.json", dir);
+	char *bad = pm_xasprintf("%s/missing/r.json", dir);
+	struct pm_err e;
+	char *text;
+
+	make_result(&r);
+	ck_assert_int_eq(pm_result_save(&r, path, &e), 0);
+	ck_assert_int_eq(pm_result_save(&r, path, &e), 0);
+	ck_assert_uint_eq(count_entries(dir), 1);
+	ck_assert_int_eq(pm_read_file(path, &text, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\"format\": \"pmbench-result\""));
+	free(text);
+	ck_assert_int_eq(pm_result_save(&r, bad, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, bad));
+	ck_assert_uint_eq(count_entries(dir), 1);
+	ck_assert_int_eq(pm_check_writable(bad, &e), -ENOENT);
+	ck_assert_int_eq(pm_check_writable(path, &e), 0);
+	ck_assert_int_eq(pm_check_writable(dir, &e), -EISDIR);
+	pm_result_free(&r);
+	free(path);
+	free(bad);
+}
+END_TEST
+
+struct bad_case {
+	const char *json, *msg;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [",
+	  "not valid JSON" },
+	{ "42", "$: expected a JSON object, found a number" },
+	{ "{\"schema\": 1, \"benchmarks\": []}", "$.format: not a pmbench result file" },
+	{ "{\"format\": \"pmbench-result\", \"benchmarks\": []}", "$.schema: missing" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 0, \"benchmarks\": []}",
+	  "$.schema: schema version 0, but this pmbench reads version 1" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": \"1\", \"benchmarks\": []}",
+	  "$.schema: expected an integer, found a string" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": {}}",
+	  "$.benchmarks: expected an array, found an object" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"unit\": \"us\", \"status\": \"ok\"}]}",
+	  "$.benchmarks[0].name: missing" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"great\"}]}",
+	  "$.benchmarks[0].status: unknown value \"great\"" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"stats\": {\"n\": 0, \"median_ns\": 1}}]}",
+	  "$.benchmarks[0].trials_ns: a benchmark with status \"ok\" has no trials" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"params\": {\"cpu\": -5}}]}",
+	  "$.benchmarks[0].params.cpu: -5 is out of range" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"counters\": {\"events\": [{\"name\": \"x\", \"status\": \"ok\", \"per_op\": -1}]}}]}",
+	  "$.benchmarks[0].counters.events[0].per_op: negative count" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"format\": \"x\", \"benchmarks\": []}",
+	  "duplicate object key" },
+};
+
+START_TEST(rejects_bad)
+{
+	const struct bad_case *bc = &bad_cases[_i];
+	char *path = pm_xasprintf("%s/bad.json", dir);
+	struct pm_result r;
+	struct pm_err e = { "" };
+	FILE *f = fopen(path, "w");
+
+	fputs(bc->json, f);
+	fclose(f);
+	ck_assert_int_eq(pm_result_load(&r, path, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, path) == e.msg, "message '%s' does not start with the file", e.msg);
+	ck_assert_msg(strstr(e.msg, bc->msg), "message '%s' lacks '%s'", e.msg, bc->msg);
+	ck_assert_uint_eq(r.nbench, 0);
+	free(path);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	struct pm_result r;
+	struct pm_err e;
+
+	ck_assert_int_eq(pm_result_load(&r, "/nonexistent/r.json", &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/r.json"));
+}
+END_TEST
+
+START_TEST(values_in_units)
+{
+	struct pm_bench_result b = { 0 };
+
+	b.unit = "us";
+	ck_assert_double_eq(pm_bench_result_value(&b, 1500), 1.5);
+	ck_assert(!pm_bench_higher_is_better(&b));
+	b.unit = "MB/s";
+	b.bytes_per_op = 1 << 20;
+	/* 1 MiB in 1 ms = 1048.576 MB/s */
+	ck_assert_double_eq_tol(pm_bench_result_value(&b, 1e6), 1048.576, 1e-9);
+	ck_assert(pm_bench_higher_is_better(&b));
+	b.unit = "ops/s";
+	ck_assert_double_eq(pm_bench_result_value(&b, 1e6), 1000);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("result");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, atomic_write);
+	tcase_add_loop_test(tc, rejects_bad, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
+	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, values_in_units);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
