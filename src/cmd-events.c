@@ -1,0 +1,151 @@
+/* pmbench events: aliases, what they resolve to here, whether they open. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "counters/counters.h"
+
+static const char usage[] =
+	"usage: pmbench events [--no-open] [NAME...]\n"
+	"\n"
+	"      --no-open   only encode with libpfm4, do not try perf_event_open\n"
+	"\n"
+	"Shows every event alias (or the NAMEs given: aliases or libpfm4\n"
+	"strings), each candidate libpfm4 string and its encoding on this CPU,\n"
+	"and whether the kernel lets pmbench open it; the first candidate that\n"
+	"opens is the one a run counts.  Alias files: pmbench-events(5).\n";
+
+static const struct option long_options[] = {
+	{ "no-open", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *type_name(uint32_t type)
+{
+	switch (type) {
+	case PERF_TYPE_HARDWARE: return "hardware";
+	case PERF_TYPE_SOFTWARE: return "software";
+	case PERF_TYPE_HW_CACHE: return "hw-cache";
+	case PERF_TYPE_RAW: return "raw";
+	case PERF_TYPE_TRACEPOINT: return "tracepoint";
+	default: return "pmu";
+	}
+}
+
+static void print_event(const struct pm_event *ev, bool opened)
+{
+	size_t i;
+
+	printf("%-16s ", ev->name);
+	if (ev->status == PM_CNT_OK) {
+		printf("%s %s", opened ? "ok:" : "encodes:", ev->event);
+		if (ev->split)
+			printf(" (user and kernel counted separately)");
+		else if (ev->user_only)
+			printf(" (user space only: perf_event_paranoid)");
+		putchar('\n');
+	} else {
+		printf("<not supported> %s\n", ev->reason ? ev->reason : "");
+	}
+	if (ev->desc)
+		printf("%-16s %s\n", "", ev->desc);
+	for (i = 0; i < ev->ncand; i++) {
+		const struct pm_candidate *c = &ev->cand[i];
+		bool chosen = ev->status == PM_CNT_OK && ev->event &&
+			      !strcmp(ev->event, c->event);
+
+		printf("  %s %-44s ", chosen ? "*" : " ", c->event);
+		if (c->encode_err) {
+			printf("libpfm4: %s\n", pfm_strerror(c->encode_err));
+			continue;
+		}
+		if (!c->fstr) {
+			printf("not tried (an earlier candidate won)\n");
+			continue;
+		}
+		printf("%s config=%#llx", type_name(c->type),
+		       (unsigned long long)c->config);
+		if (c->config1)
+			printf(" config1=%#llx", (unsigned long long)c->config1);
+		if (!opened)
+			printf("\n");
+		else if (c->open_err)
+			printf("  opens: no (%s)\n", strerrorname_np(c->open_err));
+		else
+			printf("  opens: yes\n");
+	}
+}
+
+int cmd_events(int argc, char **argv)
+{
+	struct pm_aliases aliases = { 0 };
+	struct pm_events ev = { 0 };
+	bool do_open = true;
+	char **names;
+	const char *pmu;
+	struct pm_err e;
+	size_t i;
+	int c, err, load_err;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			do_open = false;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return PM_EXIT_OK;
+		case 'H':
+			return pm_show_manual("pmbench-events");
+		default:
+			return pm_usage_error("events", usage, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (pm_pfm_init(&e)) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_RUNTIME;
+	}
+	/* A broken alias file is reported, the rest still shown, exit 2. */
+	load_err = pm_aliases_load_dir(&aliases, pm_aliases_default_dir(), &e);
+	if (load_err)
+		pm_error("%s", e.msg);
+	if (optind < argc) {
+		names = pm_xcalloc((size_t)(argc - optind + 1), sizeof(char *));
+		for (c = optind; c < argc; c++)
+			names[c - optind] = pm_xstrdup(argv[c]);
+	} else {
+		names = pm_xcalloc(aliases.n + 1, sizeof(char *));
+		for (i = 0; i < aliases.n; i++)
+			names[i] = pm_xstrdup(aliases.v[i].name);
+	}
+	err = pm_events_resolve(&ev, names, &aliases, do_open, &e);
+	if (!err && optind >= argc)
+		err = pm_events_add_all_software(&ev, &e);
+	pm_strv_free(names);
+	if (err) {
+		pm_error("%s", e.msg);
+		pm_aliases_free(&aliases);
+		pm_events_free(&ev);
+		return PM_EXIT_USAGE;
+	}
+	pmu = pm_pfm_core_pmu();
+	printf("core PMU (libpfm4): %s; hardware PMU in sysfs: %s; alias files: %s\n\n",
+	       pmu ? pmu : "none detected", pm_have_hw_pmu() ? "yes" : "no",
+	       pm_aliases_default_dir());
+	for (i = 0; i < ev.n; i++) {
+		if (i)
+			putchar('\n');
+		print_event(&ev.v[i], do_open);
+	}
+	pm_events_free(&ev);
+	pm_aliases_free(&aliases);
+	return load_err ? pm_exit_status(load_err) : PM_EXIT_OK;
+}

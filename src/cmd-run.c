@@ -1,0 +1,522 @@
+/* pmbench run: run benchmarks under counters (pmbench-run(1)). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+#include "cmd.h"
+#include "counters/counters.h"
+#include "results/render.h"
+#include "results/result.h"
+#include "sysinfo.h"
+
+static const char usage[] =
+	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"
+	"                   [--placement same|spread|none] [--target-time MS] [--ci PCT]\n"
+	"                   [--min-trials N] [--max-trials N] [--max-time SEC]\n"
+	"                   [--count-time MS] [--no-counters] [--label TEXT] [-v] [-q]\n"
+	"                   [BENCH|GROUP...]\n"
+	"\n"
+	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
+	"                        (default: cycles,instructions,icache,branch-misses;\n"
+	"                        '' = software events only)\n"
+	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
+	"      --format FMT      what to print on stdout: table (default), json, csv\n"
+	"      --cpu N           pin the benchmark process to CPU N\n"
+	"      --placement P     where helper processes run: same (default), spread, none\n"
+	"      --target-time MS  length of one trial (default 10)\n"
+	"      --ci PCT          stop when the 95% CI of the median is within PCT (default 1)\n"
+	"      --min-trials N    at least N trials (default 10)\n"
+	"      --max-trials N    at most N trials (default 300)\n"
+	"      --max-time SEC    time budget for the trials of one benchmark (default 3)\n"
+	"      --count-time MS   length of the counted pass (default 100)\n"
+	"      --no-counters     skip the counted pass\n"
+	"      --label TEXT      a name for this run, kept in the result file\n"
+	"  -v, --verbose         a detailed block per benchmark\n"
+	"  -q, --quiet           print nothing on stdout (with -o)\n"
+	"\n"
+	"BENCH is a benchmark name, GROUP a family, 'quick' or 'all' (default: quick).\n"
+	"See 'pmbench list' and pmbench-run(1).\n";
+
+static const char *const default_events[] = {
+	"cycles", "instructions", "icache", "branch-misses", NULL,
+};
+
+enum {
+	OPT_FORMAT = 256, OPT_CPU, OPT_PLACEMENT, OPT_TARGET, OPT_CI,
+	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
+	OPT_NO_COUNTERS, OPT_LABEL,
+};
+
+static const struct option long_options[] = {
+	{ "events", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
+	{ "target-time", required_argument, NULL, OPT_TARGET },
+	{ "ci", required_argument, NULL, OPT_CI },
+	{ "min-trials", required_argument, NULL, OPT_MIN_TRIALS },
+	{ "max-trials", required_argument, NULL, OPT_MAX_TRIALS },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "count-time", required_argument, NULL, OPT_COUNT_TIME },
+	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* ---- cleanup on signals ---- */
+
+static char scratch_dir[4096];
+static volatile sig_atomic_t signals_seen, first_signal;
+
+static void on_signal(int sig)
+{
+	/* First signal: finish the current trial, save, exit.  Second:
+	 * remove scratch and die now (peers die with us: PDEATHSIG). */
+	if (signals_seen++ == 0) {
+		first_signal = sig;
+		pm_interrupted = 1;
+		return;
+	}
+	if (scratch_dir[0])
+		pm_rmtree(scratch_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A peer that died must show up as EPIPE, not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void restore_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+/* ---- option parsing ---- */
+
+static int parse_double(const char *opt, const char *s, double lo, double hi,
+			double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		pm_usage_error("run", usage, "%s: '%s' is not a number in [%g, %g]",
+			       opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned long lo,
+		      unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
+		pm_usage_error("run", usage, "%s: '%s' is not a whole number in [%lu, %lu]",
+			       opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Benchmarks named on the command line, groups expanded, in order. */
+static int select_benches(char **names, int n, const struct pm_bench ***out,
+			  size_t *nout)
+{
+	const struct pm_bench **v = NULL, *b;
+	size_t count = 0, i, k;
+	int a;
+
+	for (a = 0; a < n; a++) {
+		const struct pm_bench *one = pm_bench_find(names[a]);
+
+		if (!one && !pm_group_exists(names[a])) {
+			free(v);
+			pm_error("unknown benchmark or group '%s' (see 'pmbench list')",
+				 names[a]);
+			return -EINVAL;
+		}
+		for (i = 0; (b = pm_bench_at(i)); i++) {
+			bool dup = false;
+
+			if (one ? b != one : !pm_bench_in_group(b, names[a]))
+				continue;
+			for (k = 0; k < count; k++)
+				if (v[k] == b)
+					dup = true;
+			if (dup)
+				continue;
+			v = pm_xrealloc(v, (count + 1) * sizeof(*v));
+			v[count++] = b;
+		}
+	}
+	*out = v;
+	*nout = count;
+	return 0;
+}
+
+/*
+ * The events of a run: those asked for (or the default hardware set),
+ * then the software events every run counts.  A default alias that the
+ * alias files do not define is shown as not supported, not fatal.
+ */
+static int build_events(const char *spec, bool counters, struct pm_events *ev)
+{
+	struct pm_aliases aliases = { 0 };
+	struct pm_err e;
+	char **names;
+	size_t i;
+	int err;
+
+	if (!counters)
+		return 0;
+	err = pm_pfm_init(&e);
+	if (err) {
+		pm_warn("%s: hardware events disabled", e.msg);
+		goto software;
+	}
+	if (pm_aliases_load_dir(&aliases, pm_aliases_default_dir(), &e))
+		pm_warn("%s; the other alias files still apply", e.msg);
+	if (spec) {
+		names = pm_strv_split(spec, ',');
+		err = pm_events_resolve(ev, names, &aliases, true, &e);
+		pm_strv_free(names);
+		if (err) {
+			pm_aliases_free(&aliases);
+			pm_error("--events: %s", e.msg);
+			return -EINVAL;
+		}
+	} else {
+		for (i = 0; default_events[i]; i++) {
+			char *one[] = { (char *)default_events[i], NULL };
+
+			if (!pm_alias_find(&aliases, default_events[i]))
+				pm_events_add_unavailable(ev, default_events[i],
+					"no such alias: the event alias files did not define it");
+			else if (pm_events_resolve(ev, one, &aliases, true, &e))
+				pm_events_add_unavailable(ev, default_events[i], e.msg);
+		}
+	}
+	pm_aliases_free(&aliases);
+software:
+	if (pm_events_add_all_software(ev, &e))
+		pm_warn("software events: %s", e.msg);
+	return 0;
+}
+
+static json_t *options_json(const struct pm_run_opts *o, const struct pm_events *ev)
+{
+	json_t *events = json_array();
+	size_t i;
+
+	for (i = 0; ev && i < ev->n; i++)
+		json_array_append_new(events, json_string(ev->v[i].name));
+	return json_pack("{s:f,s:f,s:f,s:i,s:i,s:f,s:f,s:i,s:s,s:b,s:o}",
+			 "target_time_ms", o->target_ns / 1e6,
+			 "ci_target", o->ci_target,
+			 "ci_level", o->ci_level,
+			 "min_trials", (int)o->min_trials,
+			 "max_trials", (int)o->max_trials,
+			 "max_time_s", o->max_time_s,
+			 "count_time_ms", o->counted_ns / 1e6,
+			 "cpu", o->cpu,
+			 "placement", pm_placement_name(o->placement),
+			 "counters", o->counters,
+			 "events", events);
+}
+
+static char *now_iso8601(void)
+{
+	char buf[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return pm_xstrdup(buf);
+}
+
+/* The small programs some benchmarks start; NULL when missing (those
+ * benchmarks then say so). */
+static char *find_helper(const char *name)
+{
+	char *p = pm_xasprintf("%s/%s", pm_libexecdir(), name);
+
+	if (access(p, X_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
+static int make_scratch(struct pm_err *e)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch_dir, sizeof(scratch_dir), "%s/pmbench.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(scratch_dir)) {
+		int err = -errno;
+
+		pm_err_set(e, err, "cannot create a scratch directory %s: %s",
+			   scratch_dir, strerror(errno));
+		scratch_dir[0] = '\0';
+		return err;
+	}
+	return 0;
+}
+
+static bool cpu_allowed(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	return CPU_ISSET(cpu, &set);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *output = NULL, *format = "table", *events_spec = NULL;
+	const struct pm_bench **benches = NULL;
+	struct pm_events events = { 0 };
+	struct pm_result result;
+	struct pm_run_opts o;
+	bool verbose = false, quiet = false, interrupted = false, failed = false;
+	char *hello = NULL, *spawner = NULL, *label = NULL;
+	size_t nbench = 0, i;
+	struct pm_err e;
+	int c, err, status = PM_EXIT_OK;
+
+	pm_run_opts_default(&o);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":e:o:vqh", long_options, NULL)) != -1) {
+		double d;
+		unsigned long u;
+
+		switch (c) {
+		case 'e':
+			events_spec = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "csv"))
+				return pm_usage_error("run", usage,
+					"--format: '%s' is not one of table, json, csv", optarg);
+			format = optarg;
+			break;
+		case OPT_CPU:
+			if (parse_uint("--cpu", optarg, 0, CPU_SETSIZE - 1, &u))
+				return PM_EXIT_USAGE;
+			if (!cpu_allowed((int)u))
+				return pm_usage_error("run", usage,
+					"--cpu %lu: no such CPU available to this process", u);
+			o.cpu = (int)u;
+			break;
+		case OPT_PLACEMENT:
+			if (pm_placement_parse(optarg, &o.placement))
+				return pm_usage_error("run", usage,
+					"--placement: '%s' is not one of same, spread, none", optarg);
+			break;
+		case OPT_TARGET:
+			if (parse_double("--target-time", optarg, 0.1, 10000, &d))
+				return PM_EXIT_USAGE;
+			o.target_ns = d * 1e6;
+			break;
+		case OPT_CI:
+			if (parse_double("--ci", optarg, 0.01, 100, &d))
+				return PM_EXIT_USAGE;
+			o.ci_target = d / 100;
+			break;
+		case OPT_MIN_TRIALS:
+			if (parse_uint("--min-trials", optarg, 1, 100000, &u))
+				return PM_EXIT_USAGE;
+			o.min_trials = (unsigned)u;
+			break;
+		case OPT_MAX_TRIALS:
+			if (parse_uint("--max-trials", optarg, 1, 1000000, &u))
+				return PM_EXIT_USAGE;
+			o.max_trials = (unsigned)u;
+			break;
+		case OPT_MAX_TIME:
+			if (parse_double("--max-time", optarg, 0, 86400, &d))
+				return PM_EXIT_USAGE;
+			o.max_time_s = d;
+			break;
+		case OPT_COUNT_TIME:
+			if (parse_double("--count-time", optarg, 0.1, 100000, &d))
+				return PM_EXIT_USAGE;
+			o.counted_ns = d * 1e6;
+			break;
+		case OPT_NO_COUNTERS:
+			o.counters = false;
+			break;
+		case OPT_LABEL:
+			label = optarg;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return PM_EXIT_OK;
+		case 'H':
+			return pm_show_manual("pmbench-run");
+		case ':':
+			return pm_usage_error("run", usage, "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return pm_usage_error("run", usage, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (o.max_trials < o.min_trials)
+		return pm_usage_error("run", usage, "--max-trials %u is below --min-trials %u",
+				      o.max_trials, o.min_trials);
+	/* "pmbench run" (argv[0]) or an implicit run ("pmbench fork"). */
+	{
+		static char *quick[] = { "quick" };
+		char **names = optind < argc ? argv + optind : quick;
+		int n = optind < argc ? argc - optind : 1;
+
+		if (select_benches(names, n, &benches, &nbench))
+			return PM_EXIT_USAGE;
+	}
+	if (output && pm_check_writable(output, &e)) {
+		pm_error("-o %s", e.msg);
+		free(benches);
+		return PM_EXIT_USAGE;
+	}
+	if (build_events(events_spec, o.counters, &events)) {
+		free(benches);
+		pm_events_free(&events);
+		return PM_EXIT_USAGE;
+	}
+	if (make_scratch(&e)) {
+		pm_error("%s", e.msg);
+		free(benches);
+		pm_events_free(&events);
+		return PM_EXIT_RUNTIME;
+	}
+	hello = find_helper("pmbench-hello");
+	spawner = find_helper("pmbench-spawner");
+	install_signals();
+
+	o.events = &events;
+	o.scratch = scratch_dir;
+	o.hello = hello;
+	o.spawner = spawner;
+	o.progress = pm_stderr_is_tty() && !quiet;
+
+	pm_result_init(&result);
+	result.source = pm_xstrdup("run");
+	result.created = now_iso8601();
+	result.version = pm_xstrdup(PACKAGE_VERSION);
+	result.label = pm_xstrdup(label);
+	result.command = json_array();
+	for (i = 0; i < (size_t)pm_argc; i++)
+		json_array_append_new(result.command, json_string(pm_argv[i]));
+	result.options = options_json(&o, &events);
+	result.sysinfo = pm_sysinfo_collect();
+
+	for (i = 0; i < nbench; i++) {
+		struct pm_bench_result *br = pm_result_add(&result);
+
+		if (o.progress)
+			fprintf(stderr, "[%zu/%zu]", i + 1, nbench);
+		err = pm_run_bench(benches[i], &o, br, &e);
+		if (br->status == PM_BENCH_FAILED && !pm_interrupted)
+			failed = true;
+		if (err == -EINTR || pm_interrupted) {
+			/* Keep only what finished. */
+			if (br->status != PM_BENCH_OK) {
+				pm_bench_result_free(br);
+				result.nbench--;
+			}
+			interrupted = true;
+			break;
+		}
+	}
+	if (interrupted) {
+		json_object_set_new(result.options, "interrupted", json_true());
+		pm_error("interrupted: %zu of %zu benchmarks done", result.nbench, nbench);
+	}
+
+	if (!quiet) {
+		if (!strcmp(format, "json"))
+			pm_result_dump(&result, stdout);
+		else if (!strcmp(format, "csv")) {
+			pm_render_csv_header(stdout);
+			pm_render_csv(&result, stdout);
+		}
+		else
+			pm_render_text(&result, stdout, verbose ? PM_RENDER_DETAIL : 0);
+		fflush(stdout);
+	}
+	if (output) {
+		err = pm_result_save(&result, output, &e);
+		if (err) {
+			pm_error("%s", e.msg);
+			status = PM_EXIT_RUNTIME;
+		} else if (!quiet && strcmp(format, "json")) {
+			fprintf(stderr, "pmbench: results written to %s\n", output);
+		}
+	}
+	if (failed && status == PM_EXIT_OK)
+		status = PM_EXIT_RUNTIME;
+	if (interrupted)
+		status = 128 + (first_signal ? first_signal : SIGINT);
+
+	pm_rmtree(scratch_dir);
+	scratch_dir[0] = '\0';
+	restore_signals();
+	pm_result_free(&result);
+	pm_events_free(&events);
+	free(benches);
+	free(hello);
+	free(spawner);
+	return status;
+}

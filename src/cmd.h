@@ -1,0 +1,36 @@
+/*
+ * Subcommands: one file each (cmd-*.c).  Only cmd_* code prints errors
+ * and chooses exit codes: 0 ok, 1 runtime error, 2 usage or bad input.
+ */
+#ifndef PM_CMD_H
+#define PM_CMD_H
+
+#include <stdbool.h>
+
+#define PM_EXIT_OK 0
+#define PM_EXIT_RUNTIME 1
+#define PM_EXIT_USAGE 2
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_sysinfo(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* "pmbench: " + message on stderr. */
+void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Exit status for a library error: bad input (-EINVAL) is 2. */
+int pm_exit_status(int err);
+/* Unknown option or missing argument: message, usage line, status 2. */
+int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Open the manual page "pmbench-run" (section found automatically). */
+int pm_show_manual(const char *page);
+
+/* The argv pmbench was started with (recorded in result files). */
+extern int pm_argc;
+extern char **pm_argv;
+
+#endif

@@ -1,0 +1,86 @@
+/* pmbench: the command table and dispatch, git style. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "cmd.h"
+#include "util.h"
+
+int pm_argc;
+char **pm_argv;
+
+struct pm_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct pm_cmd commands[] = {
+	{ "run", cmd_run, "run benchmarks under counters (the default command)" },
+	{ "list", cmd_list, "list benchmarks and groups, and whether they run here" },
+	{ "events", cmd_events, "show event aliases, their encodings, and whether they open" },
+	{ "show", cmd_show, "print a result file as a table, csv or json" },
+	{ "sysinfo", cmd_sysinfo, "print the system fingerprint recorded with every run" },
+	{ "help", cmd_help, "open the manual page of a command" },
+};
+
+static const char usage[] =
+	"usage: pmbench [--version] [-h | --help] <command> [<args>]\n"
+	"       pmbench [run-options] BENCH|GROUP...   (same as 'pmbench run')\n";
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fputs(usage, f);
+	fputs("\ncommands:\n", f);
+	for (i = 0; i < PM_ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'pmbench help CMD' or 'pmbench CMD --help' opens the manual page.\n", f);
+}
+
+static const struct pm_cmd *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct pm_cmd *cmd;
+
+	pm_argc = argc;
+	pm_argv = argv;
+	if (argc < 2) {
+		print_usage(stderr);
+		return PM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("pmbench %s\n", PACKAGE_VERSION);
+		return PM_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-h")) {
+		print_usage(stdout);
+		return PM_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help"))
+		return pm_show_manual("pmbench");
+	cmd = find_command(argv[1]);
+	if (cmd)
+		return cmd->fn(argc - 1, argv + 1);
+	/* A benchmark, a group or a run option: an implicit "run". */
+	if (argv[1][0] == '-' || pm_bench_find(argv[1]) || pm_group_exists(argv[1]))
+		return cmd_run(argc, argv);
+	pm_error("'%s' is not a command, benchmark or group (see 'pmbench -h' and 'pmbench list')",
+		 argv[1]);
+	return PM_EXIT_USAGE;
+}
