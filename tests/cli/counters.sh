@@ -1,0 +1,51 @@
+#!/bin/sh
+# Software counters agree with the work the benchmarks do.
+. "$TEST_LIB"
+
+pm run --cpu 0 --max-time 0.5 --count-time 100 -o "$T/r.json" \
+	null page-fault pipe ctx fork exec sh
+expect_status 0
+pm show --format csv "$T/r.json"
+expect_status 0
+cp "$T/out" "$T/csv"
+
+v=$(csv_value page-fault page-faults per_op)
+ge "$v" 1 || fail "page-fault: $v faults per op, expected at least 1 per page touched"
+le "$v" 1.1 || fail "page-fault: $v faults per op, expected about 1 (one per fault-around window)"
+
+v=$(csv_value null page-faults per_op)
+le "$v" 0.001 || fail "null: $v faults per op, expected ~0"
+
+v=$(csv_value pipe context-switches per_op)
+ge "$v" 2 || fail "pipe: $v context switches per round trip, expected at least 2"
+v=$(csv_value ctx context-switches per_op)
+ge "$v" 1 || fail "ctx: $v context switches per hop, expected at least 1"
+
+# fork, exec and sh count their children (inherit).  The loops run in
+# pmbench-spawner, whose own part is the same fork+wait for all three;
+# what differs is the children's work: nothing (fork), exec of a tiny
+# program (exec), a shell that runs it (sh).  CPU time, unlike wall time,
+# does not depend on what else the machine runs.  Measured here: task-clock
+# per op fork 114 us, exec 609 us, sh 1.2 ms; counted without children
+# all three would be about the same.  A fork's children take ~15 page
+# faults, the spawner alone ~2.
+tf=$(csv_value fork task-clock per_op)
+te=$(csv_value exec task-clock per_op)
+ts=$(csv_value sh task-clock per_op)
+ge "$te" "$(awk -v f="$tf" 'BEGIN { print 2 * f }')" ||
+	fail "exec: task-clock $te ns/op is not well above fork's $tf: children not counted?"
+ge "$ts" "$(awk -v f="$tf" 'BEGIN { print 3 * f }')" ||
+	fail "sh: task-clock $ts ns/op is not well above fork's $tf: children not counted?"
+v=$(csv_value fork page-faults per_op)
+ge "$v" 5 || fail "fork: $v page faults per op: the children's faults are not counted"
+v=$(csv_value sh page-faults per_op)
+ge "$v" 50 || fail "sh: $v page faults per op: the shell's faults are not counted"
+
+# Events the machine cannot count are never given a value.
+if ! have_hw_pmu; then
+	[ "$(csv_value null cycles event_status)" = not-supported ] ||
+		fail "cycles should be not-supported here"
+	[ -z "$(csv_value null cycles per_op)" ] || fail "cycles has a value without a PMU"
+fi
+
+finish

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Top-level usage, dispatch, and -h agreeing with each man page SYNOPSIS.
+. "$TEST_LIB"
+
+pm
+expect_status 2 "pmbench with no arguments"
+expect_err '^usage: pmbench'
+
+pm -h
+expect_status 0 "pmbench -h"
+expect_out '^usage: pmbench'
+expect_out '^  run '
+
+pm --version
+expect_status 0
+expect_out '^pmbench [0-9]+\.[0-9]+'
+
+pm frobnicate
+expect_status 2 "unknown command"
+expect_err "'frobnicate' is not a command, benchmark or group"
+expect_one_line_error
+
+# Options named in "-h" and in the man page SYNOPSIS must be the same set
+# (-h and --help, which every command has, aside).
+mandir="${PMBENCH_DATADIR:?}/man"
+options_of() {
+	grep -oE -- '--[a-z][a-z-]*|(^|[[ ])-[a-zA-Z]\b' | sed 's/^[[ ]//' | sort -u
+}
+for cmd in run list events show sysinfo help; do
+	pm "$cmd" -h
+	expect_status 0 "pmbench $cmd -h"
+	expect_out "^usage: pmbench $cmd" "pmbench $cmd -h"
+	# the synopsis: usage lines up to the first blank line
+	sed '/^$/q' "$T/out" | options_of | grep -Ev '^(-h|--help)$' > "$T/h.opts"
+	page="$mandir/pmbench-$cmd.1"
+	[ -f "$page" ] || { fail "no man page $page"; continue; }
+	sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$page" | sed 's/\\f[BIRP]//g; s/\\-/-/g' |
+		grep -v '^\.SH' | options_of | grep -Ev '^(-h|--help)$' > "$T/man.opts"
+	if ! cmp -s "$T/h.opts" "$T/man.opts"; then
+		fail "pmbench $cmd: -h and pmbench-$cmd(1) SYNOPSIS list different options"
+		diff "$T/h.opts" "$T/man.opts" | sed 's/^/  /' >&2
+	fi
+done
+
+finish
