@@ -438,7 +438,9 @@ int pm_events_add_software(struct pm_events *out, const char *name,
 		case PERF_COUNT_SW_CPU_MIGRATIONS:
 			ev->status = PM_CNT_NOT_SUPPORTED;
 			ev->software = true;
-			ev->reason = pm_open_reason(EACCES, &ev->attr);
+			ev->reason = pm_xasprintf("raised in the kernel, and perf_event_paranoid=%d allows user-space "
+						  "counting only: run as root or with CAP_PERFMON, or "
+						  "sysctl kernel.perf_event_paranoid=1", perf_paranoid());
 			return 0;
 		default:
 			break;
