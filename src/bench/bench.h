@@ -5,6 +5,7 @@
 #ifndef PM_BENCH_H
 #define PM_BENCH_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +46,9 @@ struct pm_ctx {
 				   and wants subtracted (e.g. lat_ctx's pipe
 				   overhead) */
 	char params[256];	/* human description of parameters, optional */
+	json_t *detail;		/* structured extra data for the result file
+				   (e.g. a latency curve); the runner takes
+				   ownership of what setup/measure leave here */
 
 	pid_t peers[PM_MAX_PEERS];	/* helper processes: counted, reaped */
 	int npeers;
@@ -56,12 +60,19 @@ struct pm_bench {
 	const char *name;	/* "fork" */
 	const char *group;	/* family: "proc" */
 	const char *summary;	/* "fork+exit+wait" */
-	const char *unit;	/* unit of the classic table: "us", "ns", "MB/s", "ops/s" */
+	/* Unit of the classic table: "us" or "ns" (time per op), "MB/s"
+	 * (bandwidth, MB = 2^20 bytes as lmbench; setup sets bytes_per_op),
+	 * "ops/s" (AIM9 rate), or for measure(): "pages", "bytes", ... */
+	const char *unit;
 	const char *lmbench;	/* lmbench summary column, or NULL */
 	const char *aim9;	/* AIM9 test name, or NULL */
 	int (*supported)(char *why, size_t len);	/* 0 = can run; NULL: always */
 	int (*setup)(struct pm_ctx *);			/* not timed */
 	int (*run)(struct pm_ctx *, uint64_t iters);	/* timed and counted */
+	/* Instead of run(): one measurement of a value in .unit (a system
+	 * parameter such as TLB entries or the cache line size, found by a
+	 * sweep); the runner repeats it as trials. */
+	int (*measure)(struct pm_ctx *, double *value);
 	void (*teardown)(struct pm_ctx *);
 	unsigned flags;
 };
@@ -92,6 +103,9 @@ PM_FAMILIES(PM_DECLARE_FAMILY)
 size_t pm_family_count(void);
 const struct pm_family *pm_family_at(size_t i);
 const struct pm_bench *pm_bench_find(const char *name);
+/* By lmbench column ("proc: fork proc") or AIM9 test name ("fork_test"). */
+const struct pm_bench *pm_bench_find_lmbench(const char *column);
+const struct pm_bench *pm_bench_find_aim9(const char *test);
 /* Iterate every benchmark: i from 0 until NULL. */
 const struct pm_bench *pm_bench_at(size_t i);
 bool pm_group_exists(const char *group);

@@ -45,6 +45,28 @@ const struct pm_bench *pm_bench_find(const char *name)
 	return NULL;
 }
 
+const struct pm_bench *pm_bench_find_lmbench(const char *column)
+{
+	const struct pm_bench *b;
+	size_t i;
+
+	for (i = 0; (b = pm_bench_at(i)); i++)
+		if (b->lmbench && strcmp(b->lmbench, column) == 0)
+			return b;
+	return NULL;
+}
+
+const struct pm_bench *pm_bench_find_aim9(const char *test)
+{
+	const struct pm_bench *b;
+	size_t i;
+
+	for (i = 0; (b = pm_bench_at(i)); i++)
+		if (b->aim9 && strcmp(b->aim9, test) == 0)
+			return b;
+	return NULL;
+}
+
 /* Groups: every family, plus "quick" and "all". */
 bool pm_group_exists(const char *group)
 {

@@ -323,6 +323,52 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 	free(cnt);
 }
 
+/* A measured parameter: repeat measure() as trials, same stopping rule. */
+static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
+			  const struct pm_run_opts *o, struct pm_bench_result *out)
+{
+	uint64_t t_start = pm_now_ns();
+	size_t n = 0, cap = 0;
+	double *v = NULL;
+	int err = 0;
+
+	progress(o, b, "measure", NULL);
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = pm_xrealloc(v, cap * sizeof(*v));
+		}
+		err = b->measure(ctx, &v[n]);
+		if (err)
+			break;
+		n++;
+		if (pm_interrupted) {
+			err = -EINTR;
+			break;
+		}
+		pm_summarize(v, n, o->ci_level, &out->stats);
+		if (n >= o->min_trials &&
+		    !(pm_summary_rel_halfwidth(&out->stats) > o->ci_target)) {
+			out->converged = true;
+			break;
+		}
+		if (n >= o->max_trials || (n >= o->min_trials &&
+		    (double)(pm_now_ns() - t_start) >= o->max_time_s * 1e9))
+			break;
+	}
+	if (err) {
+		free(v);
+		return err;
+	}
+	out->measured = true;
+	out->trials = v;
+	out->ntrials = n;
+	pm_summarize(v, n, o->ci_level, &out->stats);
+	if (ctx->params[0])
+		out->params = pm_xstrdup(ctx->params);
+	return 0;
+}
+
 static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *out)
 {
 	out->name = pm_xstrdup(b->name);
@@ -392,6 +438,13 @@ int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
 	}
 	if (!ctx.ops_per_iter)
 		ctx.ops_per_iter = 1;
+	if (b->measure) {
+		err = measure_trials(b, &ctx, o, out);
+		if (err)
+			goto run_failed;
+		out->status = PM_BENCH_OK;
+		goto teardown;
+	}
 
 	progress(o, b, "calibrate", NULL);
 	err = calibrate(b, &ctx, o, &iters);
@@ -468,6 +521,8 @@ teardown:
 	if (b->teardown)
 		b->teardown(&ctx);
 	pm_reap_peers(&ctx);
+	out->detail = ctx.detail;	/* whatever the benchmark recorded */
+	ctx.detail = NULL;
 out:
 	if (restore)
 		sched_setaffinity(0, sizeof(saved), &saved);

@@ -164,6 +164,8 @@ static char *fmt_value(const struct pm_bench_result *b, double ns)
 {
 	double v = pm_bench_result_value(b, ns);
 
+	if (b->measured)
+		return pm_xasprintf("%.4g %s", v, b->unit);
 	if (pm_bench_higher_is_better(b))
 		return pm_xasprintf("%.1f %s", v, b->unit);
 	return fmt_time(ns);
@@ -419,6 +421,15 @@ static void render_detail(const struct pm_bench_result *b, FILE *f)
 	pm_fmt_time(t0, sizeof(t0), b->stats.median);
 	pm_fmt_time(t1, sizeof(t1), b->stats.ci_low);
 	pm_fmt_time(t2, sizeof(t2), b->stats.ci_high);
+	if (b->measured) {
+		char *v = fmt_value(b, b->stats.median);
+
+		fprintf(f, "  %-22s %s  (median of %zu measurements)\n", "value", v,
+			b->ntrials);
+		if (b->params)
+			fprintf(f, "  %-22s %s\n", "parameters", b->params);
+		return;
+	}
 	if (pm_bench_higher_is_better(b)) {
 		char *v = fmt_value(b, b->stats.median);
 

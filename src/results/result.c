@@ -38,6 +38,7 @@ void pm_bench_result_free(struct pm_bench_result *b)
 	}
 	free(b->counters.v);
 	json_decref(b->hotspots);
+	json_decref(b->detail);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -102,10 +103,11 @@ bool pm_bench_higher_is_better(const struct pm_bench_result *b)
 
 double pm_bench_result_value(const struct pm_bench_result *b, double ns)
 {
-	if (!b->unit || isnan(ns))
+	if (!b->unit || isnan(ns) || b->measured)
 		return ns;
+	/* lmbench's MB: 2^20 bytes */
 	if (!strcmp(b->unit, "MB/s"))
-		return ns > 0 ? b->bytes_per_op / ns * 1e3 : NAN;
+		return ns > 0 ? b->bytes_per_op / 1048576.0 / (ns * 1e-9) : NAN;
 	if (!strcmp(b->unit, "ops/s"))
 		return ns > 0 ? 1e9 / ns : NAN;
 	if (!strcmp(b->unit, "us"))
@@ -216,12 +218,15 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 		"detail", jstr(b->params)));
 	for (i = 0; i < b->ntrials; i++)
 		json_array_append_new(trials, jnum(b->trials[i]));
-	json_object_set_new(o, "trials_ns", trials);
+	/* measured values are in .unit, timed trials in ns per op */
+	json_object_set_new(o, b->measured ? "values" : "trials_ns", trials);
 	json_object_set_new(o, "stats", stats_to_json(b));
 	json_object_set_new(o, "elapsed_s", jnum(b->elapsed_s));
 	json_object_set_new(o, "counters", counters_to_json(&b->counters));
 	if (b->hotspots)
 		json_object_set(o, "hotspots", b->hotspots);
+	if (b->detail)
+		json_object_set(o, "detail", b->detail);
 	return o;
 }
 
@@ -542,16 +547,22 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		pop(rd, l);
 	}
 	trials = json_object_get(o, "trials_ns");
+	if (!trials && json_object_get(o, "values")) {
+		trials = json_object_get(o, "values");
+		b->measured = true;
+	}
 	if (trials && !json_is_null(trials)) {
+		const char *key = b->measured ? "values" : "trials_ns";
+
 		if (!json_is_array(trials))
-			return bad(rd, "trials_ns", "expected an array, found %s", jtype(trials));
+			return bad(rd, key, "expected an array, found %s", jtype(trials));
 		b->ntrials = json_array_size(trials);
 		b->trials = pm_xcalloc(b->ntrials, sizeof(double));
 		for (i = 0; i < b->ntrials; i++) {
 			json_t *x = json_array_get(trials, i);
 
 			if (!json_is_number(x)) {
-				push(rd, ".trials_ns[%zu]", i);
+				push(rd, ".%s[%zu]", key, i);
 				return bad(rd, NULL, "expected a number, found %s", jtype(x));
 			}
 			b->trials[i] = json_number_value(x);
@@ -595,6 +606,7 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	}
 	if (hot)
 		b->hotspots = json_incref(hot);
+	b->detail = json_incref(json_object_get(o, "detail"));
 	return 0;
 }
 

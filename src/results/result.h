@@ -66,7 +66,8 @@ struct pm_bench_result {
 	int cpu;		/* main process CPU, -1 unpinned */
 	char *params;
 
-	double *trials;		/* ns per op, every trial kept */
+	bool measured;		/* trials are values in .unit (measure()), not ns/op */
+	double *trials;		/* ns per op (or values), every trial kept */
 	size_t ntrials;
 	struct pm_summary stats;
 	bool converged;		/* CI target reached */
@@ -74,6 +75,7 @@ struct pm_bench_result {
 
 	struct pm_counted_pass counters;
 	json_t *hotspots;	/* sampled profile (pmbench-result(5)); may be NULL */
+	json_t *detail;		/* benchmark-specific data (a curve...); may be NULL */
 };
 
 struct pm_result {

@@ -1,0 +1,130 @@
+/*
+ * Symbols: kernel (kallsyms, vmlinux, modules) and user space (ELF
+ * .symtab/.dynsym of every mapped object), address -> symbol.
+ */
+#ifndef PM_SYMBOLS_H
+#define PM_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/* ---- one object's symbol table ---- */
+
+struct pm_sym {
+	uint64_t addr;		/* start: link-time address (ELF) or runtime (kallsyms) */
+	uint64_t size;		/* bytes; from the ELF when size_exact, else to the next symbol */
+	const char *name;
+	bool size_exact;
+};
+
+struct pm_symtab;
+
+/* /proc/kallsyms text (text symbols t/T/W/w only, modules included with
+ * their [module] name).  -EACCES when every address is 0 (kptr_restrict
+ * or perf_event_paranoid hide them), -ENOENT when there are no symbols. */
+int pm_symtab_from_kallsyms(struct pm_symtab **out, const char *text,
+			    struct pm_err *e);
+/* Function symbols of an ELF file: .symtab, else .dynsym. */
+int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
+		       struct pm_err *e);
+/* The symbol containing addr (addr within [sym.addr, sym.addr+size)),
+ * or NULL. */
+const struct pm_sym *pm_symtab_lookup(const struct pm_symtab *t, uint64_t addr);
+/* The module a kallsyms symbol came from ("ext4"), NULL for vmlinux. */
+const char *pm_symtab_module(const struct pm_symtab *t, const struct pm_sym *s);
+/* Symbol by exact name (first match), or NULL. */
+const struct pm_sym *pm_symtab_find(const struct pm_symtab *t, const char *name);
+size_t pm_symtab_count(const struct pm_symtab *t);
+/* ".symtab", ".dynsym", "kallsyms", "vmlinux" */
+const char *pm_symtab_source(const struct pm_symtab *t);
+void pm_symtab_free(struct pm_symtab *t);
+
+/* ---- ELF facts ---- */
+
+struct pm_elf_info {
+	bool dyn;		/* ET_DYN (shared object or PIE) */
+	uint64_t text_vaddr;	/* p_vaddr of the executable PT_LOAD */
+	uint64_t text_offset;	/* its p_offset */
+	char build_id[41];	/* hex, "" when none */
+};
+
+int pm_elf_info(const char *path, struct pm_elf_info *info, struct pm_err *e);
+
+/* ---- the kernel ---- */
+
+struct pm_kernel_syms {
+	struct pm_symtab *core;	/* vmlinux or kallsyms */
+	const char *source;	/* "vmlinux" path or "/proc/kallsyms" */
+	char *vmlinux;		/* path when a vmlinux was used */
+	uint64_t stext, etext;	/* kernel text bounds, 0 when unknown */
+	char *unavailable;	/* why kernel symbols are missing, or NULL */
+};
+
+/*
+ * Load kernel symbols: vmlinux_path if given, else the usual debug
+ * locations (/usr/lib/debug/boot/vmlinux-R, /lib/modules/R/build/vmlinux,
+ * /boot/vmlinux-R, /usr/lib/debug/lib/modules/R/vmlinux), relocated to the
+ * running kernel (KASLR) using _stext from kallsyms; else /proc/kallsyms.
+ * When addresses are hidden, core is NULL and unavailable says why and
+ * what to do.  Only fails (-errno) for an explicit vmlinux_path that
+ * cannot be read.
+ */
+int pm_kernel_syms_load(struct pm_kernel_syms *k, const char *vmlinux_path,
+			struct pm_err *e);
+const struct pm_sym *pm_kernel_lookup(const struct pm_kernel_syms *k,
+				      uint64_t addr, const char **module);
+void pm_kernel_syms_free(struct pm_kernel_syms *k);
+
+/* ---- user address spaces ---- */
+
+struct pm_map {
+	uint64_t start, end;	/* runtime addresses [start, end) */
+	uint64_t pgoff;		/* file offset of start */
+	char *path;		/* file, or "[vdso]", "[heap]", "//anon" */
+};
+
+/* The mappings of one process, sorted by start, non-overlapping. */
+struct pm_maps {
+	pid_t pid;
+	struct pm_map *v;
+	size_t n;
+};
+
+int pm_maps_from_proc(struct pm_maps *m, pid_t pid, struct pm_err *e);
+/* A new mapping replaces what it overlaps (PERF_RECORD_MMAP2). */
+void pm_maps_add(struct pm_maps *m, uint64_t start, uint64_t len,
+		 uint64_t pgoff, const char *path);
+const struct pm_map *pm_maps_find(const struct pm_maps *m, uint64_t addr);
+void pm_maps_copy(struct pm_maps *dst, const struct pm_maps *src, pid_t pid);
+void pm_maps_free(struct pm_maps *m);
+
+/* ---- user symbol resolution with a per-path cache ---- */
+
+struct pm_symcache;
+
+struct pm_symcache *pm_symcache_new(void);
+void pm_symcache_free(struct pm_symcache *c);
+
+struct pm_user_sym {
+	const char *name;	/* symbol, NULL when unresolved */
+	const char *object;	/* path of the mapped file */
+	uint64_t sym_size;
+	uint64_t offset;	/* addr - symbol start */
+	const char *build_id;	/* "" when none */
+};
+
+/* Resolve a runtime address in a process: map -> file -> ELF symbol.
+ * Returns 0 when a symbol was found, -ENOENT when the address is not
+ * in a file mapping or the file has no symbol there (out->object may
+ * still be set). */
+int pm_user_lookup(struct pm_symcache *c, const struct pm_maps *m,
+		   uint64_t addr, struct pm_user_sym *out);
+/* Runtime address -> address in the ELF file's own terms. */
+int pm_user_file_addr(struct pm_symcache *c, const struct pm_map *map,
+		      uint64_t addr, uint64_t *file_addr);
+
+#endif
