@@ -33,10 +33,14 @@ void pm_unwinder_free(struct pm_unwinder *u);
 
 /*
  * Unwind: ips[0] is the sampled IP, then the return addresses of the
- * callers.  *n gets the number of frames.  Returns 0 when the walk ended
- * at the outermost frame (complete), -ENODATA when it stopped early (out
- * of stack copy, no CFI, ...) with the frames found so far, -ENOSYS when
+ * callers: look ips[i] - 1 up for i > 0 (a call may be the last
+ * instruction of a function).  *n gets the number of frames.  Returns 0
+ * when the walk ended at the outermost frame (complete), -ENODATA when it
+ * stopped early (out of stack copy, no CFI, max frames reached, ...) with
+ * the frames found so far, -EINVAL when regs lack IP or SP, -ENOSYS when
  * built without libunwind or for another architecture.
+ * One unwinder serves any number of processes (its caches follow in->maps)
+ * but only one thread at a time.
  */
 int pm_unwind(struct pm_unwinder *u, const struct pm_unwind_input *in,
 	      uint64_t *ips, size_t max, size_t *n);

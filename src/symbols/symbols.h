@@ -28,20 +28,28 @@ struct pm_symtab;
  * or perf_event_paranoid hide them), -ENOENT when there are no symbols. */
 int pm_symtab_from_kallsyms(struct pm_symtab **out, const char *text,
 			    struct pm_err *e);
-/* Function symbols of an ELF file: .symtab, else .dynsym. */
+/* Function symbols of an ELF file: .symtab, else .dynsym; one name per
+ * address (GLOBAL over WEAK over LOCAL). */
 int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
 		       struct pm_err *e);
-/* The symbol containing addr (addr within [sym.addr, sym.addr+size)),
- * or NULL. */
+/* The symbol containing addr (addr within [sym.addr, sym.addr+size);
+ * size 0 means unknown and covers at most 4096 bytes), or NULL.  Of
+ * kallsyms aliases the global one with fewest leading underscores. */
 const struct pm_sym *pm_symtab_lookup(const struct pm_symtab *t, uint64_t addr);
 /* The module a kallsyms symbol came from ("ext4"), NULL for vmlinux. */
 const char *pm_symtab_module(const struct pm_symtab *t, const struct pm_sym *s);
 /* Symbol by exact name (first match), or NULL. */
 const struct pm_sym *pm_symtab_find(const struct pm_symtab *t, const char *name);
 size_t pm_symtab_count(const struct pm_symtab *t);
+/* Symbol i in address order (aliases of kallsyms included), NULL past
+ * the end: for listing every symbol. */
+const struct pm_sym *pm_symtab_at(const struct pm_symtab *t, size_t i);
 /* ".symtab", ".dynsym", "kallsyms", "vmlinux" */
 const char *pm_symtab_source(const struct pm_symtab *t);
 void pm_symtab_free(struct pm_symtab *t);
+/* Add delta (mod 2^64) to every address, e.g. a vmlinux moved by KASLR;
+ * source (a static string) replaces the table's source unless NULL. */
+void pm_symtab_relocate(struct pm_symtab *t, uint64_t delta, const char *source);
 
 /* ---- ELF facts ---- */
 
@@ -53,6 +61,15 @@ struct pm_elf_info {
 };
 
 int pm_elf_info(const char *path, struct pm_elf_info *info, struct pm_err *e);
+/* Value of any defined symbol (not only functions), e.g. a vmlinux's
+ * _stext; -ENOENT when absent. */
+int pm_elf_symbol_value(const char *path, const char *name, uint64_t *value,
+			struct pm_err *e);
+/* pm_symtab_load_elf + pm_elf_info for an ELF image in memory (the vDSO);
+ * name is used in messages. */
+int pm_elf_load_image(const void *image, size_t size, const char *name,
+		      struct pm_symtab **out, struct pm_elf_info *info,
+		      struct pm_err *e);
 
 /* ---- the kernel ---- */
 
@@ -62,16 +79,23 @@ struct pm_kernel_syms {
 	char *vmlinux;		/* path when a vmlinux was used */
 	uint64_t stext, etext;	/* kernel text bounds, 0 when unknown */
 	char *unavailable;	/* why kernel symbols are missing, or NULL */
+	/* /proc/kallsyms when core is a vmlinux: modules (and anything the
+	 * vmlinux lacks) are looked up here; NULL when core is kallsyms */
+	struct pm_symtab *kallsyms;
 };
 
 /*
  * Load kernel symbols: vmlinux_path if given, else the usual debug
- * locations (/usr/lib/debug/boot/vmlinux-R, /lib/modules/R/build/vmlinux,
- * /boot/vmlinux-R, /usr/lib/debug/lib/modules/R/vmlinux), relocated to the
- * running kernel (KASLR) using _stext from kallsyms; else /proc/kallsyms.
- * When addresses are hidden, core is NULL and unavailable says why and
- * what to do.  Only fails (-errno) for an explicit vmlinux_path that
- * cannot be read.
+ * locations (/usr/lib/debug/boot/vmlinux-R,
+ * /usr/lib/debug/lib/modules/R/vmlinux, /lib/modules/R/build/vmlinux,
+ * /boot/vmlinux-R; only with a .symtab and, when both are known, the
+ * running kernel's build-id), relocated to the running kernel (KASLR)
+ * using _stext from kallsyms; else /proc/kallsyms.  Module symbols always
+ * come from kallsyms.  When addresses are hidden, core is NULL and
+ * unavailable says why and what to do.  Only fails for an explicit
+ * vmlinux_path: -errno when it cannot be read, -EINVAL when it is not an
+ * ELF file with a .symtab and _stext or its build-id is not the running
+ * kernel's.
  */
 int pm_kernel_syms_load(struct pm_kernel_syms *k, const char *vmlinux_path,
 			struct pm_err *e);
@@ -104,7 +128,7 @@ void pm_maps_free(struct pm_maps *m);
 
 /* ---- user symbol resolution with a per-path cache ---- */
 
-struct pm_symcache;
+struct pm_symcache;	/* not thread-safe */
 
 struct pm_symcache *pm_symcache_new(void);
 void pm_symcache_free(struct pm_symcache *c);
@@ -113,6 +137,7 @@ struct pm_user_sym {
 	const char *name;	/* symbol, NULL when unresolved */
 	const char *object;	/* path of the mapped file */
 	uint64_t sym_size;
+	bool size_exact;	/* sym_size from the ELF, not to the next symbol */
 	uint64_t offset;	/* addr - symbol start */
 	const char *build_id;	/* "" when none */
 };

@@ -1,0 +1,573 @@
+/*
+ * The profile pass: follow the sampled processes' address spaces
+ * (initial /proc maps, then FORK/COMM-exec/MMAP2 records), symbolize
+ * every sample's leaf and call chain, and aggregate self samples per
+ * symbol and whole stacks (folded).  jansson objects are the hash
+ * tables.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters/counters.h"	/* perf_event.h */
+#include "sample/profile.h"
+#include "sample/sampler.h"
+#include "sample/unwind.h"
+#include "symbols/symbols.h"
+
+#define TOP_SYMBOLS 40		/* listed per side; the rest as [other] */
+#define TOP_STACKS 400		/* distinct stacks kept for folded output */
+#define MAX_FRAMES 128
+
+struct pm_profiler {
+	struct pm_profile_opts opts;
+	struct pm_kernel_syms ksyms;
+	struct pm_symcache *cache;
+	struct pm_unwinder *unwinder;
+	char *kernel_unavailable;
+	bool kernel_sampled;	/* false: user space only (perf_event_paranoid) */
+};
+
+struct proc {
+	pid_t pid;
+	char comm[32];
+	struct pm_maps maps;
+	bool started;		/* one of the processes we were asked to sample */
+};
+
+struct pm_profile {
+	struct pm_profiler *p;
+	struct pm_sampler *s;
+	struct proc *procs;
+	size_t nprocs;
+	pid_t *started;
+	int nstarted;
+	json_t *symbols;	/* key -> {name, object, kernel, size, ...} */
+	json_t *stacks;		/* folded stack -> samples */
+	uint64_t samples, kernel_samples, resolved, child_samples, lost;
+	uint64_t user_stacks, unwound;
+	uint64_t period_sum;
+};
+
+int pm_profiler_new(struct pm_profiler **out, const struct pm_profile_opts *o,
+		    struct pm_err *e)
+{
+	struct pm_profiler *p = pm_xcalloc(1, sizeof(*p));
+	int err;
+
+	p->opts = *o;
+	p->kernel_sampled = true;
+	err = pm_kernel_syms_load(&p->ksyms, o->vmlinux, e);
+	if (err) {
+		free(p);
+		return err;
+	}
+	if (p->ksyms.unavailable)
+		p->kernel_unavailable = pm_xstrdup(p->ksyms.unavailable);
+	p->cache = pm_symcache_new();
+	if (o->dwarf)
+		p->unwinder = pm_unwinder_new();
+	*out = p;
+	return 0;
+}
+
+const char *pm_profiler_kernel_unavailable(const struct pm_profiler *p)
+{
+	return p->kernel_unavailable;
+}
+
+const char *pm_profiler_kernel_source(const struct pm_profiler *p)
+{
+	return p->ksyms.core ? p->ksyms.source : NULL;
+}
+
+void pm_profiler_free(struct pm_profiler *p)
+{
+	if (!p)
+		return;
+	pm_kernel_syms_free(&p->ksyms);
+	pm_symcache_free(p->cache);
+	if (p->unwinder)
+		pm_unwinder_free(p->unwinder);
+	free(p->kernel_unavailable);
+	free(p);
+}
+
+/* ---- processes ---- */
+
+static struct proc *proc_find(struct pm_profile *pr, pid_t pid)
+{
+	size_t i;
+
+	/* newest first: samples mostly come from the latest child */
+	for (i = pr->nprocs; i-- > 0;)
+		if (pr->procs[i].pid == pid)
+			return &pr->procs[i];
+	return NULL;
+}
+
+static struct proc *proc_add(struct pm_profile *pr, pid_t pid)
+{
+	struct proc *x;
+
+	pr->procs = pm_xrealloc(pr->procs, (pr->nprocs + 1) * sizeof(*pr->procs));
+	x = &pr->procs[pr->nprocs++];
+	memset(x, 0, sizeof(*x));
+	x->pid = pid;
+	x->maps.pid = pid;
+	return x;
+}
+
+static void proc_remove(struct pm_profile *pr, struct proc *x)
+{
+	pm_maps_free(&x->maps);
+	*x = pr->procs[--pr->nprocs];
+}
+
+static void read_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (pm_read_line(path, buf, len) != 0)
+		snprintf(buf, len, "%d", (int)pid);
+}
+
+int pm_profile_begin(struct pm_profile **out, struct pm_profiler *p,
+		     const pid_t *pids, int npids, bool inherit,
+		     struct pm_err *e)
+{
+	struct pm_profile *pr = pm_xcalloc(1, sizeof(*pr));
+	struct pm_sampler_opts so = {
+		.freq = p->opts.freq, .dwarf = p->opts.dwarf && p->unwinder,
+		.inherit = inherit, .kernel = true,
+	};
+	int i, err;
+
+	pr->p = p;
+	err = pm_sampler_open(&pr->s, pids, npids, &so, e);
+	if (err) {
+		free(pr);
+		return err;
+	}
+	/* not sampling the kernel at all outranks hidden kernel symbols */
+	if (pm_sampler_kernel_unavailable(pr->s)) {
+		free(p->kernel_unavailable);
+		p->kernel_unavailable = pm_xstrdup(pm_sampler_kernel_unavailable(pr->s));
+		p->kernel_sampled = false;
+	}
+	pr->started = pm_xcalloc((size_t)npids, sizeof(pid_t));
+	for (i = 0; i < npids; i++) {
+		pid_t pid = pids[i] ? pids[i] : getpid();
+		struct proc *x = proc_add(pr, pid);
+
+		x->started = true;
+		pr->started[pr->nstarted++] = pid;
+		read_comm(pid, x->comm, sizeof(x->comm));
+		pm_maps_from_proc(&x->maps, pid, NULL);
+	}
+	pr->symbols = json_object();
+	pr->stacks = json_object();
+	*out = pr;
+	return 0;
+}
+
+int pm_profile_enable(struct pm_profile *pr)
+{
+	return pm_sampler_enable(pr->s);
+}
+
+int pm_profile_disable(struct pm_profile *pr)
+{
+	return pm_sampler_disable(pr->s);
+}
+
+/* ---- symbolization ---- */
+
+struct frame {
+	const char *name;	/* NULL: unresolved */
+	const char *object;
+	bool kernel;
+	uint64_t size;
+	bool exact;
+};
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void kernel_frame(struct pm_profile *pr, uint64_t addr, struct frame *f)
+{
+	const char *module = NULL;
+	const struct pm_sym *s = pm_kernel_lookup(&pr->p->ksyms, addr, &module);
+
+	memset(f, 0, sizeof(*f));
+	f->kernel = true;
+	f->object = module ? module : "[kernel]";
+	if (s) {
+		f->name = s->name;
+		f->size = s->size;
+		f->exact = s->size_exact;
+	}
+}
+
+static void user_frame(struct pm_profile *pr, struct proc *x, uint64_t addr,
+		       struct frame *f)
+{
+	struct pm_user_sym us;
+
+	memset(f, 0, sizeof(*f));
+	memset(&us, 0, sizeof(us));
+	if (x && pm_user_lookup(pr->p->cache, &x->maps, addr, &us) == 0) {
+		f->name = us.name;
+		f->size = us.sym_size;
+		f->exact = us.size_exact;
+	}
+	f->object = us.object ? us.object : "[unknown]";
+}
+
+static void count_symbol(struct pm_profile *pr, const struct frame *f)
+{
+	char *key = pm_xasprintf("%c\x1f%s\x1f%s", f->kernel ? 'k' : 'u',
+				 f->name ? f->name : "[unknown]", f->object);
+	json_t *o = json_object_get(pr->symbols, key);
+
+	if (!o) {
+		o = json_pack("{s:s,s:s,s:b,s:I,s:b,s:I}",
+			      "name", f->name ? f->name : "[unknown]",
+			      "object", f->object, "kernel", f->kernel,
+			      "size", (json_int_t)f->size, "size_exact", f->exact,
+			      "samples", (json_int_t)0);
+		json_object_set_new(pr->symbols, key, o);
+	}
+	json_object_set_new(o, "samples",
+			    json_integer(json_integer_value(json_object_get(o, "samples")) + 1));
+	free(key);
+}
+
+/* Add a frame; ';' and blanks would break the folded format. */
+static void append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (*len + n + 2 > *cap) {
+		*cap = (*len + n + 2) * 2;
+		*buf = pm_xrealloc(*buf, *cap);
+	}
+	if (*len)
+		(*buf)[(*len)++] = ';';
+	for (i = 0; i < n; i++)
+		(*buf)[(*len)++] = s[i] == ';' || s[i] == ' ' || s[i] == '\n' ? '_' : s[i];
+	(*buf)[*len] = '\0';
+}
+
+/* Folded stack, outermost first: comm;user...;kernel... */
+static void count_stack(struct pm_profile *pr, const char *comm,
+			const struct frame *user, size_t nuser,
+			const struct frame *kern, size_t nkern)
+{
+	char *buf = NULL, tmp[256];
+	size_t len = 0, cap = 0, i;
+	json_t *v;
+
+	append(&buf, &len, &cap, comm);
+	for (i = nuser; i-- > 0;) {
+		if (user[i].name) {
+			append(&buf, &len, &cap, user[i].name);
+		} else {
+			snprintf(tmp, sizeof(tmp), "[%s]", base_name(user[i].object));
+			append(&buf, &len, &cap, tmp);
+		}
+	}
+	for (i = nkern; i-- > 0;)
+		append(&buf, &len, &cap, kern[i].name ? kern[i].name : "[kernel]");
+	v = json_object_get(pr->stacks, buf);
+	json_object_set_new(pr->stacks, buf,
+			    json_integer((v ? json_integer_value(v) : 0) + 1));
+	free(buf);
+}
+
+static void on_sample(struct pm_profile *pr, const struct pm_record *r)
+{
+	struct frame kern[MAX_FRAMES], user[MAX_FRAMES];
+	size_t nk = 0, nu = 0, i;
+	struct proc *x = proc_find(pr, (pid_t)r->pid);
+	uint64_t mode = PERF_CONTEXT_USER;
+	const struct frame *leaf;
+
+	pr->samples++;
+	pr->period_sum += r->u.sample.period;
+	if (!x || !x->started)
+		pr->child_samples++;
+	for (i = 0; i < r->u.sample.nchain; i++) {
+		uint64_t a = r->u.sample.chain[i];
+
+		if (a >= PERF_CONTEXT_MAX) {
+			mode = a;
+			continue;
+		}
+		/* return addresses point after the call: look up a - 1 */
+		if (mode == PERF_CONTEXT_KERNEL && nk < MAX_FRAMES) {
+			kernel_frame(pr, nk ? a - 1 : a, &kern[nk]);
+			nk++;
+		} else if (mode == PERF_CONTEXT_USER && nu < MAX_FRAMES) {
+			user_frame(pr, x, nu ? a - 1 : a, &user[nu]);
+			nu++;
+		}
+	}
+	if (pr->p->unwinder && r->u.sample.regs_abi && r->u.sample.stack && x) {
+		uint64_t ips[MAX_FRAMES];
+		size_t n = 0;
+		struct pm_unwind_input in = {
+			.maps = &x->maps, .regs = r->u.sample.regs,
+			.regs_mask = r->u.sample.regs_mask,
+			.stack = r->u.sample.stack,
+			.stack_size = r->u.sample.stack_size,
+		};
+		int err = pm_unwind(pr->p->unwinder, &in, ips, MAX_FRAMES, &n);
+
+		pr->user_stacks++;
+		if (err == 0)
+			pr->unwound++;
+		for (nu = 0; nu < n; nu++)
+			user_frame(pr, x, nu ? ips[nu] - 1 : ips[nu], &user[nu]);
+	}
+	if (r->u.sample.kernel) {
+		pr->kernel_samples++;
+		if (!nk)
+			kernel_frame(pr, r->u.sample.ip, &kern[nk++]);
+		leaf = &kern[0];
+	} else {
+		if (!nu)
+			user_frame(pr, x, r->u.sample.ip, &user[nu++]);
+		leaf = &user[0];
+	}
+	if (leaf->name)
+		pr->resolved++;
+	count_symbol(pr, leaf);
+	count_stack(pr, x ? x->comm : "[unknown]", user, nu, kern, nk);
+}
+
+static void on_record(const struct pm_record *r, void *arg)
+{
+	struct pm_profile *pr = arg;
+	struct proc *x;
+
+	switch (r->type) {
+	case PM_REC_SAMPLE:
+		on_sample(pr, r);
+		break;
+	case PM_REC_MMAP:
+		x = proc_find(pr, (pid_t)r->pid);
+		if (!x)
+			x = proc_add(pr, (pid_t)r->pid);
+		pm_maps_add(&x->maps, r->u.mmap.addr, r->u.mmap.len,
+			    r->u.mmap.pgoff, r->u.mmap.path);
+		break;
+	case PM_REC_FORK: {
+		struct proc *parent = proc_find(pr, (pid_t)r->u.fork.ppid);
+
+		if (r->pid == r->u.fork.ppid || proc_find(pr, (pid_t)r->pid))
+			break;	/* a thread, or known already */
+		x = proc_add(pr, (pid_t)r->pid);
+		parent = proc_find(pr, (pid_t)r->u.fork.ppid);	/* array moved */
+		if (parent) {
+			pm_maps_copy(&x->maps, &parent->maps, x->pid);
+			memcpy(x->comm, parent->comm, sizeof(x->comm));
+		}
+		break;
+	}
+	case PM_REC_COMM:
+		x = proc_find(pr, (pid_t)r->pid);
+		if (!x)
+			x = proc_add(pr, (pid_t)r->pid);
+		snprintf(x->comm, sizeof(x->comm), "%s", r->u.comm.comm);
+		if (r->u.comm.exec) {
+			/* a new image: its mappings follow as MMAP2 records */
+			pm_maps_free(&x->maps);
+			x->maps.pid = x->pid;
+		}
+		break;
+	case PM_REC_EXIT:
+		x = proc_find(pr, (pid_t)r->pid);
+		if (x && !x->started && r->pid == r->tid)
+			proc_remove(pr, x);
+		break;
+	case PM_REC_LOST:
+		pr->lost += r->u.lost.lost;
+		break;
+	}
+}
+
+void pm_profile_drain(struct pm_profile *pr)
+{
+	pm_sampler_drain(pr->s, on_record, pr);
+}
+
+/* ---- the result ---- */
+
+static int cmp_samples(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "samples"));
+	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "samples"));
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Top symbols per side, the rest folded into an [other] entry so the
+ * per-op costs still add up to the side's share. */
+static json_t *symbol_list(struct pm_profile *pr, double median_ns)
+{
+	size_t n = json_object_size(pr->symbols), k = 0, i;
+	json_t **v = pm_xcalloc(n ? n : 1, sizeof(*v)), *out = json_array(), *o;
+	uint64_t other[2] = { 0, 0 };
+	size_t listed[2] = { 0, 0 };
+	const char *key;
+	int side;
+
+	json_object_foreach(pr->symbols, key, o)
+		v[k++] = o;
+	qsort(v, n, sizeof(*v), cmp_samples);
+	for (i = 0; i < n; i++) {
+		json_int_t s = json_integer_value(json_object_get(v[i], "samples"));
+		double share = pr->samples ? (double)s / (double)pr->samples : 0;
+
+		side = json_is_true(json_object_get(v[i], "kernel"));
+		if (listed[side] >= TOP_SYMBOLS) {
+			other[side] += (uint64_t)s;
+			continue;
+		}
+		listed[side]++;
+		o = json_deep_copy(v[i]);
+		json_object_set_new(o, "share", json_real(share));
+		json_object_set_new(o, "cost_ns_per_op", isfinite(median_ns) ?
+				    json_real(share * median_ns) : json_null());
+		json_array_append_new(out, o);
+	}
+	for (side = 1; side >= 0; side--) {
+		double share;
+
+		if (!other[side])
+			continue;
+		share = (double)other[side] / (double)pr->samples;
+		json_array_append_new(out, json_pack("{s:s,s:s,s:b,s:I,s:b,s:I,s:f,s:o}",
+			"name", "[other]", "object", side ? "[kernel]" : "[user]",
+			"kernel", side, "size", (json_int_t)0, "size_exact", 0,
+			"samples", (json_int_t)other[side], "share", share,
+			"cost_ns_per_op", isfinite(median_ns) ?
+				json_real(share * median_ns) : json_null()));
+	}
+	free(v);
+	return out;
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_array_get(*(json_t *const *)a, 1));
+	json_int_t y = json_integer_value(json_array_get(*(json_t *const *)b, 1));
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static json_t *stack_list(struct pm_profile *pr)
+{
+	size_t n = json_object_size(pr->stacks), k = 0, i;
+	json_t **v = pm_xcalloc(n ? n : 1, sizeof(*v)), *out = json_array(), *c;
+	json_int_t rest = 0;
+	const char *key;
+
+	json_object_foreach(pr->stacks, key, c)
+		v[k++] = json_pack("[sO]", key, c);
+	qsort(v, n, sizeof(*v), cmp_stack);
+	for (i = 0; i < n; i++) {
+		if (i < TOP_STACKS)
+			json_array_append_new(out, json_pack("{s:O,s:O}",
+				"stack", json_array_get(v[i], 0),
+				"samples", json_array_get(v[i], 1)));
+		else
+			rest += json_integer_value(json_array_get(v[i], 1));
+		json_decref(v[i]);
+	}
+	if (rest)
+		json_array_append_new(out, json_pack("{s:s,s:I}", "stack", "[other]",
+						     "samples", (json_int_t)rest));
+	free(v);
+	return out;
+}
+
+json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
+		       double pass_ns)
+{
+	struct pm_profiler *p = pr->p;
+	const char *unit = pm_sampler_period_unit(pr->s);
+	json_t *h;
+	double n;
+	size_t i;
+
+	pm_profile_drain(pr);
+	n = (double)pr->samples;
+	h = json_object();
+	json_object_set_new(h, "event", json_string(pm_sampler_event(pr->s)));
+	json_object_set_new(h, "period", json_integer((json_int_t)pm_sampler_period(pr->s)));
+	json_object_set_new(h, "period_unit", json_string(unit));
+	json_object_set_new(h, "call_graph", json_string(p->unwinder ? "dwarf" : "fp"));
+	json_object_set_new(h, "samples", json_integer((json_int_t)pr->samples));
+	json_object_set_new(h, "lost", json_integer((json_int_t)pr->lost));
+	json_object_set_new(h, "child_samples", json_integer((json_int_t)pr->child_samples));
+	json_object_set_new(h, "ops", json_real(ops));
+	json_object_set_new(h, "slowdown", median_ns > 0 && ops > 0 ?
+			    json_real(pass_ns / ops / median_ns) : json_null());
+	json_object_set_new(h, "kernel_share", n ? json_real((double)pr->kernel_samples / n) : json_null());
+	json_object_set_new(h, "user_share", n ? json_real(1 - (double)pr->kernel_samples / n) : json_null());
+	json_object_set_new(h, "resolved_share", n ? json_real((double)pr->resolved / n) : json_null());
+	/* CPU time the samples stand for, per op (cpu-clock counts ns) */
+	json_object_set_new(h, "sampled_cpu_ns_per_op", !strcmp(unit, "ns") && ops > 0 ?
+			    json_real((double)pr->period_sum / ops) : json_null());
+	json_object_set_new(h, "kernel_symbols", p->ksyms.core ? json_string(p->ksyms.source) : json_null());
+	json_object_set_new(h, "kernel_unavailable", p->kernel_unavailable ?
+			    json_string(p->kernel_unavailable) : json_null());
+	/* user-only sampling charges kernel time to the calling user frame */
+	json_object_set_new(h, "kernel_sampled", json_boolean(p->kernel_sampled));
+	if (p->unwinder)
+		json_object_set_new(h, "unwound_share", pr->user_stacks ?
+				    json_real((double)pr->unwound / (double)pr->user_stacks) :
+				    json_null());
+	json_object_set_new(h, "symbols", symbol_list(pr, median_ns));
+	json_object_set_new(h, "stacks", stack_list(pr));
+
+	pm_sampler_close(pr->s);
+	for (i = 0; i < pr->nprocs; i++)
+		pm_maps_free(&pr->procs[i].maps);
+	free(pr->procs);
+	free(pr->started);
+	json_decref(pr->symbols);
+	json_decref(pr->stacks);
+	free(pr);
+	return h;
+}
+
+void pm_hotspots_write_folded(const json_t *hotspots, const char *prefix,
+			      FILE *f)
+{
+	const json_t *stacks = json_object_get(hotspots, "stacks"), *s;
+	size_t i;
+
+	json_array_foreach(stacks, i, s) {
+		const char *st = json_string_value(json_object_get(s, "stack"));
+		json_int_t n = json_integer_value(json_object_get(s, "samples"));
+
+		if (!st)
+			continue;
+		if (prefix)
+			fprintf(f, "%s;", prefix);
+		fprintf(f, "%s %lld\n", st, (long long)n);
+	}
+}

@@ -1,0 +1,801 @@
+/* Symbol tables: /proc/kallsyms text and ELF .symtab/.dynsym. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBELF
+#include <gelf.h>
+#endif
+
+#include "symbols/symbols.h"
+
+/* A symbol without a known size still covers at most this much. */
+#define UNSIZED_MAX 4096
+
+struct pm_symtab {
+	struct pm_sym *v;	/* sorted by addr; equal addresses only in kallsyms */
+	uint64_t *addr;		/* v[i].addr, dense: the binary search stays in cache */
+	size_t n;
+	char *names;		/* arena every name points into */
+	uint32_t *mod;		/* kallsyms: module index per symbol, 0 = vmlinux */
+	const char **modules;	/* [0] unused */
+	size_t nmod;
+	const char *source;
+};
+
+/* Sorting record: the final order must not depend on qsort stability. */
+struct ent {
+	uint64_t addr;
+	uint64_t size;
+	size_t name;		/* arena offset */
+	uint32_t mod;
+	uint32_t idx;		/* input order */
+	uint8_t rank;		/* lower is preferred among equal addresses */
+	uint8_t shidx_ok;	/* ELF: section bounds below are valid */
+	uint64_t sec_end;	/* ELF: end of the symbol's section */
+};
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Sort; input already in address order (/proc/kallsyms, most .symtabs)
+ * only needs its runs of aliases ordered, which are short.
+ */
+static void sort_ents(struct ent *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)
+		if (v[i - 1].addr > v[i].addr) {
+			qsort(v, n, sizeof(*v), ent_cmp);
+			return;
+		}
+	for (i = 1; i < n; i++) {
+		struct ent x;
+
+		if (v[i - 1].addr != v[i].addr || ent_cmp(&v[i - 1], &v[i]) <= 0)
+			continue;
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1].addr == x.addr && ent_cmp(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+void pm_symtab_free(struct pm_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t->addr);
+	free(t->names);
+	free(t->mod);
+	free(t->modules);
+	free(t);
+}
+
+static void fill_addr(struct pm_symtab *t)
+{
+	size_t i;
+
+	t->addr = pm_xmalloc(t->n * sizeof(*t->addr));
+	for (i = 0; i < t->n; i++)
+		t->addr[i] = t->v[i].addr;
+}
+
+size_t pm_symtab_count(const struct pm_symtab *t)
+{
+	return t ? t->n : 0;
+}
+
+const struct pm_sym *pm_symtab_at(const struct pm_symtab *t, size_t i)
+{
+	return t && i < t->n ? &t->v[i] : NULL;
+}
+
+const char *pm_symtab_source(const struct pm_symtab *t)
+{
+	return t ? t->source : NULL;
+}
+
+const struct pm_sym *pm_symtab_lookup(const struct pm_symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi, i;
+	const struct pm_sym *s;
+	uint64_t span;
+
+	if (!t || !t->n || addr < t->addr[0])
+		return NULL;
+	/* last symbol starting at or below addr */
+	hi = t->n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->addr[mid] <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* the first of a group of aliases is the preferred name */
+	for (i = lo; i > 0 && t->addr[i - 1] == t->addr[lo]; i--)
+		;
+	s = &t->v[i];
+	span = s->size ? s->size : UNSIZED_MAX;
+	return addr - s->addr < span ? s : NULL;
+}
+
+const char *pm_symtab_module(const struct pm_symtab *t, const struct pm_sym *s)
+{
+	size_t i;
+
+	if (!t || !s || !t->mod || s < t->v || s >= t->v + t->n)
+		return NULL;
+	i = (size_t)(s - t->v);
+	return t->mod[i] ? t->modules[t->mod[i]] : NULL;
+}
+
+const struct pm_sym *pm_symtab_find(const struct pm_symtab *t, const char *name)
+{
+	size_t i;
+
+	if (!t || !name)
+		return NULL;
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].name, name))
+			return &t->v[i];
+	return NULL;
+}
+
+void pm_symtab_relocate(struct pm_symtab *t, uint64_t delta, const char *source)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++) {
+		t->v[i].addr += delta;
+		t->addr[i] += delta;
+	}
+	if (source)
+		t->source = source;
+}
+
+/* ---- kallsyms ---- */
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* kallsyms binding: global, weak, local */
+static uint8_t ktype_rank(char type)
+{
+	switch (type) {
+	case 'T':
+		return 0;
+	case 'W':
+	case 'w':
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/* Among aliases, names with fewer leading underscores read better; a
+ * 64-bit kernel's syscall is its __x64_sys_ name, not the compat
+ * __ia32_sys_ alias at the same address. */
+static uint8_t underscores(const char *s)
+{
+	uint8_t n = 0;
+
+	if (!strncmp(s, "__ia32_", 7))
+		return 14;
+	while (s[n] == '_' && n < 13)
+		n++;
+	return n;
+}
+
+/* End markers: they start a hole (rodata, data), not code. */
+static bool end_marker(const char *name)
+{
+	return !strcmp(name, "_etext") || !strcmp(name, "_einittext");
+}
+
+int pm_symtab_from_kallsyms(struct pm_symtab **out, const char *text,
+			    struct pm_err *e)
+{
+	size_t len = strlen(text), cap = 1024, n = 0, used = 0, i, j;
+	size_t lines = 0, nonzero = 0, modcap = 16;
+	size_t last_mod_off = 0, last_mod_len = 0;
+	uint32_t last_mod = 0;
+	const char *p = text, *end = text + len;
+	struct pm_symtab *t;
+	struct ent *v;
+	uint64_t etext = 0;
+	bool have_etext = false;
+
+	*out = NULL;
+	t = pm_xcalloc(1, sizeof(*t));
+	/* names are never longer than the text they come from */
+	t->names = pm_xmalloc(len + 1);
+	t->modules = pm_xcalloc(modcap, sizeof(*t->modules));
+	t->nmod = 1;
+	v = pm_xmalloc(cap * sizeof(*v));
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *q = p, *name, *mod = NULL;
+		size_t name_len, mod_len = 0;
+		uint64_t addr = 0;
+		int digits = 0, d;
+		char type;
+
+		/* "ffffffff81000000 T _stext" or "... t name\t[module]" */
+		while (q < le && (d = hexval((unsigned char)*q)) >= 0) {
+			addr = addr << 4 | (uint64_t)d;
+			q++;
+			digits++;
+		}
+		if (!digits || digits > 16 || le - q < 4 || q[0] != ' ' || q[2] != ' ')
+			goto next;
+		type = q[1];
+		name = q + 3;
+		for (q = name; q < le && *q != '\t' && *q != ' '; q++)
+			;
+		name_len = (size_t)(q - name);
+		if (!name_len)
+			goto next;
+		lines++;
+		if (addr)
+			nonzero++;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			goto next;
+		while (q < le && (*q == '\t' || *q == ' '))
+			q++;
+		if (q < le && *q == '[') {
+			const char *c = memchr(q, ']', (size_t)(le - q));
+
+			mod = q + 1;
+			mod_len = c ? (size_t)(c - mod) : (size_t)(le - mod);
+		}
+		if (!addr)
+			goto next;
+
+		if (n == cap) {
+			cap *= 2;
+			v = pm_xrealloc(v, cap * sizeof(*v));
+		}
+		v[n].addr = addr;
+		v[n].size = 0;
+		v[n].name = used;
+		v[n].idx = (uint32_t)n;
+		memcpy(t->names + used, name, name_len);
+		t->names[used + name_len] = '\0';
+		used += name_len + 1;
+		/* rank: binding, then fewer leading underscores */
+		v[n].rank = (uint8_t)(ktype_rank(type) << 4 | underscores(t->names + v[n].name));
+		if (!mod || !mod_len) {
+			v[n].mod = 0;
+		} else if (last_mod && mod_len == last_mod_len &&
+			   !memcmp(t->names + last_mod_off, mod, mod_len)) {
+			/* a module's symbols come together: one compare */
+			v[n].mod = last_mod;
+		} else {
+			uint32_t m;
+
+			for (m = 1; m < t->nmod; m++)
+				if (strlen(t->modules[m]) == mod_len &&
+				    !memcmp(t->modules[m], mod, mod_len))
+					break;
+			if (m == t->nmod) {
+				if (t->nmod == modcap) {
+					modcap *= 2;
+					t->modules = pm_xrealloc(t->modules,
+								 modcap * sizeof(*t->modules));
+				}
+				/* the arena does not move: pointers are stable */
+				memcpy(t->names + used, mod, mod_len);
+				t->names[used + mod_len] = '\0';
+				t->modules[t->nmod++] = t->names + used;
+				used += mod_len + 1;
+			}
+			v[n].mod = m;
+			last_mod = m;
+			last_mod_off = (size_t)(t->modules[m] - t->names);
+			last_mod_len = mod_len;
+		}
+		if (!v[n].mod && name_len == 6 && !memcmp(name, "_etext", 6)) {
+			etext = addr;
+			have_etext = true;
+		}
+		n++;
+next:
+		p = nl ? nl + 1 : end;
+	}
+
+	if (lines && !nonzero) {
+		free(v);
+		pm_symtab_free(t);
+		return pm_err_set(e, -EACCES,
+				  "kernel symbol addresses are hidden (all zero): "
+				  "kernel.kptr_restrict or kernel.perf_event_paranoid "
+				  "restrict them to CAP_SYSLOG");
+	}
+	if (!n) {
+		free(v);
+		pm_symtab_free(t);
+		return pm_err_set(e, -ENOENT, "no kernel text symbols in kallsyms");
+	}
+
+	sort_ents(v, n);
+
+	t->v = pm_xmalloc(n * sizeof(*t->v));
+	t->mod = pm_xmalloc(n * sizeof(*t->mod));
+	t->n = n;
+	for (i = 0; i < n; i++) {
+		t->v[i].addr = v[i].addr;
+		t->v[i].name = t->names + v[i].name;
+		t->v[i].size_exact = false;
+		t->mod[i] = v[i].mod;
+	}
+	/* size = distance to the next address within the same object */
+	for (i = 0; i < n; i = j) {
+		uint64_t size = 0;
+		bool marker = end_marker(t->v[i].name);
+
+		for (j = i + 1; j < n && v[j].addr == v[i].addr; j++)
+			marker |= end_marker(t->v[j].name);
+		if (marker)
+			size = 0;
+		else if (j < n && v[j].mod == v[i].mod)
+			size = v[j].addr - v[i].addr;
+		else if (!v[i].mod && have_etext && etext > v[i].addr)
+			size = etext - v[i].addr;	/* last vmlinux symbol */
+		for (; i < j; i++)
+			t->v[i].size = size;
+	}
+	free(v);
+	fill_addr(t);
+	t->source = "kallsyms";
+	*out = t;
+	return 0;
+}
+
+/* ---- ELF ---- */
+
+#ifdef HAVE_LIBELF
+
+static int elf_ready(struct pm_err *e)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pm_err_set(e, -ENOSYS, "libelf: %s", elf_errmsg(-1));
+	return 0;
+}
+
+/* ELF binding: global, weak, local */
+static uint8_t bind_rank(unsigned char bind)
+{
+	switch (bind) {
+	case STB_GLOBAL:
+		return 0;
+	case STB_WEAK:
+		return 1;
+	case STB_LOCAL:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+/* Function symbols of one SHT_SYMTAB/SHT_DYNSYM section. */
+static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+		      struct pm_symtab **out)
+{
+	size_t nsec = 0, nsym, i, j, k, n = 0, used = 0, cap = 4096;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	uint64_t *sec_start, *sec_end;
+	struct pm_symtab *t;
+	struct ent *v;
+
+	*out = NULL;
+	if (!data || !sh->sh_entsize)
+		return 0;
+	nsym = sh->sh_size / sh->sh_entsize;
+	if (elf_getshdrnum(elf, &nsec))
+		nsec = 0;
+	/* section ends bound unsized symbols: .init's _init must not run into .text */
+	sec_end = pm_xcalloc(nsec ? nsec : 1, sizeof(*sec_end));
+	sec_start = pm_xcalloc(nsec ? nsec : 1, sizeof(*sec_start));
+	for (i = 1; i < nsec; i++) {
+		Elf_Scn *s = elf_getscn(elf, i);
+		GElf_Shdr ssh;
+
+		if (s && gelf_getshdr(s, &ssh) && (ssh.sh_flags & SHF_ALLOC)) {
+			sec_start[i] = ssh.sh_addr;
+			sec_end[i] = ssh.sh_addr + ssh.sh_size;
+		}
+	}
+	v = pm_xmalloc((nsym ? nsym : 1) * sizeof(*v));
+	t = pm_xcalloc(1, sizeof(*t));
+	t->names = pm_xmalloc(cap);
+
+	for (i = 0; i < nsym; i++) {
+		unsigned char type;
+		GElf_Sym sym;
+		const char *name;
+		size_t nl;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		nl = strlen(name) + 1;
+		while (used + nl > cap) {
+			cap *= 2;
+			t->names = pm_xrealloc(t->names, cap);
+		}
+		memcpy(t->names + used, name, nl);
+		v[n].addr = sym.st_value;
+		v[n].size = sym.st_size;
+		v[n].name = used;
+		v[n].mod = 0;
+		v[n].idx = (uint32_t)i;
+		/* binding, then a real size over none */
+		v[n].rank = (uint8_t)(bind_rank(GELF_ST_BIND(sym.st_info)) << 1 |
+				      (sym.st_size == 0));
+		v[n].shidx_ok = 0;
+		v[n].sec_end = 0;
+		if (sym.st_shndx < SHN_LORESERVE && sym.st_shndx < nsec &&
+		    sym.st_value >= sec_start[sym.st_shndx] &&
+		    sym.st_value < sec_end[sym.st_shndx]) {
+			v[n].shidx_ok = 1;
+			v[n].sec_end = sec_end[sym.st_shndx];
+		}
+		used += nl;
+		n++;
+	}
+	free(sec_start);
+	free(sec_end);
+	if (!n) {
+		free(v);
+		pm_symtab_free(t);
+		return 0;
+	}
+	sort_ents(v, n);
+
+	/* one symbol per address: the first (preferred) of each group */
+	t->v = pm_xmalloc(n * sizeof(*t->v));
+	for (i = 0, k = 0; i < n; i = j, k++) {
+		uint64_t size = v[i].size;
+
+		for (j = i + 1; j < n && v[j].addr == v[i].addr; j++)
+			if (!size)
+				size = v[j].size;
+		t->v[k].addr = v[i].addr;
+		t->v[k].name = NULL;
+		t->v[k].size = size;
+		t->v[k].size_exact = size != 0;
+		/* stash the arena offset until the arena stops moving */
+		v[k] = v[i];
+	}
+	t->n = k;
+	for (i = 0; i < t->n; i++) {
+		t->v[i].name = t->names + v[i].name;
+		if (t->v[i].size_exact)
+			continue;
+		/* unsized: up to the next symbol, never past its section */
+		if (i + 1 < t->n)
+			t->v[i].size = t->v[i + 1].addr - t->v[i].addr;
+		if (v[i].shidx_ok && (!t->v[i].size ||
+				      v[i].sec_end - t->v[i].addr < t->v[i].size))
+			t->v[i].size = v[i].sec_end - t->v[i].addr;
+	}
+	free(v);
+	t->v = pm_xrealloc(t->v, t->n * sizeof(*t->v));
+	fill_addr(t);
+	*out = t;
+	return 0;
+}
+
+/* .symtab if it has functions, else .dynsym; -ENOENT when neither. */
+static int symtab_from_elf(Elf *elf, const char *what, struct pm_symtab **out,
+			   struct pm_err *e)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh, symsh, dynsh;
+	struct pm_symtab *t = NULL;
+
+	*out = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB && !symtab) {
+			symtab = scn;
+			symsh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
+			dynsym = scn;
+			dynsh = sh;
+		}
+	}
+	if (symtab) {
+		read_funcs(elf, symtab, &symsh, &t);
+		if (t)
+			t->source = ".symtab";
+	}
+	if (!t && dynsym) {
+		read_funcs(elf, dynsym, &dynsh, &t);
+		if (t)
+			t->source = ".dynsym";
+	}
+	if (!t)
+		return pm_err_set(e, -ENOENT, "%s: no function symbols (%s)", what,
+				  symtab || dynsym ? "symbol tables hold none"
+						   : "no .symtab or .dynsym");
+	*out = t;
+	return 0;
+}
+
+static bool hex_build_id(const unsigned char *id, size_t len, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	/* build_id[41]: sha1 (20 bytes) is the longest kept */
+	if (len > 20)
+		len = 20;
+	for (i = 0; i < len; i++) {
+		out[2 * i] = hex[id[i] >> 4];
+		out[2 * i + 1] = hex[id[i] & 15];
+	}
+	out[2 * len] = '\0';
+	return len != 0;
+}
+
+static bool build_id_in(Elf_Data *data, char *out)
+{
+	GElf_Nhdr nh;
+	size_t off = 0, name_off, desc_off, next;
+
+	while (data && off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)data->d_buf + name_off, "GNU", 4))
+			return hex_build_id((const unsigned char *)data->d_buf + desc_off,
+					    nh.n_descsz, out);
+		off = next;
+	}
+	return false;
+}
+
+static int info_from_elf(Elf *elf, const char *what, struct pm_elf_info *info,
+			 struct pm_err *e)
+{
+	size_t nph = 0, i;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	bool text = false;
+
+	memset(info, 0, sizeof(*info));
+	if (!gelf_getehdr(elf, &eh))
+		return pm_err_set(e, -EINVAL, "%s: bad ELF header: %s", what,
+				  elf_errmsg(-1));
+	info->dyn = eh.e_type == ET_DYN;
+	if (elf_getphdrnum(elf, &nph))
+		nph = 0;
+	for (i = 0; i < nph; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		if (!text && ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+			info->text_vaddr = ph.p_vaddr;
+			info->text_offset = ph.p_offset;
+			text = true;
+		}
+		if (!info->build_id[0] && ph.p_type == PT_NOTE && ph.p_filesz)
+			build_id_in(elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+							 ph.p_filesz, ELF_T_NHDR),
+				    info->build_id);
+	}
+	/* separate debug files keep the note section but no segments */
+	while (!info->build_id[0] && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			build_id_in(elf_getdata(scn, NULL), info->build_id);
+	}
+	return 0;
+}
+
+/* Open path as an ELF file; on success *fd and *elf are to be closed. */
+static int open_elf(const char *path, int *fd, Elf **elf, struct pm_err *e)
+{
+	int err = elf_ready(e);
+
+	if (err)
+		return err;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return pm_err_set(e, -errno, "%s: %s", path, strerror(errno));
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
+		err = pm_err_set(e, -EINVAL, "%s: not an ELF file%s%s", path,
+				 *elf ? "" : ": ", *elf ? "" : elf_errmsg(-1));
+		if (*elf)
+			elf_end(*elf);
+		close(*fd);
+		return err;
+	}
+	return 0;
+}
+
+int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
+		       struct pm_err *e)
+{
+	Elf *elf;
+	int fd, err;
+
+	*out = NULL;
+	err = open_elf(path, &fd, &elf, e);
+	if (err)
+		return err;
+	err = symtab_from_elf(elf, path, out, e);
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int pm_elf_info(const char *path, struct pm_elf_info *info, struct pm_err *e)
+{
+	Elf *elf;
+	int fd, err;
+
+	memset(info, 0, sizeof(*info));
+	err = open_elf(path, &fd, &elf, e);
+	if (err)
+		return err;
+	err = info_from_elf(elf, path, info, e);
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int pm_elf_load_image(const void *image, size_t size, const char *name,
+		      struct pm_symtab **out, struct pm_elf_info *info,
+		      struct pm_err *e)
+{
+	char *copy;
+	Elf *elf;
+	int err;
+
+	*out = NULL;
+	memset(info, 0, sizeof(*info));
+	err = elf_ready(e);
+	if (err)
+		return err;
+	/* libelf may convert data in place: never hand it read-only memory */
+	copy = pm_xmalloc(size);
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		free(copy);
+		return pm_err_set(e, -EINVAL, "%s: not an ELF image", name);
+	}
+	err = info_from_elf(elf, name, info, e);
+	if (!err)
+		err = symtab_from_elf(elf, name, out, e);
+	elf_end(elf);
+	free(copy);
+	return err;
+}
+
+int pm_elf_symbol_value(const char *path, const char *name, uint64_t *value,
+			struct pm_err *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd, err, pass;
+
+	err = open_elf(path, &fd, &elf, e);
+	if (err)
+		return err;
+	err = -ENOENT;
+	/* .symtab first, .dynsym second, as for functions */
+	for (pass = 0; pass < 2 && err; pass++) {
+		scn = NULL;
+		while (err && (scn = elf_nextscn(elf, scn))) {
+			Elf_Data *data;
+			size_t i, nsym;
+
+			if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+			    sh.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB))
+				continue;
+			data = elf_getdata(scn, NULL);
+			nsym = sh.sh_size / sh.sh_entsize;
+			for (i = 0; data && i < nsym; i++) {
+				GElf_Sym sym;
+				const char *s;
+
+				if (!gelf_getsym(data, (int)i, &sym) ||
+				    sym.st_shndx == SHN_UNDEF)
+					continue;
+				s = elf_strptr(elf, sh.sh_link, sym.st_name);
+				if (s && !strcmp(s, name)) {
+					*value = sym.st_value;
+					err = 0;
+					break;
+				}
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	if (err)
+		return pm_err_set(e, err, "%s: no symbol %s", path, name);
+	return 0;
+}
+
+#else /* !HAVE_LIBELF */
+
+static int no_libelf(const char *what, struct pm_err *e)
+{
+	return pm_err_set(e, -ENOSYS,
+			  "%s: cannot read ELF symbols: pmbench was built without libelf "
+			  "(install elfutils' libelf development files and reconfigure)",
+			  what);
+}
+
+int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
+		       struct pm_err *e)
+{
+	*out = NULL;
+	return no_libelf(path, e);
+}
+
+int pm_elf_info(const char *path, struct pm_elf_info *info, struct pm_err *e)
+{
+	memset(info, 0, sizeof(*info));
+	return no_libelf(path, e);
+}
+
+int pm_elf_load_image(const void *image, size_t size, const char *name,
+		      struct pm_symtab **out, struct pm_elf_info *info,
+		      struct pm_err *e)
+{
+	*out = NULL;
+	memset(info, 0, sizeof(*info));
+	return no_libelf(name, e);
+}
+
+int pm_elf_symbol_value(const char *path, const char *name, uint64_t *value,
+			struct pm_err *e)
+{
+	return no_libelf(path, e);
+}
+
+#endif
