@@ -1,0 +1,141 @@
+/* pmbench explain OLD NEW: why a benchmark changed (pmbench-explain(1)). */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "explain/explain.h"
+
+/* Opt-in status for CI: a regression (or any change) was found. */
+#define PM_EXIT_FOUND 3
+
+static const char usage[] =
+	"usage: pmbench explain [--format text|markdown|json] [--noise PCT] [--all]\n"
+	"                       [--fail-on regression|change] [-b BENCH] OLD NEW\n"
+	"       pmbench explain --rules\n"
+	"\n"
+	"  OLD and NEW are result files, or directories of result files (several\n"
+	"  runs of the same kernel/config/machine).\n"
+	"      --format FMT      text (default), markdown (for mails and reviews), json\n"
+	"      --noise PCT       changes smaller than this are not changes (default 3)\n"
+	"      --all             also detail benchmarks that did not change\n"
+	"      --fail-on WHAT    exit 3 when a regression (or any change) is found\n"
+	"  -b, --bench BENCH     only this benchmark\n"
+	"      --rules           list the causes explain can name and their evidence\n";
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "noise", required_argument, NULL, 'n' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "fail-on", required_argument, NULL, 'F' },
+	{ "bench", required_argument, NULL, 'b' },
+	{ "rules", no_argument, NULL, 'R' },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_explain(int argc, char **argv)
+{
+	struct pm_explain_opts o;
+	struct pm_explanation x;
+	struct pm_side old, new;
+	const char *format = "text", *fail_on = NULL;
+	bool all = false;
+	struct pm_err e;
+	int c, status = PM_EXIT_OK;
+	size_t i;
+
+	pm_explain_opts_default(&o);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:h", long_options, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") &&
+			    strcmp(optarg, "json"))
+				return pm_usage_error("explain", usage,
+					"--format: '%s' is not one of text, markdown, json", optarg);
+			format = optarg;
+			break;
+		case 'n':
+			o.noise_floor = strtod(optarg, &end) / 100;
+			if (end == optarg || *end || !(o.noise_floor >= 0 && o.noise_floor < 1))
+				return pm_usage_error("explain", usage,
+					"--noise: '%s' is not a percentage in [0, 100)", optarg);
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'F':
+			if (strcmp(optarg, "regression") && strcmp(optarg, "change"))
+				return pm_usage_error("explain", usage,
+					"--fail-on: '%s' is not one of regression, change", optarg);
+			fail_on = optarg;
+			break;
+		case 'b':
+			o.only = optarg;
+			break;
+		case 'R':
+			for (i = 0; i < pm_rule_count(); i++)
+				printf("%-18s %s\n%-18s   evidence: %s\n", pm_rule_at(i)->id,
+				       pm_rule_at(i)->title, "", pm_rule_at(i)->evidence);
+			return PM_EXIT_OK;
+		case 'h':
+			fputs(usage, stdout);
+			return PM_EXIT_OK;
+		case 'H':
+			return pm_show_manual("pmbench-explain");
+		case ':':
+			return pm_usage_error("explain", usage, "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return pm_usage_error("explain", usage, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return pm_usage_error("explain", usage, "expected OLD and NEW, got %d argument%s",
+				      argc - optind, argc - optind == 1 ? "" : "s");
+	if (pm_side_load(&old, argv[optind], &e)) {
+		pm_error("%s", e.msg);
+		pm_side_free(&old);
+		return PM_EXIT_USAGE;
+	}
+	if (pm_side_load(&new, argv[optind + 1], &e)) {
+		pm_error("%s", e.msg);
+		pm_side_free(&old);
+		pm_side_free(&new);
+		return PM_EXIT_USAGE;
+	}
+	if (pm_explain(&x, &old, &new, &o, &e)) {
+		pm_error("%s", e.msg);
+		pm_side_free(&old);
+		pm_side_free(&new);
+		return PM_EXIT_USAGE;
+	}
+	if (!strcmp(format, "json")) {
+		json_t *j = pm_report_json(&x);
+
+		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+		putchar('\n');
+		json_decref(j);
+	} else {
+		pm_report_text(&x, stdout, !strcmp(format, "markdown"), all);
+	}
+	for (i = 0; fail_on && i < x.ncmp; i++) {
+		enum pm_verdict v = x.cmp[i].verdict;
+
+		if (v == PM_REGRESSION ||
+		    (!strcmp(fail_on, "change") && (v == PM_IMPROVEMENT || v == PM_CHANGED)))
+			status = PM_EXIT_FOUND;
+	}
+	pm_explanation_free(&x);
+	pm_side_free(&old);
+	pm_side_free(&new);
+	return status;
+}

@@ -1,0 +1,202 @@
+/* explain: the pipeline from two sides to ranked causes. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+
+void pm_explain_opts_default(struct pm_explain_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->noise_floor = 0.03;
+	o->level = 0.95;
+	o->reps = 2000;
+}
+
+static bool strv_has(char **v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+static void strv_add(char ***v, size_t *n, const char *s)
+{
+	*v = pm_xrealloc(*v, (*n + 1) * sizeof(char *));
+	(*v)[(*n)++] = pm_xstrdup(s);
+}
+
+/* Benchmark names with a usable figure on a side, in first-seen order. */
+static void side_names(const struct pm_side *s, char ***v, size_t *n)
+{
+	size_t r, i;
+
+	for (r = 0; r < s->nruns; r++)
+		for (i = 0; i < s->runs[r].nbench; i++) {
+			const struct pm_bench_result *b = &s->runs[r].bench[i];
+
+			if (b->status == PM_BENCH_OK && b->ntrials &&
+			    !strv_has(*v, *n, b->name))
+				strv_add(v, n, b->name);
+		}
+}
+
+static void note(struct pm_explanation *x, char *msg)
+{
+	x->unavailable = pm_xrealloc(x->unavailable,
+				     (x->nunavailable + 1) * sizeof(char *));
+	x->unavailable[x->nunavailable++] = msg;
+}
+
+static bool side_imported(const struct pm_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++)
+		if (s->runs[i].source && !strncmp(s->runs[i].source, "import", 6))
+			return true;
+	return false;
+}
+
+/* What evidence was missing, and what that weakens. */
+static void missing_evidence(struct pm_explanation *x)
+{
+	size_t i, counters = 0, hot = 0, ksyms = 0, changed = 0;
+
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT)
+			continue;
+		changed++;
+		counters += c->have_counters;
+		hot += c->have_hotspots;
+		ksyms += c->have_kernel_syms;
+	}
+	if (side_imported(x->old) || side_imported(x->new))
+		note(x, pm_xasprintf("%s is imported from a text report: single figures with "
+				     "no trials, counters or hotspots; a change can only be "
+				     "stated against the noise floor, and causes only from "
+				     "the benchmark and the kernel version",
+				     side_imported(x->old) ? "OLD" : "NEW"));
+	if (!changed)
+		return;
+	if (counters < changed)
+		note(x, pm_xstrdup("no hardware counters on both sides (no PMU, or not "
+				   "supported): instructions per op, IPC and icache/iTLB misses "
+				   "are unavailable, so a longer code path cannot be told from "
+				   "the same code running slower, and icache bloat stays a "
+				   "hypothesis"));
+	if (hot < changed)
+		note(x, pm_xstrdup("no sampled hotspots on both sides (--no-profile, or "
+				   "imported): the change cannot be placed in kernel or user "
+				   "symbols"));
+	else if (ksyms < changed)
+		note(x, pm_xstrdup("no kernel symbols on a side (kernel addresses hidden: "
+				   "perf_event_paranoid/kptr_restrict): rules that need kernel "
+				   "hotspots (page tables, entry code, syscall hooks) rely on "
+				   "the fingerprint alone"));
+}
+
+int pm_explain(struct pm_explanation *x, struct pm_side *old,
+	       struct pm_side *new, const struct pm_explain_opts *o,
+	       struct pm_err *e)
+{
+	char **a = NULL, **b = NULL;
+	size_t na = 0, nb = 0, i;
+
+	memset(x, 0, sizeof(*x));
+	x->old = old;
+	x->new = new;
+	x->opts = *o;
+	side_names(old, &a, &na);
+	side_names(new, &b, &nb);
+	if (o->only && (!strv_has(a, na, o->only) || !strv_has(b, nb, o->only))) {
+		int err = pm_err_set(e, -EINVAL, "benchmark '%s' is not in both %s and %s",
+				     o->only, old->name, new->name);
+
+		for (i = 0; i < na; i++)
+			free(a[i]);
+		for (i = 0; i < nb; i++)
+			free(b[i]);
+		free(a);
+		free(b);
+		return err;
+	}
+	pm_fingerprint_diff(x);
+	for (i = 0; i < na; i++) {
+		if (!strv_has(b, nb, a[i])) {
+			strv_add(&x->only_old, &x->nonly_old, a[i]);
+			continue;
+		}
+		if (o->only && strcmp(o->only, a[i]))
+			continue;
+		x->cmp = pm_xrealloc(x->cmp, (x->ncmp + 1) * sizeof(*x->cmp));
+		memset(&x->cmp[x->ncmp], 0, sizeof(*x->cmp));
+		pm_compare_bench(&x->cmp[x->ncmp++], old, new, a[i], o);
+	}
+	for (i = 0; i < nb; i++)
+		if (!strv_has(a, na, b[i]))
+			strv_add(&x->only_new, &x->nonly_new, b[i]);
+	for (i = 0; i < na; i++)
+		free(a[i]);
+	for (i = 0; i < nb; i++)
+		free(b[i]);
+	free(a);
+	free(b);
+	for (i = 0; i < x->ncmp; i++) {
+		pm_gather_evidence(&x->cmp[i], old, new);
+		pm_adjust_for_machine(&x->cmp[i], x);
+		pm_apply_rules(&x->cmp[i], x);
+	}
+	missing_evidence(x);
+	return 0;
+}
+
+void pm_explanation_free(struct pm_explanation *x)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < x->ncmp; i++) {
+		struct pm_bench_cmp *c = &x->cmp[i];
+
+		free(c->name);
+		free(c->settle);
+		free(c->machine_note);
+		for (j = 0; j < c->nsyms; j++) {
+			free(c->syms[j].name);
+			free(c->syms[j].object);
+		}
+		free(c->syms);
+		for (j = 0; j < c->ncauses; j++) {
+			free(c->causes[j].sentence);
+			for (k = 0; k < c->causes[j].nevidence; k++)
+				free(c->causes[j].evidence[k]);
+			free(c->causes[j].evidence);
+		}
+		free(c->causes);
+	}
+	free(x->cmp);
+	for (i = 0; i < x->nonly_old; i++)
+		free(x->only_old[i]);
+	for (i = 0; i < x->nonly_new; i++)
+		free(x->only_new[i]);
+	free(x->only_old);
+	free(x->only_new);
+	for (i = 0; i < x->ndiffs; i++) {
+		free(x->diffs[i].key);
+		free(x->diffs[i].old);
+		free(x->diffs[i].new);
+	}
+	free(x->diffs);
+	for (i = 0; i < x->nunavailable; i++)
+		free(x->unavailable[i]);
+	free(x->unavailable);
+	memset(x, 0, sizeof(*x));
+}

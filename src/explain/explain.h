@@ -1,0 +1,173 @@
+/*
+ * explain: compare two sides (one or several result files each) and say
+ * why a benchmark changed.
+ *
+ *   compare.c   load the sides, pool runs, per-benchmark statistics
+ *   evidence.c  where the time went: user/kernel, symbols, counters
+ *   rules.c     the table of causes, each with its evidence test
+ *   report.c    text, markdown, json
+ */
+#ifndef PM_EXPLAIN_H
+#define PM_EXPLAIN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/result.h"
+#include "util.h"
+
+/* One side: the runs (result files) of one kernel/config/machine. */
+struct pm_side {
+	char *name;			/* the path given */
+	struct pm_result *runs;
+	size_t nruns;
+	char **warnings;		/* files skipped, and why */
+	size_t nwarnings;
+};
+
+int pm_side_load(struct pm_side *s, const char *path, struct pm_err *e);
+void pm_side_free(struct pm_side *s);
+
+enum pm_verdict {
+	PM_REGRESSION,
+	PM_IMPROVEMENT,
+	PM_NO_CHANGE,
+	PM_INCONCLUSIVE,
+	PM_CHANGED,		/* a measured parameter (not better/worse) */
+};
+
+const char *pm_verdict_name(enum pm_verdict v);
+
+/* A per-op quantity on both sides; NAN where a side lacks it. */
+struct pm_pair {
+	double old, new;
+};
+
+/* A symbol's cost on both sides. */
+struct pm_sym_delta {
+	char *name, *object;
+	bool kernel;
+	double old_ns, new_ns;		/* cost per op, 0 when absent */
+	double old_share, new_share;
+	double old_size, new_size;	/* bytes, NAN when unknown */
+	bool is_new, vanished;
+};
+
+struct pm_cause {
+	const char *rule;		/* rule id: "page-table-levels" */
+	const char *title;		/* "page-table levels" */
+	double confidence;		/* 0..1 */
+	char *sentence;			/* what a kernel engineer would write */
+	char **evidence;		/* the figures behind it */
+	size_t nevidence;
+};
+
+/* Everything explain knows about one benchmark present on both sides. */
+struct pm_bench_cmp {
+	char *name;		/* owned */
+	const struct pm_bench_result *ref_old, *ref_new;	/* first run, for metadata */
+	bool measured;		/* a parameter, not a time */
+	bool higher_is_better;
+
+	/* 1. is it a change? (times in ns per op) */
+	size_t n_old, n_new;	/* samples compared: run medians or trials */
+	bool by_runs;		/* runs were the unit of replication */
+	double med_old, med_new;
+	double ratio, ci_low, ci_high;	/* new/old, bootstrap CI */
+	double level;		/* of that CI */
+	double p_value;		/* Mann-Whitney, NAN when not computable */
+	double rel_ci_old, rel_ci_new;	/* relative CI half-widths of the sides */
+	bool converged_old, converged_new;
+	enum pm_verdict verdict;
+	char *settle;		/* for inconclusive: what would settle it */
+	double ref_ratio;	/* machine speed: reference loop new/old, NAN unknown */
+	struct pm_pair busy;	/* other runnable tasks during the trials */
+	double raw_ratio;	/* the ratio before taking machine speed out */
+	char *machine_note;	/* how machine speed changed the verdict, or NULL */
+
+	/* 2. where did the time go? */
+	double delta_ns;
+	struct pm_pair kernel_ns, user_ns;	/* per op */
+	const char *split_source;	/* "samples", "cycles", "getrusage", NULL */
+	struct pm_sym_delta *syms;	/* sorted by |delta| */
+	size_t nsyms;
+	struct pm_pair instructions, cycles, ipc;
+	struct pm_pair icache_mpki, itlb_mpki, branch_mpki;
+	struct pm_pair faults, ctxsw, migrations;
+	struct pm_pair task_clock;
+	/* scaling curves (--instances/--threads) on both sides */
+	size_t nscale;
+	unsigned scale_n[16];
+	struct pm_pair scale_eff[16], scale_tput[16];
+	bool have_counters;	/* hardware counters on both sides */
+	bool have_hotspots;	/* samples on both sides */
+	bool have_kernel_syms;
+
+	/* 3. why? ranked */
+	struct pm_cause *causes;
+	size_t ncauses;
+};
+
+/* A fingerprint difference: dotted key, old and new as text. */
+struct pm_fp_diff {
+	char *key, *old, *new;
+};
+
+struct pm_explain_opts {
+	double noise_floor;	/* relative change below which nothing is called a change (0.03) */
+	double level;		/* confidence level (0.95) */
+	unsigned reps;		/* bootstrap resamples (2000) */
+	const char *only;	/* one benchmark, or NULL */
+};
+
+struct pm_explanation {
+	struct pm_side *old, *new;
+	struct pm_explain_opts opts;
+	struct pm_bench_cmp *cmp;
+	size_t ncmp;
+	char **only_old, **only_new;	/* benchmarks on one side only */
+	size_t nonly_old, nonly_new;
+	struct pm_fp_diff *diffs;
+	size_t ndiffs;
+	char **unavailable;	/* missing evidence and what it weakens */
+	size_t nunavailable;
+};
+
+void pm_explain_opts_default(struct pm_explain_opts *o);
+/* Compare, gather evidence, run the rules.  Fails only on bad input
+ * (-EINVAL): sides with no benchmark in common are not an error. */
+int pm_explain(struct pm_explanation *x, struct pm_side *old,
+	       struct pm_side *new, const struct pm_explain_opts *o,
+	       struct pm_err *e);
+void pm_explanation_free(struct pm_explanation *x);
+
+/* compare.c */
+void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
+		      const struct pm_side *new, const char *name,
+		      const struct pm_explain_opts *o);
+/* Take machine speed and an unchanged profile into account (after
+ * evidence): a uniformly faster or slower machine is not a code change. */
+void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* evidence.c */
+void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
+			const struct pm_side *new);
+void pm_fingerprint_diff(struct pm_explanation *x);
+/* rules.c: fills c->causes, ranked */
+void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
+const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,
+				      const char *key);
+/* Causes the rule table can name, for pmbench-explain(1) and tests. */
+struct pm_rule_info {
+	const char *id, *title, *evidence;
+};
+size_t pm_rule_count(void);
+const struct pm_rule_info *pm_rule_at(size_t i);
+
+/* report.c */
+void pm_report_text(const struct pm_explanation *x, FILE *f, bool markdown,
+		    bool all);
+json_t *pm_report_json(const struct pm_explanation *x);
+
+#endif

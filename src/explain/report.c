@@ -1,0 +1,386 @@
+/* explain reports: text for the terminal, markdown for mails, json. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+#include "sysinfo.h"
+
+static const char *level(double conf)
+{
+	return conf >= 0.7 ? "high" : conf >= 0.4 ? "medium" : "low";
+}
+
+static void fmt_val(char *buf, size_t len, const struct pm_bench_cmp *c, double ns)
+{
+	if (c->measured)
+		snprintf(buf, len, "%.4g %s", ns, c->ref_old->unit);
+	else if (c->higher_is_better) {
+		char v[24];
+
+		pm_fmt_count(v, sizeof(v), pm_bench_result_value(c->ref_old, ns));
+		snprintf(buf, len, "%s %s", v, c->ref_old->unit);
+	}
+	else
+		pm_fmt_time(buf, len, ns);
+}
+
+static void fmt_signed_time(char *buf, size_t len, double ns)
+{
+	char t[24];
+
+	pm_fmt_time(t, sizeof(t), fabs(ns));
+	snprintf(buf, len, "%s%s", ns < 0 ? "-" : "+", t);
+}
+
+static char *side_desc(const struct pm_side *s)
+{
+	const json_t *si = s->runs[0].sysinfo;
+	const json_t *rel = pm_sysinfo_get(si, "kernel.release");
+	const json_t *host = pm_sysinfo_get(si, "hostname");
+	bool imported = s->runs[0].source && strcmp(s->runs[0].source, "run");
+
+	return pm_xasprintf("%s: %zu run%s, Linux %s on %s%s%s", s->name, s->nruns,
+			    s->nruns == 1 ? "" : "s",
+			    json_is_string(rel) ? json_string_value(rel) : "?",
+			    json_is_string(host) ? json_string_value(host) : "?",
+			    imported ? ", " : "", imported ? s->runs[0].source : "");
+}
+
+static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	fmt_val(a, sizeof(a), c, c->med_old);
+	fmt_val(b, sizeof(b), c, c->med_new);
+	if (isnan(c->ci_low))
+		snprintf(buf, len, "%s -> %s  %+.1f%% (single figures, no interval)",
+			 a, b, 100 * (c->ratio - 1));
+	else
+		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% CI %+.1f%% .. %+.1f%%; p %s %.2g; %zu vs %zu %s)",
+			 a, b, 100 * (c->ratio - 1), 100 * c->level,
+			 100 * (c->ci_low - 1), 100 * (c->ci_high - 1),
+			 c->p_value < 0.001 ? "<" : "=", c->p_value < 0.001 ? 0.001 : c->p_value,
+			 c->n_old, c->n_new, c->by_runs ? "runs" : "trials");
+}
+
+static void where_lines(const struct pm_bench_cmp *c, FILE *f, const char *ind)
+{
+	char a[32], b[32], d[32];
+	size_t i, shown = 0;
+
+	if (c->split_source) {
+		fmt_signed_time(a, sizeof(a), c->kernel_ns.new - c->kernel_ns.old);
+		fmt_signed_time(b, sizeof(b), c->user_ns.new - c->user_ns.old);
+		fprintf(f, "%skernel %s per op, user %s per op (split from %s)\n", ind, a, b,
+			c->split_source);
+	}
+	for (i = 0; i < c->nsyms && shown < 5; i++) {
+		const struct pm_sym_delta *s = &c->syms[i];
+		double dv = s->new_ns - s->old_ns;
+
+		if (!strcmp(s->name, "[other]") || fabs(dv) < 0.02 * fabs(c->delta_ns))
+			continue;
+		shown++;
+		pm_fmt_time(a, sizeof(a), s->old_ns);
+		pm_fmt_time(b, sizeof(b), s->new_ns);
+		fmt_signed_time(d, sizeof(d), dv);
+		if (s->is_new)
+			fprintf(f, "%s%s (%s): new, %s per op\n", ind, s->name, s->object, b);
+		else if (s->vanished)
+			fprintf(f, "%s%s (%s): gone (was %s per op)\n", ind, s->name, s->object, a);
+		else
+			fprintf(f, "%s%s (%s): %s -> %s per op (%s)\n", ind, s->name, s->object,
+				a, b, d);
+	}
+	if (c->have_counters)
+		fprintf(f, "%sinstructions/op %.0f -> %.0f (%+.1f%%), IPC %.2f -> %.2f\n", ind,
+			c->instructions.old, c->instructions.new,
+			100 * (c->instructions.new / c->instructions.old - 1), c->ipc.old, c->ipc.new);
+	if (!isnan(c->icache_mpki.old) && !isnan(c->icache_mpki.new))
+		fprintf(f, "%sicache misses per 1000 instructions %.2f -> %.2f\n", ind,
+			c->icache_mpki.old, c->icache_mpki.new);
+	if (!isnan(c->faults.old) && !isnan(c->faults.new) &&
+	    fabs(c->faults.new - c->faults.old) > 0.01)
+		fprintf(f, "%spage faults/op %.2f -> %.2f\n", ind, c->faults.old, c->faults.new);
+	if (!isnan(c->ctxsw.old) && !isnan(c->ctxsw.new) &&
+	    fabs(c->ctxsw.new - c->ctxsw.old) > 0.01)
+		fprintf(f, "%scontext switches/op %.2f -> %.2f\n", ind, c->ctxsw.old, c->ctxsw.new);
+	if (!isnan(c->migrations.old) && !isnan(c->migrations.new) &&
+	    fabs(c->migrations.new - c->migrations.old) > 0.01)
+		fprintf(f, "%smigrations/op %.3f -> %.3f\n", ind, c->migrations.old,
+			c->migrations.new);
+	for (i = 0; i < c->nscale; i++)
+		fprintf(f, "%s%u copies: efficiency %.0f%% -> %.0f%%, throughput x%.2f\n", ind,
+			c->scale_n[i], 100 * c->scale_eff[i].old, 100 * c->scale_eff[i].new,
+			c->scale_tput[i].new / c->scale_tput[i].old);
+}
+
+static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
+{
+	char line[512];
+	size_t i, j;
+
+	change_line(c, line, sizeof(line));
+	if (md) {
+		fprintf(f, "### %s: %s\n\n%s\n\n", c->name, pm_verdict_name(c->verdict), line);
+		if (c->machine_note)
+			fprintf(f, "Machine: %s.\n\n", c->machine_note);
+		fprintf(f, "**Where the time went**\n\n```\n");
+		where_lines(c, f, "");
+		fprintf(f, "```\n\n");
+		if (c->ncauses) {
+			fprintf(f, "**Why**\n\n");
+			for (i = 0; i < c->ncauses; i++) {
+				const struct pm_cause *k = &c->causes[i];
+
+				fprintf(f, "%zu. **%s** (%s, %.2f): %s\n", i + 1, k->title,
+					level(k->confidence), k->confidence, k->sentence);
+				for (j = 0; j < k->nevidence; j++)
+					fprintf(f, "   - %s\n", k->evidence[j]);
+			}
+			fputc('\n', f);
+		}
+		return;
+	}
+	{
+		char up[32];
+
+		snprintf(up, sizeof(up), "%s", pm_verdict_name(c->verdict));
+		for (i = 0; up[i]; i++)
+			up[i] = (char)(up[i] >= 'a' && up[i] <= 'z' ? up[i] - 32 : up[i]);
+		fprintf(f, "%s  %s  %s\n", c->name, up, line);
+	}
+	if (c->machine_note)
+		fprintf(f, "  machine: %s\n", c->machine_note);
+	fprintf(f, "  where:\n");
+	where_lines(c, f, "    ");
+	if (c->ncauses) {
+		fprintf(f, "  why:\n");
+		for (i = 0; i < c->ncauses; i++) {
+			const struct pm_cause *k = &c->causes[i];
+
+			fprintf(f, "    %zu. [%s %.2f] %s: %s\n", i + 1, level(k->confidence),
+				k->confidence, k->title, k->sentence);
+			for (j = 0; j < k->nevidence; j++)
+				fprintf(f, "         - %s\n", k->evidence[j]);
+		}
+	} else if (c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT) {
+		fprintf(f, "  why: no rule applies and no symbol stands out\n");
+	}
+	fputc('\n', f);
+}
+
+static void name_list(FILE *f, const struct pm_explanation *x, enum pm_verdict v,
+		      const char *label, bool md)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < x->ncmp; i++)
+		n += x->cmp[i].verdict == v;
+	if (!n)
+		return;
+	fprintf(f, md ? "- **%s** (%zu):" : "%s (%zu):", label, n);
+	for (i = 0, n = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->verdict == v)
+			fprintf(f, "%s %s %+.1f%%", n++ ? "," : "", c->name,
+				100 * (c->ratio - 1));
+	}
+	fputc('\n', f);
+}
+
+void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
+{
+	char *bo = side_desc(x->old), *bn = side_desc(x->new);
+	size_t i, shown = 0;
+
+	if (md)
+		fprintf(f, "## pmbench explain\n\n- OLD %s\n- NEW %s\n", bo, bn);
+	else
+		fprintf(f, "pmbench explain\n  OLD %s\n  NEW %s\n", bo, bn);
+	free(bo);
+	free(bn);
+	for (i = 0; i < x->old->nwarnings; i++)
+		fprintf(f, "  warning (OLD): %s\n", x->old->warnings[i]);
+	for (i = 0; i < x->new->nwarnings; i++)
+		fprintf(f, "  warning (NEW): %s\n", x->new->warnings[i]);
+	if (x->ndiffs) {
+		size_t cfg = 0;
+
+		fprintf(f, md ? "\n**Fingerprint differences** (hypotheses):\n\n" :
+			"  fingerprint differences (hypotheses the evidence below confirms or rejects):\n");
+		for (i = 0; i < x->ndiffs; i++) {
+			if (!strncmp(x->diffs[i].key, "kernel.config.", 14)) {
+				cfg++;
+				continue;
+			}
+			fprintf(f, md ? "- `%s`: %s -> %s\n" : "    %s: %s -> %s\n",
+				x->diffs[i].key, x->diffs[i].old, x->diffs[i].new);
+		}
+		if (cfg)
+			fprintf(f, md ? "- %zu kernel config options differ\n" :
+				"    %zu kernel config options differ\n", cfg);
+	}
+	fputc('\n', f);
+	/* changed benchmarks first: regressions, then improvements */
+	for (int pass = 0; pass < 2; pass++)
+		for (i = 0; i < x->ncmp; i++) {
+			const struct pm_bench_cmp *c = &x->cmp[i];
+			bool hit = pass == 0 ? c->verdict == PM_REGRESSION :
+					       c->verdict == PM_IMPROVEMENT;
+
+			if (hit) {
+				bench_text(c, f, md);
+				shown++;
+			}
+		}
+	for (i = 0; all && i < x->ncmp; i++)
+		if (x->cmp[i].verdict != PM_REGRESSION && x->cmp[i].verdict != PM_IMPROVEMENT)
+			bench_text(&x->cmp[i], f, md);
+	if (!shown && x->ncmp)
+		fprintf(f, "No benchmark changed beyond the noise floor (±%.0f%%).\n\n",
+			100 * x->opts.noise_floor);
+	if (md)
+		fprintf(f, "**Summary**\n\n");
+	name_list(f, x, PM_NO_CHANGE, "no change", md);
+	name_list(f, x, PM_CHANGED, "parameter changed", md);
+	name_list(f, x, PM_INCONCLUSIVE, "inconclusive", md);
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->verdict != PM_INCONCLUSIVE)
+			continue;
+		if (c->ncauses)
+			fprintf(f, md ? "  - %s: %s\n" : "  %s: %s\n", c->name,
+				c->causes[0].sentence);
+		if (c->settle)
+			fprintf(f, md ? "  - %s: would be settled by %s\n" :
+				"  %s: would be settled by %s\n", c->name, c->settle);
+	}
+	if (x->nonly_old) {
+		fprintf(f, md ? "- only in OLD:" : "only in OLD:");
+		for (i = 0; i < x->nonly_old; i++)
+			fprintf(f, " %s", x->only_old[i]);
+		fputc('\n', f);
+	}
+	if (x->nonly_new) {
+		fprintf(f, md ? "- only in NEW:" : "only in NEW:");
+		for (i = 0; i < x->nonly_new; i++)
+			fprintf(f, " %s", x->only_new[i]);
+		fputc('\n', f);
+	}
+	if (!x->ncmp)
+		fprintf(f, "No benchmark is present on both sides: nothing to compare.\n");
+	for (i = 0; i < x->nunavailable; i++)
+		fprintf(f, md ? "- evidence unavailable: %s\n" : "evidence unavailable: %s\n",
+			x->unavailable[i]);
+}
+
+static json_t *pair_json(struct pm_pair p)
+{
+	return json_pack("{s:o,s:o}", "old", isfinite(p.old) ? json_real(p.old) : json_null(),
+			 "new", isfinite(p.new) ? json_real(p.new) : json_null());
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *pm_report_json(const struct pm_explanation *x)
+{
+	json_t *o = json_object(), *benches = json_array(), *diffs = json_array();
+	json_t *un = json_array(), *oo = json_array(), *on = json_array();
+	size_t i, j, k;
+
+	json_object_set_new(o, "old", json_pack("{s:s,s:I}", "path", x->old->name,
+						"runs", (json_int_t)x->old->nruns));
+	json_object_set_new(o, "new", json_pack("{s:s,s:I}", "path", x->new->name,
+						"runs", (json_int_t)x->new->nruns));
+	json_object_set_new(o, "noise_floor", json_real(x->opts.noise_floor));
+	for (i = 0; i < x->ndiffs; i++)
+		json_array_append_new(diffs, json_pack("{s:s,s:s,s:s}", "key", x->diffs[i].key,
+						       "old", x->diffs[i].old, "new", x->diffs[i].new));
+	json_object_set_new(o, "fingerprint_differences", diffs);
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+		json_t *b = json_object(), *causes = json_array(), *syms = json_array();
+
+		json_object_set_new(b, "name", json_string(c->name));
+		json_object_set_new(b, "verdict", json_string(pm_verdict_name(c->verdict)));
+		json_object_set_new(b, "median_old_ns", num(c->med_old));
+		json_object_set_new(b, "median_new_ns", num(c->med_new));
+		json_object_set_new(b, "ratio", num(c->ratio));
+		json_object_set_new(b, "raw_ratio", num(c->raw_ratio));
+		json_object_set_new(b, "reference_ratio", num(c->ref_ratio));
+		if (c->machine_note)
+			json_object_set_new(b, "machine", json_string(c->machine_note));
+		json_object_set_new(b, "ci_low", num(c->ci_low));
+		json_object_set_new(b, "ci_high", num(c->ci_high));
+		json_object_set_new(b, "p_value", num(c->p_value));
+		json_object_set_new(b, "n_old", json_integer((json_int_t)c->n_old));
+		json_object_set_new(b, "n_new", json_integer((json_int_t)c->n_new));
+		json_object_set_new(b, "by_runs", json_boolean(c->by_runs));
+		if (c->settle)
+			json_object_set_new(b, "settle", json_string(c->settle));
+		json_object_set_new(b, "delta_ns", num(c->delta_ns));
+		json_object_set_new(b, "split_source", c->split_source ?
+				    json_string(c->split_source) : json_null());
+		json_object_set_new(b, "kernel_ns", pair_json(c->kernel_ns));
+		json_object_set_new(b, "user_ns", pair_json(c->user_ns));
+		json_object_set_new(b, "instructions", pair_json(c->instructions));
+		json_object_set_new(b, "ipc", pair_json(c->ipc));
+		json_object_set_new(b, "icache_mpki", pair_json(c->icache_mpki));
+		json_object_set_new(b, "page_faults", pair_json(c->faults));
+		json_object_set_new(b, "context_switches", pair_json(c->ctxsw));
+		json_object_set_new(b, "migrations", pair_json(c->migrations));
+		for (j = 0; j < c->nsyms && j < 20; j++) {
+			const struct pm_sym_delta *s = &c->syms[j];
+
+			json_array_append_new(syms, json_pack("{s:s,s:s,s:b,s:o,s:o,s:b,s:b}",
+				"name", s->name, "object", s->object, "kernel", s->kernel,
+				"old_ns_per_op", num(s->old_ns), "new_ns_per_op", num(s->new_ns),
+				"new", s->is_new, "vanished", s->vanished));
+		}
+		json_object_set_new(b, "symbols", syms);
+		for (j = 0; j < c->ncauses; j++) {
+			const struct pm_cause *cs = &c->causes[j];
+			json_t *ev = json_array();
+
+			for (k = 0; k < cs->nevidence; k++)
+				json_array_append_new(ev, json_string(cs->evidence[k]));
+			json_array_append_new(causes, json_pack("{s:s,s:s,s:f,s:s,s:s,s:o}",
+				"rule", cs->rule, "title", cs->title, "confidence", cs->confidence,
+				"level", level(cs->confidence), "sentence", cs->sentence,
+				"evidence", ev));
+		}
+		json_object_set_new(b, "causes", causes);
+		json_array_append_new(benches, b);
+	}
+	json_object_set_new(o, "benchmarks", benches);
+	for (i = 0; i < x->nonly_old; i++)
+		json_array_append_new(oo, json_string(x->only_old[i]));
+	for (i = 0; i < x->nonly_new; i++)
+		json_array_append_new(on, json_string(x->only_new[i]));
+	json_object_set_new(o, "only_old", oo);
+	json_object_set_new(o, "only_new", on);
+	for (i = 0; i < x->nunavailable; i++)
+		json_array_append_new(un, json_string(x->unavailable[i]));
+	json_object_set_new(o, "evidence_unavailable", un);
+	{
+		json_t *w = json_array();
+
+		for (i = 0; i < x->old->nwarnings; i++)
+			json_array_append_new(w, json_pack("{s:s,s:s}", "side", "old",
+							   "warning", x->old->warnings[i]));
+		for (i = 0; i < x->new->nwarnings; i++)
+			json_array_append_new(w, json_pack("{s:s,s:s}", "side", "new",
+							   "warning", x->new->warnings[i]));
+		json_object_set_new(o, "warnings", w);
+	}
+	return o;
+}

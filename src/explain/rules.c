@@ -1,0 +1,988 @@
+/*
+ * Why?  A table of rules.  Each looks at one benchmark's comparison and
+ * the fingerprint differences, and when it applies gives a confidence,
+ * a sentence a kernel engineer would write, and the figures behind it.
+ * Fingerprint differences are hypotheses: alone they stay below "high"
+ * confidence (0.7); counters and hotspots confirm or reject them.
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+
+#define HIGH 0.7
+
+struct finding {
+	double confidence;
+	char sentence[1024];
+	char *evidence[8];
+	size_t nevidence;
+};
+
+typedef void (*rule_fn)(const struct pm_bench_cmp *c,
+			const struct pm_explanation *x, struct finding *f);
+
+static void say(struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->sentence, sizeof(f->sentence), fmt, ap);
+	va_end(ap);
+}
+
+static void evidence(struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void evidence(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (f->nevidence >= PM_ARRAY_SIZE(f->evidence))
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		f->evidence[f->nevidence++] = s;
+	va_end(ap);
+}
+
+static void fmt_ns(char *buf, size_t len, double ns)
+{
+	pm_fmt_time(buf, len, fabs(ns));
+}
+
+static const char *sign(double v)
+{
+	return v < 0 ? "-" : "+";
+}
+
+static bool changed(const struct pm_bench_cmp *c)
+{
+	return c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT;
+}
+
+static const char *slower_word(const struct pm_bench_cmp *c)
+{
+	return c->delta_ns >= 0 ? "slower" : "faster";
+}
+
+static double kernel_delta(const struct pm_bench_cmp *c)
+{
+	return c->kernel_ns.new - c->kernel_ns.old;
+}
+
+static double user_delta(const struct pm_bench_cmp *c)
+{
+	return c->user_ns.new - c->user_ns.old;
+}
+
+/* Is the benchmark one of these (shell patterns on its name)? */
+static bool bench_is(const struct pm_bench_cmp *c, const char *const *pat)
+{
+	for (; *pat; pat++)
+		if (!fnmatch(*pat, c->name, 0))
+			return true;
+	return false;
+}
+
+static bool name_matches(const char *name, const char *const *pat)
+{
+	for (; *pat; pat++)
+		if (!fnmatch(*pat, name, 0))
+			return true;
+	return false;
+}
+
+/* Sum of symbol deltas (ns/op) whose name matches, kernel side only
+ * when kernel_only; *top gets the biggest contributor. */
+static double sym_delta(const struct pm_bench_cmp *c, const char *const *pat,
+			bool kernel_only, const struct pm_sym_delta **top)
+{
+	double sum = 0, best = 0;
+	size_t i;
+
+	if (top)
+		*top = NULL;
+	for (i = 0; i < c->nsyms; i++) {
+		const struct pm_sym_delta *d = &c->syms[i];
+		double v = d->new_ns - d->old_ns;
+
+		if ((kernel_only && !d->kernel) || !name_matches(d->name, pat))
+			continue;
+		sum += v;
+		if (top && fabs(v) > best) {
+			best = fabs(v);
+			*top = d;
+		}
+	}
+	return sum;
+}
+
+/* Part of the change a quantity explains, 0..1 (same direction only). */
+static double part_of(const struct pm_bench_cmp *c, double delta)
+{
+	if (!c->delta_ns || isnan(delta) || (delta > 0) != (c->delta_ns > 0))
+		return 0;
+	return fmin(delta / c->delta_ns, 1);
+}
+
+static void sym_evidence(struct finding *f, const struct pm_sym_delta *d)
+{
+	char a[32], b[32], dd[32];
+
+	if (!d)
+		return;
+	fmt_ns(a, sizeof(a), d->old_ns);
+	fmt_ns(b, sizeof(b), d->new_ns);
+	fmt_ns(dd, sizeof(dd), d->new_ns - d->old_ns);
+	if (d->is_new)
+		evidence(f, "%s (%s): new in NEW, %s/op", d->name, d->object, b);
+	else if (d->vanished)
+		evidence(f, "%s (%s): gone in NEW (was %s/op)", d->name, d->object, a);
+	else
+		evidence(f, "%s (%s): %s -> %s per op (%s%s)", d->name, d->object,
+			 a, b, sign(d->new_ns - d->old_ns), dd);
+	if (!isnan(d->old_size) && !isnan(d->new_size) && d->old_size > 0 &&
+	    d->new_size > 0 && d->old_size != d->new_size)
+		evidence(f, "%s grew from %.0f to %.0f bytes", d->name, d->old_size,
+			 d->new_size);
+}
+
+static void diff_evidence(struct finding *f, const struct pm_fp_diff *d)
+{
+	if (d)
+		evidence(f, "%s: %s -> %s", d->key, d->old, d->new);
+}
+
+/* ---- the rules ---- */
+
+static const char *const pt_syms[] = {
+	"copy_page_range", "copy_p[4gum]d_range", "copy_pte_range",
+	"__p[4gum]d_alloc", "p[4gum]d_alloc*", "pgd_alloc", "pgd_free", "_pgd_alloc",
+	"free_pgtables", "free_p[4gum]d_range", "free_pgd_range", "unmap_page_range",
+	"zap_p[4gum]d_range", "zap_pte_range", "pte_alloc*", "__pte_alloc*",
+	"___pte_free_tlb", "___pmd_free_tlb", "___pud_free_tlb", "___p4d_free_tlb",
+	"walk_p[4gum]d_range", "pgd_ctor", "pgtable_*", NULL,
+};
+
+static const char *const vm_benches[] = {
+	"fork", "exec", "sh", "mmap", "page-fault", "prot-fault", "aim9-fork*",
+	"aim9-exec*", "aim9-shell*", "aim9-page*", "aim9-brk*", NULL,
+};
+
+static void rule_page_tables(const struct pm_bench_cmp *c,
+			     const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.page_table_levels");
+	const struct pm_fp_diff *pae = pm_find_diff(x, "kernel.config.CONFIG_X86_PAE");
+	const struct pm_fp_diff *lvl = pm_find_diff(x, "kernel.config.CONFIG_PGTABLE_LEVELS");
+	const struct pm_sym_delta *top;
+	double pt = sym_delta(c, pt_syms, true, &top), part = part_of(c, pt);
+	char t[32], all[32];
+
+	if (!d && !pae && !lvl)
+		return;
+	f->confidence = bench_is(c, vm_benches) ? 0.45 : 0.2;
+	if (c->have_kernel_syms) {
+		if (part >= 0.3)
+			f->confidence += 0.35;
+		else if (part < 0.05)
+			f->confidence -= 0.2;	/* the page-table code did not change */
+	}
+	fmt_ns(t, sizeof(t), pt);
+	fmt_ns(all, sizeof(all), c->delta_ns);
+	if (d)
+		say(f, "NEW uses %s-level page tables where OLD used %s-level: %s has "
+		    "more page-table levels to allocate, copy and free%s%s%s%s.",
+		    d->new, d->old, c->name,
+		    c->have_kernel_syms ? "; page-table code accounts for " : "",
+		    c->have_kernel_syms ? t : "", c->have_kernel_syms ? " of the " : "",
+		    c->have_kernel_syms ? all : "");
+	else
+		say(f, "The page-table configuration changed (%s): %s walks a different "
+		    "number of page-table levels.", pae ? pae->key : lvl->key, c->name);
+	diff_evidence(f, d);
+	diff_evidence(f, pae);
+	diff_evidence(f, lvl);
+	if (c->have_kernel_syms)
+		evidence(f, "page-table symbols: %s%s per op (%.0f%% of the change)",
+			 sign(pt), t, 100 * part);
+	sym_evidence(f, top);
+}
+
+static const char *const pv_syms[] = {
+	"*paravirt*", "pv_*", "*_pv_*", "native_*", "xen_*", "kvm_*clock*",
+	"__raw_callee_save_*", NULL,
+};
+
+static void rule_paravirt(const struct pm_bench_cmp *c,
+			  const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.paravirt");
+	const struct pm_fp_diff *cfg = pm_find_diff(x, "kernel.config.CONFIG_PARAVIRT");
+	const struct pm_fp_diff *text = pm_find_diff(x, "kernel.text_size");
+	const struct pm_sym_delta *top;
+	double pv = sym_delta(c, pv_syms, true, &top), part = part_of(c, pv);
+	double grow = text ? strtod(text->new, NULL) - strtod(text->old, NULL) : 0;
+	char t[32];
+
+	if (!d && !cfg)
+		return;
+	f->confidence = bench_is(c, vm_benches) ? 0.45 : 0.3;
+	if (c->have_kernel_syms && part >= 0.15)
+		f->confidence += 0.3;
+	if (grow > 0 && c->have_counters && c->icache_mpki.new > c->icache_mpki.old * 1.1)
+		f->confidence += 0.15;
+	fmt_ns(t, sizeof(t), pv);
+	{
+		char tg[128] = "";
+
+		if (grow > 0)
+			snprintf(tg, sizeof(tg), ", and its kernel text is %.0f KiB larger (more "
+				 "icache and branch-predictor footprint)", grow / 1024);
+		say(f, "NEW is built %s CONFIG_PARAVIRT: memory-management and interrupt paths go "
+		    "through paravirt hooks (pv_ops)%s; %s is %.1f%% %s.",
+		    (cfg && !strcmp(cfg->new, "y")) || (d && !strcmp(d->new, "yes")) ?
+		    "with" : "without", tg, c->name, 100 * fabs(c->ratio - 1), slower_word(c));
+	}
+	diff_evidence(f, cfg ? cfg : d);
+	diff_evidence(f, text);
+	if (c->have_kernel_syms)
+		evidence(f, "paravirt/native hook symbols: %s%s per op", sign(pv), t);
+	sym_evidence(f, top);
+	if (c->have_counters)
+		evidence(f, "icache misses per 1000 instructions: %.2f -> %.2f",
+			 c->icache_mpki.old, c->icache_mpki.new);
+}
+
+static const char *const entry_syms[] = {
+	"entry_SYSCALL*", "entry_SYSRET*", "syscall_return_via_sysret",
+	"swapgs_restore_regs*", "__x86_indirect_thunk*", "__x86_return_thunk",
+	"__x86_indirect_*", "srso_*", "retbleed_*", "clear_bhb_loop*",
+	"mds_clear_cpu_buffers", "x86_*_mitigation*", "*write_cr3*", "switch_mm*",
+	"do_syscall_64", "syscall_exit_to_user_mode*", "entry_INT80*",
+	"*ibpb*", "*ibrs*", "*untrain_ret*", "*verw*", NULL,
+};
+
+static const char *const syscall_benches[] = {
+	"null", "null-io", "stat", "fstat", "open", "select*", "sig-*",
+	"pipe", "ctx*", "unix", "udp", "tcp", "aim9-*", NULL,
+};
+
+static bool mitigation_key(const char *key)
+{
+	return !strncmp(key, "vulnerabilities.", 16) || !strcmp(key, "mitigations");
+}
+
+static bool cmdline_mentions_mitigations(const struct pm_fp_diff *d)
+{
+	static const char *const words[] = {
+		"mitigations=", "pti", "spectre", "retbleed", "srso", "mds=",
+		"tsx_async_abort", "l1tf", "nospec", "nosmt", NULL,
+	};
+	const char *const *w;
+
+	if (!d)
+		return false;
+	for (w = words; *w; w++)
+		if (strstr(d->old, *w) || strstr(d->new, *w))
+			return true;
+	return false;
+}
+
+static void rule_mitigations(const struct pm_bench_cmp *c,
+			     const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *cmd = pm_find_diff(x, "kernel.cmdline");
+	const struct pm_sym_delta *top;
+	double en = sym_delta(c, entry_syms, true, &top), part = part_of(c, en);
+	size_t i, n = 0;
+	char t[32], list[512] = "";
+
+	for (i = 0; i < x->ndiffs; i++) {
+		if (!mitigation_key(x->diffs[i].key))
+			continue;
+		if (n++ < 3)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s: %s -> %s",
+				 n > 1 ? "; " : "", x->diffs[i].key, x->diffs[i].old,
+				 x->diffs[i].new);
+	}
+	if (!n && !cmdline_mentions_mitigations(cmd))
+		return;
+	f->confidence = bench_is(c, syscall_benches) ? 0.45 : 0.25;
+	if (c->split_source && part_of(c, kernel_delta(c)) >= 0.6)
+		f->confidence += 0.1;
+	if (c->have_kernel_syms) {
+		if (part >= 0.3)
+			f->confidence += 0.3;
+		else if (part < 0.05)
+			f->confidence -= 0.2;
+	}
+	fmt_ns(t, sizeof(t), en);
+	{
+		char part_s[96] = "";
+
+		if (c->have_kernel_syms)
+			snprintf(part_s, sizeof(part_s), "; entry/exit code is %s%s per op of the "
+				 "change", sign(en), t);
+		say(f, "Speculative-execution mitigations differ (%s): every kernel entry and "
+		    "exit pays for them%s.", n ? list : "kernel command line", part_s);
+	}
+	for (i = 0; i < x->ndiffs && f->nevidence < 3; i++)
+		if (mitigation_key(x->diffs[i].key))
+			diff_evidence(f, &x->diffs[i]);
+	if (cmdline_mentions_mitigations(cmd))
+		diff_evidence(f, cmd);
+	sym_evidence(f, top);
+}
+
+static const char *const hook_syms[] = {
+	"__secure_computing", "__seccomp_filter", "seccomp_*", "bpf_prog_*",
+	"__bpf_prog_run*", "___bpf_prog_run", "syscall_trace_enter*",
+	"syscall_trace_exit*", "__audit_syscall_*", "audit_*", "trace_sys_*",
+	"syscall_enter_from_user_mode_work", "ptrace_report_syscall*",
+	"__secure_computing_strict", "populate_seccomp_data", NULL,
+};
+
+static const char *const seccomp_syms[] = {
+	"__secure_computing", "__seccomp_filter", "seccomp_*", "bpf_prog_*",
+	"__bpf_prog_run*", "___bpf_prog_run", "populate_seccomp_data", NULL,
+};
+
+static void rule_syscall_entry(const struct pm_bench_cmp *c,
+			       const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_sym_delta *top, *stop;
+	double hook = sym_delta(c, hook_syms, true, &top), part = part_of(c, hook);
+	double sec = sym_delta(c, seccomp_syms, true, &stop);
+	char t[32], u[32];
+
+	if (!c->have_kernel_syms || part < 0.15)
+		return;
+	f->confidence = 0.5 + 0.4 * fmin(part / 0.5, 1);
+	fmt_ns(t, sizeof(t), hook);
+	fmt_ns(u, sizeof(u), top ? top->new_ns - top->old_ns : 0);
+	if (part_of(c, sec) >= 0.5 * part)
+		say(f, "NEW runs a seccomp filter on every system call: %s's syscalls take the "
+		    "slow entry path through %s (%s%s per op); hooks on the syscall path "
+		    "account for %s%s per op (%.0f%% of the change).  Check what installs the "
+		    "filter (a sandbox, container runtime or systemd unit).",
+		    c->name, stop ? stop->name : "__seccomp_filter", sign(hook), u,
+		    sign(hook), t, 100 * part);
+	else
+		say(f, "System calls in NEW take a slower entry path: syscall hooks (%s) "
+		    "cost %s%s per op (%.0f%% of the change): tracing, audit or ptrace "
+		    "work on every system call.", top ? top->name : "?", sign(hook), t,
+		    100 * part);
+	evidence(f, "syscall-path hooks: %s%s per op", sign(hook), t);
+	sym_evidence(f, top);
+	if (stop && stop != top)
+		sym_evidence(f, stop);
+}
+
+static void rule_code_path(const struct pm_bench_cmp *c,
+			   const struct pm_explanation *x, struct finding *f)
+{
+	double ri, ripc;
+
+	if (!c->have_counters)
+		return;
+	ri = c->instructions.new / c->instructions.old;
+	ripc = c->ipc.new / c->ipc.old;
+	if (fabs(ri - 1) < 0.03 || (ri > 1) != (c->delta_ns > 0))
+		return;
+	f->confidence = 0.45 + 0.3 * fmin(fabs(ri - 1) / fabs(c->ratio - 1), 1);
+	if (fabs(ripc - 1) < 0.05)
+		f->confidence += 0.15;
+	say(f, "%s executes %.0f%% %s instructions per operation in NEW (%.0f -> %.0f) "
+	    "at %s IPC (%.2f -> %.2f): a %s code path, not slower execution of the same "
+	    "code.", c->name, 100 * fabs(ri - 1), ri > 1 ? "more" : "fewer",
+	    c->instructions.old, c->instructions.new,
+	    fabs(ripc - 1) < 0.05 ? "about the same" : ripc < 1 ? "lower" : "higher",
+	    c->ipc.old, c->ipc.new, ri > 1 ? "longer" : "shorter");
+	evidence(f, "instructions/op: %.0f -> %.0f", c->instructions.old, c->instructions.new);
+	evidence(f, "IPC: %.2f -> %.2f", c->ipc.old, c->ipc.new);
+}
+
+static void rule_icache(const struct pm_bench_cmp *c,
+			const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *text = pm_find_diff(x, "kernel.text_size");
+	double grow = text ? strtod(text->new, NULL) - strtod(text->old, NULL) : 0;
+	double rel = text ? grow / strtod(text->old, NULL) : 0;
+	size_t i, grown = 0;
+
+	/* hot symbols that grew are direct evidence of bigger code */
+	for (i = 0; i < c->nsyms; i++)
+		if (c->syms[i].kernel && c->syms[i].old_size > 0 &&
+		    c->syms[i].new_size > c->syms[i].old_size * 1.05)
+			grown++;
+	if (c->have_counters) {
+		double ri = c->instructions.new / c->instructions.old;
+		double rm = c->icache_mpki.new / c->icache_mpki.old;
+
+		/* more misses for a slowdown, fewer for a speed-up */
+		if (fabs(ri - 1) > 0.05 || !(c->delta_ns > 0 ? rm > 1.2 : rm < 1 / 1.2))
+			return;
+		f->confidence = 0.5 + (grow > 0 ? 0.25 : 0) + (grown ? 0.1 : 0);
+		{
+			char tg[64] = "";
+
+			if (grow > 0)
+				snprintf(tg, sizeof(tg), "; the kernel text grew by %.0f KiB",
+					 grow / 1024);
+			say(f, "Same work, %s instruction-cache misses: %s retires about the same "
+			    "instructions per op but icache misses per 1000 instructions go from "
+			    "%.2f to %.2f%s%s.", rm > 1 ? "more" : "fewer", c->name,
+			    c->icache_mpki.old, c->icache_mpki.new, tg,
+			    grown ? " and hot functions grew" : "");
+		}
+		evidence(f, "icache MPKI: %.2f -> %.2f", c->icache_mpki.old, c->icache_mpki.new);
+		if (!isnan(c->itlb_mpki.old))
+			evidence(f, "itlb MPKI: %.2f -> %.2f", c->itlb_mpki.old, c->itlb_mpki.new);
+		diff_evidence(f, text);
+		return;
+	}
+	/* No PMU: only a hypothesis from text growth and grown symbols. */
+	if (rel < 0.01 || c->delta_ns <= 0)
+		return;
+	f->confidence = 0.25 + (grown ? 0.15 : 0);
+	say(f, "The kernel text grew by %.0f KiB (%.1f%%)%s: a bigger icache and iTLB "
+	    "footprint may make the same work slower; without a PMU the icache misses "
+	    "cannot be counted to confirm it.", grow / 1024, 100 * rel,
+	    grown ? ", hot functions included" : "");
+	diff_evidence(f, text);
+	for (i = 0; i < c->nsyms && f->nevidence < 4; i++)
+		if (c->syms[i].kernel && c->syms[i].old_size > 0 &&
+		    c->syms[i].new_size > c->syms[i].old_size * 1.05)
+			sym_evidence(f, &c->syms[i]);
+}
+
+static const char *const preempt_syms[] = {
+	"preempt_schedule*", "__cond_resched*", "_cond_resched", "preempt_count_*",
+	"rcu_note_context_switch", "raw_irqentry_exit_cond_resched",
+	"dynamic_cond_resched*", "__schedule", "schedule", NULL,
+};
+
+static void rule_preemption(const struct pm_bench_cmp *c,
+			    const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.preemption");
+	const struct pm_sym_delta *top;
+	double p = sym_delta(c, preempt_syms, true, &top), part = part_of(c, p);
+
+	if (!d)
+		d = pm_find_diff(x, "kernel.config.CONFIG_PREEMPT");
+	if (!d)
+		return;
+	f->confidence = 0.3 + (c->have_kernel_syms && part >= 0.15 ? 0.35 : 0);
+	say(f, "The preemption model changed (%s -> %s): preemption points and their "
+	    "bookkeeping on the paths %s takes differ.", d->old, d->new, c->name);
+	diff_evidence(f, d);
+	sym_evidence(f, top);
+}
+
+static const char *const thp_syms[] = {
+	"*huge_pmd*", "clear_huge_page", "folio_zero_user", "*hugepage*",
+	"khugepaged*", "do_huge_*", "*thp*", "__do_huge_pmd_anonymous_page", NULL,
+};
+
+static const char *const fault_benches[] = {
+	"page-fault", "mmap", "prot-fault", "fork", "exec", "sh", "aim9-page*",
+	"aim9-brk*", "bw-mem*", "lat-*", "tlb-*", NULL,
+};
+
+static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+		     struct finding *f)
+{
+	const struct pm_fp_diff *d = pm_find_diff(x, "thp.enabled");
+	const struct pm_fp_diff *df = pm_find_diff(x, "thp.defrag");
+	const struct pm_sym_delta *top;
+	double t = sym_delta(c, thp_syms, true, &top), part = part_of(c, t);
+	bool faults = !isnan(c->faults.old) && !isnan(c->faults.new) &&
+		      fabs(c->faults.new - c->faults.old) > 0.1 * fmax(c->faults.old, 1e-9);
+
+	if (!d && !df)
+		return;
+	if (!bench_is(c, fault_benches))
+		return;
+	f->confidence = 0.4 + (faults ? 0.2 : 0) + (c->have_kernel_syms && part >= 0.2 ? 0.25 : 0);
+	{
+		char en[96] = "", de[96] = "", fa[96] = "take a different path";
+
+		if (d)
+			snprintf(en, sizeof(en), "enabled %s -> %s", d->old, d->new);
+		if (df)
+			snprintf(de, sizeof(de), "%sdefrag %s -> %s", d ? ", " : "", df->old, df->new);
+		if (faults)
+			snprintf(fa, sizeof(fa), "per op go from %.2f to %.2f", c->faults.old,
+				 c->faults.new);
+		say(f, "Transparent hugepages are set differently (%s%s): %s's page faults %s.",
+		    en, de, c->name, fa);
+	}
+	diff_evidence(f, d);
+	diff_evidence(f, df);
+	sym_evidence(f, top);
+}
+
+static const char *const clock_syms[] = {
+	"read_hpet", "acpi_pm_read*", "ktime_get*", "*clocksource*", "read_tsc",
+	"kvm_clock_*", "pvclock_*", "__x64_sys_clock_gettime", NULL,
+};
+
+static void rule_clocksource(const struct pm_bench_cmp *c,
+			     const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *d = pm_find_diff(x, "clocksource.current");
+	const struct pm_sym_delta *top;
+	double t = sym_delta(c, clock_syms, true, &top), part = part_of(c, t);
+	bool slow = d && (strstr(d->new, "hpet") || strstr(d->new, "acpi_pm") ||
+			  strstr(d->old, "hpet") || strstr(d->old, "acpi_pm"));
+
+	if (!d)
+		return;
+	f->confidence = (slow ? 0.3 : 0.15) + (c->have_kernel_syms && part >= 0.2 ? 0.45 : 0);
+	say(f, "The clocksource changed (%s -> %s)%s.", d->old, d->new,
+	    slow ? ": hpet and acpi_pm cannot be read from the vDSO, so every clock read "
+	    "is a system call and an uncached device read" : "");
+	diff_evidence(f, d);
+	sym_evidence(f, top);
+}
+
+static void rule_cpu(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+		     struct finding *f)
+{
+	static const char *const keys[] = {
+		"cpu.model_name", "cpu.cur_mhz", "cpu.max_mhz", "cpu.governor",
+		"cpu.family", "cpu.model", "cpu.microcode", "cpu.vendor",
+		"hypervisor.vendor",
+	};
+	const struct pm_fp_diff *mhz = pm_find_diff(x, "cpu.cur_mhz");
+	const struct pm_fp_diff *model = pm_find_diff(x, "cpu.model_name");
+	double uk = NAN, kk = NAN, fr = NAN;
+	size_t i, n = 0;
+
+	for (i = 0; i < PM_ARRAY_SIZE(keys); i++)
+		n += pm_find_diff(x, keys[i]) != NULL;
+	/* current frequency readings wander: only a real difference counts */
+	if (n == 1 && mhz && fabs(strtod(mhz->new, NULL) / strtod(mhz->old, NULL) - 1) < 0.05)
+		return;
+	if (!n)
+		return;
+	f->confidence = 0.3;
+	if (mhz)
+		fr = strtod(mhz->old, NULL) / strtod(mhz->new, NULL);	/* expected time ratio */
+	if (!isnan(fr) && fr > 0 && fabs(c->ratio / fr - 1) < 0.1)
+		f->confidence += 0.3;
+	if (c->split_source && c->user_ns.old > 0 && c->kernel_ns.old > 0) {
+		uk = c->user_ns.new / c->user_ns.old;
+		kk = c->kernel_ns.new / c->kernel_ns.old;
+		if (fabs(uk / kk - 1) < 0.1)
+			f->confidence += 0.15;	/* user and kernel scale alike */
+	}
+	if (c->have_counters) {
+		double rc = c->cycles.new / c->cycles.old;
+
+		if (fabs(rc - 1) < 0.05 && fabs(c->ratio - 1) > 0.05)
+			f->confidence += 0.2;	/* same cycles, different clock */
+		else if (fabs(rc - c->ratio) < 0.05)
+			f->confidence -= 0.2;	/* the work itself changed */
+	}
+	if (model)
+		say(f, "The CPU differs (%s -> %s): everything runs at its speed, user "
+		    "and kernel code alike.", model->old, model->new);
+	else
+		say(f, "The CPU clock differs (%s MHz -> %s MHz%s): %s's time scales with "
+		    "the frequency, user and kernel code alike.", mhz ? mhz->old : "?",
+		    mhz ? mhz->new : "?", pm_find_diff(x, "cpu.governor") ? ", governor changed" : "",
+		    c->name);
+	for (i = 0; i < PM_ARRAY_SIZE(keys); i++)
+		diff_evidence(f, pm_find_diff(x, keys[i]));
+	if (!isnan(uk))
+		evidence(f, "user time x%.2f, kernel time x%.2f, total x%.2f", uk, kk, c->ratio);
+	if (!isnan(fr))
+		evidence(f, "clock ratio predicts x%.2f", fr);
+}
+
+static void rule_placement(const struct pm_bench_cmp *c,
+			   const struct pm_explanation *x, struct finding *f)
+{
+	const char *po = c->ref_old->placement, *pn = c->ref_new->placement;
+	bool differ = (po || pn) && (!po || !pn || strcmp(po, pn));
+	bool pin = (c->ref_old->cpu < 0) != (c->ref_new->cpu < 0);
+	bool migr = !isnan(c->migrations.old) && !isnan(c->migrations.new) &&
+		    fabs(c->migrations.new - c->migrations.old) > 0.05;
+
+	if (!differ && !pin)
+		return;
+	f->confidence = differ ? 0.9 : 0.5 + (migr ? 0.2 : 0);
+	if (differ)
+		say(f, "The processes of %s were placed differently (%s -> %s): with both "
+		    "on one CPU every hand-over is a plain context switch, across CPUs "
+		    "it is a cross-CPU wake-up (about 25x slower for a pipe round trip "
+		    "on a VM).  Compare runs made with the same --placement.", c->name,
+		    po ? po : "none", pn ? pn : "none");
+	else
+		say(f, "%s was pinned to a CPU on one side only (--cpu): migrations and "
+		    "cache warmth differ.", c->name);
+	evidence(f, "placement: %s -> %s; main CPU %d -> %d", po ? po : "-",
+		 pn ? pn : "-", c->ref_old->cpu, c->ref_new->cpu);
+	if (migr)
+		evidence(f, "migrations/op: %.3f -> %.3f", c->migrations.old, c->migrations.new);
+}
+
+/* Config options whose code shows up by name in the hot path. */
+static const struct {
+	const char *option;
+	const char *const syms[6];
+	const char *what;
+} config_hooks[] = {
+	{ "CONFIG_LOCKDEP", { "lock_acquire", "lock_release", "__lock_acquire", "mark_lock*", "check_*lock*", NULL }, "lock dependency checking" },
+	{ "CONFIG_PROVE_LOCKING", { "lock_acquire", "lock_release", "__lock_acquire", "mark_lock*", NULL }, "lock dependency checking" },
+	{ "CONFIG_KASAN", { "__asan_*", "kasan_*", "check_region_inline", NULL }, "KASAN memory checking" },
+	{ "CONFIG_KCOV", { "__sanitizer_cov_*", "write_comp_data", NULL }, "KCOV coverage" },
+	{ "CONFIG_AUDITSYSCALL", { "__audit_syscall_*", "audit_*", NULL }, "syscall auditing" },
+	{ "CONFIG_DEBUG_PAGEALLOC", { "__kernel_map_pages", "*debug_pagealloc*", NULL }, "page allocation debugging" },
+	{ "CONFIG_SLUB_DEBUG_ON", { "*slab_debug*", "check_object", "alloc_debug_processing", "free_debug_processing", NULL }, "slab debugging" },
+	{ "CONFIG_FUNCTION_TRACER", { "__fentry__", "ftrace_*", "*mcount*", NULL }, "function tracing" },
+	{ "CONFIG_CONTEXT_TRACKING_USER", { "ct_*", "*context_tracking*", "__ct_*", NULL }, "context tracking" },
+	{ "CONFIG_MEMCG", { "*mem_cgroup*", "*memcg*", "__mod_lruvec*", NULL }, "memory cgroup accounting" },
+	{ "CONFIG_INIT_ON_ALLOC_DEFAULT_ON", { "clear_page*", "memset*", "*kernel_init_pages*", NULL }, "zeroing on allocation" },
+	{ "CONFIG_DEBUG_VM", { "*vm_bug*", "dump_page", "*_check_*", NULL }, "VM debugging checks" },
+	{ "CONFIG_SECCOMP", { "__secure_computing", "__seccomp_filter", "seccomp_*", NULL }, "seccomp" },
+	{ "CONFIG_RANDOMIZE_KSTACK_OFFSET_DEFAULT", { "do_syscall_64", "entry_SYSCALL*", NULL }, "kernel stack offset randomization" },
+	{ "CONFIG_HIGHMEM", { "kmap*", "kunmap*", "*highmem*", NULL }, "highmem mappings" },
+};
+
+static void rule_config(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			struct finding *f)
+{
+	double best = 0;
+	size_t i, bi = 0;
+	const struct pm_sym_delta *top = NULL;
+
+	if (!c->have_kernel_syms)
+		return;
+	for (i = 0; i < PM_ARRAY_SIZE(config_hooks); i++) {
+		char key[96];
+		const struct pm_sym_delta *t;
+		double part;
+
+		snprintf(key, sizeof(key), "kernel.config.%s", config_hooks[i].option);
+		if (!pm_find_diff(x, key))
+			continue;
+		part = part_of(c, sym_delta(c, config_hooks[i].syms, true, &t));
+		if (part > best) {
+			best = part;
+			bi = i;
+			top = t;
+		}
+	}
+	if (best < 0.1)
+		return;
+	{
+		char key[96];
+		const struct pm_fp_diff *d;
+
+		snprintf(key, sizeof(key), "kernel.config.%s", config_hooks[bi].option);
+		d = pm_find_diff(x, key);
+		f->confidence = 0.4 + 0.5 * fmin(best / 0.5, 1);
+		say(f, "%s changed on the hot path (%s -> %s): %s code accounts for %.0f%% "
+		    "of the change in %s.", config_hooks[bi].option, d->old, d->new,
+		    config_hooks[bi].what, 100 * best, c->name);
+		diff_evidence(f, d);
+		sym_evidence(f, top);
+	}
+}
+
+static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+		       struct finding *f)
+{
+	double wide = fmax(c->rel_ci_old, c->rel_ci_new);
+	double effect = fabs(c->ratio - 1);
+	bool migr = (!isnan(c->migrations.old) && c->migrations.old > 0.01) ||
+		    (!isnan(c->migrations.new) && c->migrations.new > 0.01);
+	bool peers = c->ref_old->placement != NULL;
+	bool ctxsw = !peers && !isnan(c->ctxsw.new) && !isnan(c->ctxsw.old) &&
+		     c->ctxsw.new > c->ctxsw.old + 0.05 && !bench_is(c, vm_benches);
+	bool busy = !isnan(c->busy.old) && !isnan(c->busy.new) &&
+		    fabs(c->busy.new - c->busy.old) >= 0.5;
+
+	if (c->n_old < 2 || c->n_new < 2) {
+		/* imported reports: one figure a side */
+		const char *sides = c->n_old < 2 && c->n_new < 2 ? "both sides" : "one side";
+
+		if (c->verdict == PM_INCONCLUSIVE) {
+			f->confidence = 0.6;
+			say(f, "Single figures on %s (an imported report): there is no interval, "
+			    "and a %.1f%% difference (below %.0f%%) cannot be told from run-to-run "
+			    "noise.", sides, 100 * fabs(c->ratio - 1), 300 * x->opts.noise_floor);
+		} else {
+			f->confidence = 0.3;
+			say(f, "Single figures on %s (an imported report): the %.1f%% difference is "
+			    "well above the %.0f%% a single run is allowed, but one run cannot show "
+			    "how much runs vary.", sides, 100 * fabs(c->ratio - 1),
+			    300 * x->opts.noise_floor);
+		}
+		return;
+	}
+	if (wide < 0.02 && c->converged_old && c->converged_new && !migr && !ctxsw &&
+	    !busy && c->verdict != PM_INCONCLUSIVE)
+		return;
+	f->confidence = 0.2;
+	if (wide > 0 && effect < 2 * wide)
+		f->confidence += 0.35;
+	if (!c->converged_old || !c->converged_new)
+		f->confidence += 0.1;
+	if (migr)
+		f->confidence += 0.15;
+	if (ctxsw)
+		f->confidence += 0.15;
+	if (busy)
+		f->confidence += 0.35;
+	if (c->verdict == PM_INCONCLUSIVE)
+		f->confidence = fmax(f->confidence, 0.6);
+	{
+		char bs[160] = "";
+
+		if (busy)
+			snprintf(bs, sizeof(bs), ", other tasks wanted the CPUs (%.1f runnable on "
+				 "average during OLD, %.1f during NEW)", c->busy.old, c->busy.new);
+		say(f, "Noise or contention: the intervals are ±%.1f%% (OLD) and ±%.1f%% (NEW)%s%s%s%s "
+		    "for a %.1f%% difference.", 100 * c->rel_ci_old, 100 * c->rel_ci_new,
+		    !c->converged_old || !c->converged_new ? ", a side did not converge" : "",
+		    migr ? ", the process migrated between CPUs" : "",
+		    ctxsw ? ", it was switched out more often (another load?)" : "", bs,
+		    100 * effect);
+	}
+	if (migr)
+		evidence(f, "migrations/op: %.3f -> %.3f", c->migrations.old, c->migrations.new);
+	if (ctxsw)
+		evidence(f, "context switches/op: %.3f -> %.3f", c->ctxsw.old, c->ctxsw.new);
+	evidence(f, "trials compared: %zu vs %zu %s", c->n_old, c->n_new,
+		 c->by_runs ? "run medians" : "trials");
+}
+
+static void rule_user(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+		      struct finding *f)
+{
+	double ud = user_delta(c), part = part_of(c, ud);
+	const struct pm_sym_delta *top = NULL;
+	double best = 0;
+	size_t i;
+	char t[32], s[32];
+
+	if (!c->split_source || part < 0.5)
+		return;
+	for (i = 0; i < c->nsyms; i++) {
+		double v = c->syms[i].new_ns - c->syms[i].old_ns;
+
+		if (!c->syms[i].kernel && (v > 0) == (c->delta_ns > 0) && fabs(v) > best) {
+			best = fabs(v);
+			top = &c->syms[i];
+		}
+	}
+	f->confidence = 0.45 + 0.2 * fmin(part, 1) + (top && part_of(c, best) > 0.4 ? 0.2 : 0);
+	fmt_ns(t, sizeof(t), ud);
+	fmt_ns(s, sizeof(s), best);
+	{
+		char where[384] = "";
+
+		if (top)
+			snprintf(where, sizeof(where), "; most of it in %s (%s, %s%s per op)",
+				 top->name, top->object, sign(best), s);
+		say(f, "The time went into user space: %s%s per op of %s's change is user time "
+		    "(measured from %s)%s, not the kernel.", sign(ud), t, c->name,
+		    c->split_source, where);
+	}
+	evidence(f, "user time per op: %.0f -> %.0f ns", c->user_ns.old, c->user_ns.new);
+	evidence(f, "kernel time per op: %.0f -> %.0f ns", c->kernel_ns.old, c->kernel_ns.new);
+	sym_evidence(f, top);
+}
+
+/* Scaling curves: efficiency at the most copies both sides measured. */
+static void rule_scaling(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			 struct finding *f)
+{
+	size_t i, last = 0;
+	double de, tr;
+
+	if (c->nscale < 2)
+		return;
+	for (i = 1; i < c->nscale; i++)
+		if (c->scale_n[i] > c->scale_n[last])
+			last = i;
+	de = c->scale_eff[last].new - c->scale_eff[last].old;
+	tr = c->scale_tput[last].new / c->scale_tput[last].old;
+	if (fabs(de) < 0.1)
+		return;
+	f->confidence = 0.4 + fmin(fabs(de), 0.4);
+	if ((tr > 1) != (c->ratio < 1))
+		/* slower alone, faster in numbers, or the reverse */
+		say(f, "A scalability trade-off: with one copy %s is %.1f%% %s in NEW, but with "
+		    "%u copies at once its throughput is %.0f%% %s (efficiency %.0f%% -> %.0f%%): "
+		    "%s.", c->name, 100 * fabs(c->ratio - 1), slower_word(c), c->scale_n[last],
+		    100 * fabs(tr - 1), tr > 1 ? "higher" : "lower",
+		    100 * c->scale_eff[last].old, 100 * c->scale_eff[last].new,
+		    de > 0 ? "per-CPU or finer-grained state costs a little on one CPU and "
+			     "pays off on several" : "shared state that one copy does not see");
+	else
+		say(f, "%s scales %s in NEW: with %u copies at once the efficiency goes from "
+		    "%.0f%% to %.0f%% (%s on a shared lock, counter or cache line).",
+		    c->name, de > 0 ? "better" : "worse", c->scale_n[last],
+		    100 * c->scale_eff[last].old, 100 * c->scale_eff[last].new,
+		    de > 0 ? "less contention" : "contention");
+	for (i = 0; i < c->nscale; i++)
+		evidence(f, "%u copies: efficiency %.0f%% -> %.0f%%, throughput x%.2f",
+			 c->scale_n[i], 100 * c->scale_eff[i].old, 100 * c->scale_eff[i].new,
+			 c->scale_tput[i].new / c->scale_tput[i].old);
+}
+
+/* No specific cause: the biggest kernel symbol deltas. */
+static void rule_hotspot(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			 struct finding *f)
+{
+	const struct pm_sym_delta *top = NULL;
+	size_t i;
+	char t[32];
+
+	for (i = 0; i < c->nsyms; i++) {
+		const struct pm_sym_delta *d = &c->syms[i];
+
+		if (d->kernel && strcmp(d->name, "[other]") &&
+		    (d->new_ns - d->old_ns > 0) == (c->delta_ns > 0)) {
+			top = d;
+			break;
+		}
+	}
+	if (!top)
+		return;
+	f->confidence = 0.6 * fmin(part_of(c, top->new_ns - top->old_ns) / 0.5, 1);
+	if (f->confidence < 0.1)
+		return;
+	fmt_ns(t, sizeof(t), top->new_ns - top->old_ns);
+	if (top->is_new)
+		say(f, "New kernel hotspot %s (%s): %s%s per op.", top->name, top->object,
+		    sign(top->new_ns), t);
+	else if (top->vanished)
+		say(f, "Kernel hotspot %s (%s) is gone in NEW: %s%s per op.", top->name,
+		    top->object, sign(-top->old_ns), t);
+	else
+		say(f, "Kernel hotspot %s (%s): %s%s per op.", top->name, top->object,
+		    sign(top->new_ns - top->old_ns), t);
+	for (i = 0; i < c->nsyms && f->nevidence < 4; i++)
+		if (c->syms[i].kernel && strcmp(c->syms[i].name, "[other]"))
+			sym_evidence(f, &c->syms[i]);
+}
+
+static const struct rule {
+	struct pm_rule_info info;
+	rule_fn fn;
+} rules[] = {
+	{ { "page-table-levels", "page-table levels",
+	    "kernel.page_table_levels (or CONFIG_X86_PAE / CONFIG_PGTABLE_LEVELS) differs; "
+	    "confirmed when page-table symbols (copy_page_range, __p?d_alloc, free_pgtables, "
+	    "zap_*_range, ...) carry >= 30% of the change" }, rule_page_tables },
+	{ { "paravirt", "paravirt hooks",
+	    "CONFIG_PARAVIRT differs; confirmed by paravirt/native_* symbols in the change, "
+	    "kernel text growth and more icache misses" }, rule_paravirt },
+	{ { "mitigations", "speculative-execution mitigations",
+	    "vulnerabilities/*, mitigations= or the command line differ; confirmed when "
+	    "entry/exit code (entry_SYSCALL_64, return thunks, CR3 writes, ...) carries >= 30% "
+	    "of the change" }, rule_mitigations },
+	{ { "syscall-entry", "syscall entry cost",
+	    "hooks on the system call path (seccomp, BPF, audit, tracing, ptrace) carry >= 15% "
+	    "of the change" }, rule_syscall_entry },
+	{ { "code-path", "longer code path",
+	    "instructions per op changed by >= 3% in the direction of the change (needs a PMU); "
+	    "stronger when IPC stayed the same" }, rule_code_path },
+	{ { "icache", "text size / icache footprint",
+	    "icache misses per 1000 instructions up >= 20% at the same instructions/op (PMU); "
+	    "without a PMU a hypothesis from kernel text growth and grown hot symbols" }, rule_icache },
+	{ { "preemption", "preemption model",
+	    "kernel.preemption differs; confirmed by preemption/cond_resched symbols in the "
+	    "change" }, rule_preemption },
+	{ { "thp", "transparent hugepages",
+	    "thp.enabled/defrag differ for a page-fault/VM benchmark; confirmed by page faults "
+	    "per op and huge-page symbols" }, rule_thp },
+	{ { "clocksource", "clocksource",
+	    "clocksource.current differs; hpet/acpi_pm cannot be read in the vDSO; confirmed "
+	    "by clock-read symbols" }, rule_clocksource },
+	{ { "cpu", "CPU frequency or a different CPU",
+	    "CPU model, frequency, governor or microcode differ; confirmed when the time ratio "
+	    "matches the clock ratio, user and kernel scale alike, cycles/op unchanged" }, rule_cpu },
+	{ { "placement", "CPU placement",
+	    "--placement or --cpu differ between the sides for a benchmark with helper "
+	    "processes" }, rule_placement },
+	{ { "config", "kernel config on the hot path",
+	    "a changed config option whose code (lockdep, KASAN, audit, memcg, tracing, ...) "
+	    "carries >= 10% of the change" }, rule_config },
+	{ { "user-code", "user-space code",
+	    ">= 50% of the change is user time (samples, cycles or getrusage); names the user "
+	    "symbol that grew most" }, rule_user },
+	{ { "scaling", "scalability",
+	    "--instances/--threads curves on both sides: efficiency at the largest N changed by "
+	    ">= 10 points; a trade-off when one copy got slower and many got faster" }, rule_scaling },
+	{ { "kernel-hotspot", "kernel hotspot",
+	    "no rule needed: the kernel symbol with the largest per-op change in the direction "
+	    "of the change" }, rule_hotspot },
+	{ { "noise", "noise or contention",
+	    "wide intervals, unconverged sides, migrations, extra context switches, an effect "
+	    "within twice the interval" }, rule_noise },
+};
+
+size_t pm_rule_count(void)
+{
+	return PM_ARRAY_SIZE(rules);
+}
+
+const struct pm_rule_info *pm_rule_at(size_t i)
+{
+	return i < PM_ARRAY_SIZE(rules) ? &rules[i].info : NULL;
+}
+
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct pm_cause *x = a, *y = b;
+
+	return x->confidence < y->confidence ? 1 : x->confidence > y->confidence ? -1 : 0;
+}
+
+void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	size_t i;
+
+	if (!changed(c) && c->verdict != PM_INCONCLUSIVE)
+		return;
+	for (i = 0; i < PM_ARRAY_SIZE(rules); i++) {
+		struct finding f = { 0 };
+		struct pm_cause *cause;
+
+		/* an inconclusive comparison only gets the noise diagnosis */
+		if (c->verdict == PM_INCONCLUSIVE && rules[i].fn != rule_noise)
+			continue;
+		rules[i].fn(c, x, &f);
+		if (f.confidence < 0.1 || !f.sentence[0]) {
+			for (size_t k = 0; k < f.nevidence; k++)
+				free(f.evidence[k]);
+			continue;
+		}
+		c->causes = pm_xrealloc(c->causes, (c->ncauses + 1) * sizeof(*c->causes));
+		cause = &c->causes[c->ncauses++];
+		cause->rule = rules[i].info.id;
+		cause->title = rules[i].info.title;
+		cause->confidence = fmin(f.confidence, 0.99);
+		cause->sentence = pm_xstrdup(f.sentence);
+		cause->evidence = pm_xcalloc(f.nevidence ? f.nevidence : 1, sizeof(char *));
+		memcpy(cause->evidence, f.evidence, f.nevidence * sizeof(char *));
+		cause->nevidence = f.nevidence;
+	}
+	qsort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
+}

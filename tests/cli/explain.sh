@@ -1,0 +1,125 @@
+#!/bin/sh
+# pmbench explain: A/A, planted kernel-side and user-side slowdowns, bad input.
+. "$TEST_LIB"
+
+: "${TEST_HELPERS:?TEST_HELPERS must point at the built test helpers}"
+# A/A and planted slowdowns compare timings: no other test runs meanwhile.
+exclusive_machine
+B="null null-io stat"
+run() {	# OUT [env/wrapper...] : the same small run each time
+	out=$1
+	shift
+	"$@" "$PMBENCH" run -q --cpu 0 --max-time 1 -o "$out" $B >/dev/null 2>"$T/run.err" ||
+		{ fail "run for $out failed: $(cat "$T/run.err")"; return 1; }
+}
+
+run "$T/a1.json"
+run "$T/a2.json"
+
+# A/A: the same build twice is no regression or improvement.
+pm explain "$T/a1.json" "$T/a2.json"
+expect_status 0 "explain A/A"
+expect_no_out '^[a-z0-9-]+  (REGRESSION|IMPROVEMENT)' "A/A"
+pm explain --fail-on regression "$T/a1.json" "$T/a2.json"
+expect_status 0 "A/A with --fail-on regression"
+
+# Kernel-side: every system call of NEW passes a seccomp filter.
+status=0
+"$TEST_HELPERS/seccomp-exec" true || status=$?
+if [ "$status" -ne 0 ]; then
+	echo "note: seccomp filters cannot be installed here (status $status): kernel-side check not run"
+else
+	run "$T/sec.json" "$TEST_HELPERS/seccomp-exec"
+	pm explain "$T/a1.json" "$T/sec.json"
+	expect_status 0 "explain seccomp"
+	expect_out '^null  REGRESSION' "null under seccomp"
+	expect_out '^null-io  REGRESSION' "null-io under seccomp"
+	# the time is in the kernel, and the new hotspot is named with its cost
+	awk '/^null  REGRESSION/ { on = 1; next } /^[a-z]/ { on = 0 } on' "$T/out" > "$T/null"
+	grep -Eq 'kernel \+[0-9.]+ [mun]?s per op, user [-+]?[0-9.]+ [mun]?s per op' "$T/null" ||
+		fail "seccomp: no user/kernel split"
+	k=$(sed -n 's/.*kernel +\([0-9.]*\) \([mun]*s\) per op.*/\1\2/p' "$T/null" | head -n 1)
+	[ -n "$k" ] || fail "seccomp: the kernel time did not grow"
+	grep -Eq '1\. \[(high|medium) [0-9.]+\] syscall entry cost: NEW runs a seccomp filter' "$T/null" ||
+		fail "seccomp: the syscall entry rule is not the first cause"
+	grep -Eq '(seccomp|bpf_prog)[a-z_0-9]* \(\[?[a-z]+\]?\): (new|.* -> ).* per op' "$T/null" ||
+		fail "seccomp: the seccomp path is not named with its cost per op"
+	pm explain --fail-on regression "$T/a1.json" "$T/sec.json"
+	expect_status 3 "--fail-on regression with a regression"
+	pm explain --format json "$T/a1.json" "$T/sec.json"
+	expect_status 0
+	expect_out '"verdict": "regression"'
+	expect_out '"rule": "syscall-entry"'
+	pm explain --format markdown "$T/a1.json" "$T/sec.json"
+	expect_status 0
+	expect_out '^### null: regression'
+fi
+
+# User-side: a preload library does user-space work before each syscall().
+run "$T/slow.json" env LD_PRELOAD="$TEST_HELPERS/libslowsyscall.so"
+pm explain -b null "$T/a1.json" "$T/slow.json"
+expect_status 0 "explain user-side"
+expect_out '^null  REGRESSION'
+expect_out '1\. \[(high|medium) [0-9.]+\] user-space code: The time went into user space'
+expect_out 'pm_test_burn \(libslowsyscall.so'
+
+# Several runs per side: directories.
+mkdir "$T/old" "$T/new"
+cp "$T/a1.json" "$T/old/1.json"
+cp "$T/a2.json" "$T/old/2.json"
+cp "$T/a1.json" "$T/new/1.json"
+cp "$T/a2.json" "$T/new/2.json"
+pm explain "$T/old" "$T/new"
+expect_status 0
+expect_out 'OLD .*: 2 runs'
+expect_no_out '(REGRESSION|IMPROVEMENT)'
+
+# Bad input: each a clear message, exit 2; partly bad input still reports.
+pm explain "$T/a1.json"
+expect_status 2 "one side"
+expect_err 'expected OLD and NEW'
+pm explain "$T/a1.json" "$TEST_DATA/bad-schema.json"
+expect_status 2 "other schema"
+expect_err 'bad-schema.json: \$\.schema: schema version 99'
+mkdir "$T/empty"
+pm explain "$T/empty" "$T/a1.json"
+expect_status 2 "empty directory"
+expect_err "$T/empty: no valid pmbench result file"
+cp "$TEST_DATA/bad-truncated.json" "$T/old/3.json"
+pm explain "$T/old" "$T/a2.json"
+expect_status 0 "a directory with one bad file"
+expect_out 'warning \(OLD\): skipped .*3.json'
+pm explain -b nosuchbench "$T/a1.json" "$T/a2.json"
+expect_status 2
+expect_err "benchmark 'nosuchbench' is not in both"
+
+# Benchmarks on one side only are named, the rest still compared.
+"$PMBENCH" run -q --cpu 0 --max-time 0.3 -o "$T/b.json" null open >/dev/null 2>&1
+pm explain "$T/a1.json" "$T/b.json"
+expect_status 0
+expect_out '^only in OLD: null-io stat'
+expect_out '^only in NEW: open'
+
+# An imported side: works with the figures it has, and says so.
+if "$PMBENCH" import lmbench "$TEST_DATA/seeds/lmbench-collapsed-2.6.11.txt" -o "$T/imp" >/dev/null 2>&1; then
+	set -- "$T"/imp/*.json
+	pm explain "$1" "$2"
+	expect_status 0 "explain imported"
+	expect_out '^fork  REGRESSION  166 us -> 235 us'
+	expect_out 'evidence unavailable: .*imported'
+else
+	fail "import of the seed for explain failed"
+fi
+
+# Every rule explain can name is documented in pmbench-explain(1).
+pm explain --rules
+expect_status 0
+n=0
+for r in $(awk '/^[a-z]/ { print $1 }' "$T/out"); do
+	n=$((n + 1))
+	grep -q "^\.BR $(echo "$r" | sed 's/-/\\\\-/g') " "$PMBENCH_DATADIR/man/pmbench-explain.1" ||
+		fail "rule $r is not documented in pmbench-explain(1)"
+done
+ge "$n" 16 || fail "only $n rules listed"
+
+finish
