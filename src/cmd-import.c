@@ -1,0 +1,274 @@
+/* pmbench import: lmbench summaries and AIM9 logs as result files. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "results/import.h"
+#include "results/lmbench.h"
+#include "results/result.h"
+
+static const char usage[] =
+	"usage: pmbench import lmbench|aim9 FILE [-o PATH] [--label TEXT]\n"
+	"                      [--format table|json] [--partial]\n"
+	"\n"
+	"  -o, --output PATH  write the result file (one run) or a directory of\n"
+	"                     them, N-HOST-OS.json (several runs)\n"
+	"      --label TEXT   label of the runs (\"TEXT #N\" when there are several)\n"
+	"      --format FMT   what to print: table (default: what was read, in the\n"
+	"                     suite's own layout), json (the result file; one run)\n"
+	"      --partial      lmbench: leave out, with a warning, the figures of rows\n"
+	"                     whose blank columns the text does not show, instead of\n"
+	"                     failing\n"
+	"\n"
+	"FILE holds an lmbench summary (getsummary output) or AIM9 log lines, such\n"
+	"as a mail; see pmbench-import(1).\n";
+
+enum { OPT_LABEL = 256, OPT_FORMAT, OPT_PARTIAL };
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "partial", no_argument, NULL, OPT_PARTIAL },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* AIM9's own columns: test, operations per second, description. */
+static void render_aim9(const struct pm_result *runs, size_t n, FILE *f)
+{
+	const struct pm_result *r0 = &runs[0];
+	size_t i, k;
+
+	fprintf(f, "%-14s", "test");
+	for (k = 0; k < n; k++)
+		fprintf(f, " %14s", runs[k].label ? runs[k].label : "");
+	fprintf(f, "  %s\n", "description");
+	for (i = 0; i < r0->nbench; i++) {
+		const struct pm_bench_result *b = &r0->bench[i];
+		const json_t *log = json_object_get(b->detail, "aim9_log");
+
+		fprintf(f, "%-14s", b->aim9 ? b->aim9 : b->name);
+		for (k = 0; k < n; k++) {
+			const struct pm_bench_result *x = pm_result_find(&runs[k], b->name);
+
+			if (x)
+				fprintf(f, " %14.2f", pm_bench_result_value(x, x->stats.median));
+			else
+				fprintf(f, " %14s", "");
+		}
+		fprintf(f, "  %s\n",
+			json_string_value(json_object_get(log, "description")) ?
+			json_string_value(json_object_get(log, "description")) : "");
+	}
+}
+
+/* A file name part: letters, digits, '.', '-' and '_' kept. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!(('a' <= *s && *s <= 'z') || ('A' <= *s && *s <= 'Z') ||
+		      ('0' <= *s && *s <= '9') || *s == '.' || *s == '-' || *s == '_'))
+			*s = '_';
+}
+
+static char *run_file_name(const struct pm_result *r, size_t index, size_t n)
+{
+	const json_t *imp = json_object_get(r->options, "import");
+	const char *host = json_string_value(json_object_get(imp, "host"));
+	const char *os = json_string_value(json_object_get(imp, "os"));
+	int digits = snprintf(NULL, 0, "%zu", n);
+	char *name;
+
+	if (host && os)
+		name = pm_xasprintf("%0*zu-%s-%s.json", digits, index + 1, host, os);
+	else
+		name = pm_xasprintf("%0*zu-%s.json", digits, index + 1,
+				    r->source && !strcmp(r->source, "import:aim9") ? "aim9" : "run");
+	sanitize(name);
+	return name;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Like mkdir -p. */
+static int mkdir_p(const char *path)
+{
+	char *p = pm_xstrdup(path), *s;
+	int err = 0;
+
+	for (s = p + 1; !err; s++) {
+		if (*s && *s != '/')
+			continue;
+		bool last = !*s;
+
+		*s = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST)
+			err = -errno;
+		if (last)
+			break;
+		*s = '/';
+	}
+	free(p);
+	return err;
+}
+
+static int write_runs(const struct pm_result *runs, size_t n, const char *out)
+{
+	struct pm_err e;
+	size_t i;
+	int err;
+
+	if (n == 1 && !is_dir(out)) {
+		err = pm_result_save(&runs[0], out, &e);
+		if (err) {
+			pm_error("%s", e.msg);
+			return pm_exit_status(err);
+		}
+		fprintf(stderr, "pmbench: result written to %s\n", out);
+		return PM_EXIT_OK;
+	}
+	err = mkdir_p(out);
+	if (err) {
+		pm_error("%s: cannot create the directory: %s", out, strerror(-err));
+		return pm_exit_status(err);
+	}
+	if (!is_dir(out)) {
+		pm_error("%s: not a directory, and %zu runs need one file each", out, n);
+		return PM_EXIT_USAGE;
+	}
+	for (i = 0; i < n; i++) {
+		char *name = run_file_name(&runs[i], i, n);
+		char *path = pm_xasprintf("%s/%s", out, name);
+
+		err = pm_result_save(&runs[i], path, &e);
+		free(name);
+		free(path);
+		if (err) {
+			pm_error("%s", e.msg);
+			return pm_exit_status(err);
+		}
+	}
+	fprintf(stderr, "pmbench: %zu results written to %s/\n", n, out);
+	return PM_EXIT_OK;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	const char *output = NULL, *label = NULL, *format = "table", *kind, *file;
+	struct pm_result *runs = NULL;
+	struct pm_err e;
+	bool partial = false;
+	size_t n = 0, i, k;
+	char *text = NULL;
+	int c, err, status = PM_EXIT_OK;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_LABEL:
+			label = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") && strcmp(optarg, "json"))
+				return pm_usage_error("import", usage,
+					"--format: '%s' is not one of table, json", optarg);
+			format = optarg;
+			break;
+		case OPT_PARTIAL:
+			partial = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return PM_EXIT_OK;
+		case 'H':
+			return pm_show_manual("pmbench-import");
+		case ':':
+			return pm_usage_error("import", usage, "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return pm_usage_error("import", usage, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return pm_usage_error("import", usage, argc - optind ?
+				      "no file given" : "what to import: lmbench or aim9, and a file");
+	if (argc - optind > 2)
+		return pm_usage_error("import", usage, "unexpected argument '%s'",
+				      argv[optind + 2]);
+	kind = argv[optind];
+	file = argv[optind + 1];
+	if (strcmp(kind, "lmbench") && strcmp(kind, "aim9"))
+		return pm_usage_error("import", usage, "'%s' is not lmbench or aim9", kind);
+
+	err = pm_read_file(file, &text, NULL);
+	if (err) {
+		pm_error("%s: %s", file, strerror(-err));
+		return PM_EXIT_USAGE;
+	}
+	if (!strcmp(kind, "lmbench"))
+		err = pm_import_lmbench_flags(text, file, partial ? PM_IMPORT_PARTIAL : 0,
+					      &runs, &n, &e);
+	else
+		err = pm_import_aim9(text, file, &runs, &n, &e);
+	free(text);
+	if (err) {
+		pm_error("%s", e.msg);
+		return pm_exit_status(err);
+	}
+	if (!strcmp(format, "json") && n != 1) {
+		pm_import_free(runs, n);
+		return pm_usage_error("import", usage,
+				      "--format json prints one run, and %s holds %zu: use -o DIR",
+				      file, n);
+	}
+
+	for (i = 0; i < n; i++) {
+		const json_t *left = json_object_get(json_object_get(runs[i].options, "import"),
+						     "left_out");
+
+		runs[i].command = json_array();
+		for (k = 0; k < (size_t)pm_argc; k++)
+			json_array_append_new(runs[i].command, json_string(pm_argv[k]));
+		if (label) {
+			free(runs[i].label);
+			runs[i].label = n == 1 ? pm_xstrdup(label) :
+				pm_xasprintf("%s #%zu", label, i + 1);
+		}
+		for (k = 0; k < json_array_size(left); k++)
+			pm_warn("%s: %s", file, json_string_value(json_array_get(left, k)));
+	}
+
+	if (!strcmp(format, "json")) {
+		pm_result_dump(&runs[0], stdout);
+	} else if (!strcmp(kind, "lmbench")) {
+		const struct pm_result *v[n];
+
+		for (i = 0; i < n; i++)
+			v[i] = &runs[i];
+		pm_render_lmbench(v, n, stdout);
+	} else {
+		render_aim9(runs, n, stdout);
+	}
+	fflush(stdout);
+	if (output)
+		status = write_runs(runs, n, output);
+	pm_import_free(runs, n);
+	return status;
+}

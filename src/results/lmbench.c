@@ -1,0 +1,573 @@
+/*
+ * The lmbench summary layout: section titles, column heads and number
+ * formats as lmbench 3's scripts/getsummary prints them, plus the heads
+ * of older versions (lmbench 2, lmbench 3 alphas) for the importer.
+ * The column keys are the benchmarks' .lmbench strings.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/lmbench.h"
+#include "sysinfo.h"
+
+/* Figure columns: key, benchmark name, unit, num() length, field width. */
+#define NUM(k, n, u, l, w, s) { .key = k, .name = n, .unit = u, .summary = s, \
+	.kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM, .len = l, .width = w, .sep = " " }
+#define INUM(k, n, u, l, s) { .key = k, .name = n, .unit = u, .summary = s, \
+	.kind = PM_LMB_FIGURE, .fmt = PM_LMB_INUM, .len = l, .width = l, .sep = " " }
+#define MHZ(f, sp) { .kind = PM_LMB_MHZ, .fmt = f, .len = 4, .width = 4, .sep = sp }
+
+#define D61 "-------------------------------------------------------------"
+
+const struct pm_lmb_section pm_lmb_sections[] = {
+	{
+		.key = "basic", .name = "Basic system parameters",
+		.title = "Basic system parameters",
+		.rule = D61 "-----------------",
+		.heads = {
+			"Host                 OS Description              Mhz  tlb  cache  mem   scal",
+			"                                                     pages line   par   load",
+			"                                                           bytes  ",
+		},
+		.dashes = "--------- ------------- ----------------------- ---- ----- ----- ------ ----",
+		.cols = {
+			{ .kind = PM_LMB_DESC, .fmt = PM_LMB_TEXT, .len = 23, .width = 23, .sep = " " },
+			MHZ(PM_LMB_INUM, " "),
+			INUM("basic: tlb pages", "tlb-pages", "pages", 5,
+			     "TLB size: pages mapped without TLB misses"),
+			INUM("basic: cache line bytes", "cache-line", "bytes", 5,
+			     "cache line size"),
+			NUM("basic: mem par", "mem-par", "x", 6, 6,
+			    "memory load parallelism"),
+			INUM("basic: scal load", "scal-load", "copies", 4,
+			     "copies of each benchmark run at once (lmbench SYNC_MAX)"),
+		},
+		.ncols = 6,
+		.variants = {
+			{ "lmbench 2",
+			  { "Host                 OS Description              Mhz" },
+			  { 0, 1, -1 } },
+			{ "lmbench 3 alpha",
+			  { "Host                 OS Description              Mhz tlb   cacheline  memory",
+			    "                                                     pages   bytes    parallel" },
+			  { 0, 1, 2, 3, 4, -1 } },
+		},
+		.nvariants = 2,
+	},
+	{
+		.key = "proc", .name = "Processor, Processes",
+		.title = "Processor, Processes - times in microseconds - smaller is better",
+		.rule = D61 "-----------------",
+		.heads = {
+			"Host                 OS  Mhz null null      open slct sig  sig  fork exec sh  ",
+			"                             call  I/O stat clos TCP  inst hndl proc proc proc",
+		},
+		.dashes = "--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----",
+		.cols = {
+			MHZ(PM_LMB_FIXED, " "),
+			NUM("proc: null call", "null", "us", 4, 4, "getppid() system call"),
+			NUM("proc: null I/O", "null-io", "us", 4, 4,
+			    "1-byte read of /dev/zero and write to /dev/null (mean)"),
+			NUM("proc: stat", "stat", "us", 4, 4, "stat() of a file"),
+			NUM("proc: open clos", "open", "us", 4, 4, "open() and close() of a file"),
+			NUM("proc: slct TCP", "select-tcp", "us", 4, 4,
+			    "select() on 100 TCP sockets"),
+			NUM("proc: sig inst", "sig-install", "us", 4, 4,
+			    "sigaction() to install a handler"),
+			NUM("proc: sig hndl", "sig-catch", "us", 4, 4,
+			    "a signal sent to itself and caught"),
+			NUM("proc: fork proc", "fork", "us", 4, 4, "fork+exit+wait"),
+			NUM("proc: exec proc", "exec", "us", 4, 4, "fork+execve+wait of a tiny program"),
+			NUM("proc: sh proc", "sh", "us", 4, 4,
+			    "fork+/bin/sh -c of a tiny program+wait"),
+		},
+		.ncols = 11,
+		.variants = {
+			{ "lmbench 2",
+			  { "Host                 OS  Mhz null null      open selct sig  sig  fork exec sh  ",
+			    "                             call  I/O stat clos TCP   inst hndl proc proc proc" },
+			  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1 } },
+		},
+		.nvariants = 1,
+	},
+	{
+		.key = "int", .name = "Basic integer operations",
+		.title = "Basic integer operations - times in nanoseconds - smaller is better",
+		.rule = D61 "------",
+		.heads = {
+			"Host                 OS  intgr intgr  intgr  intgr  intgr  ",
+			"                          bit   add    mul    div    mod   ",
+		},
+		.dashes = "--------- ------------- ------ ------ ------ ------ ------ ",
+		.cols = {
+			NUM("int: intgr bit", "int-bit", "ns", 6, 6, "integer bit operation"),
+			NUM("int: intgr add", "int-add", "ns", 6, 6, "integer addition"),
+			NUM("int: intgr mul", "int-mul", "ns", 6, 6, "integer multiplication"),
+			NUM("int: intgr div", "int-div", "ns", 6, 6, "integer division"),
+			NUM("int: intgr mod", "int-mod", "ns", 6, 6, "integer modulo"),
+		},
+		.ncols = 5,
+	},
+	{
+		.key = "int64", .name = "Basic int64 operations",
+		.title = "Basic int64 operations - times in nanoseconds - smaller is better",
+		.rule = D61 "-----",
+		.heads = {
+			"Host                 OS int64  int64  int64  int64  int64  ",
+			"                         bit    add    mul    div    mod   ",
+		},
+		.dashes = "--------- ------------- ------ ------ ------ ------ ------ ",
+		.cols = {
+			{ .key = "int64: int64 bit", .name = "int64-bit", .unit = "ns",
+			  .summary = "64-bit integer bit operation", .kind = PM_LMB_FIGURE,
+			  .fmt = PM_LMB_NUM, .len = 6, .width = 5, .sep = "  " },
+			NUM("int64: int64 add", "int64-add", "ns", 6, 6, "64-bit integer addition"),
+			NUM("int64: int64 mul", "int64-mul", "ns", 6, 6, "64-bit integer multiplication"),
+			NUM("int64: int64 div", "int64-div", "ns", 6, 6, "64-bit integer division"),
+			NUM("int64: int64 mod", "int64-mod", "ns", 6, 6, "64-bit integer modulo"),
+		},
+		.ncols = 5,
+	},
+	{
+		.key = "float", .name = "Basic float operations",
+		.title = "Basic float operations - times in nanoseconds - smaller is better",
+		.rule = D61 "----",
+		.heads = {
+			"Host                 OS  float  float  float  float",
+			"                         add    mul    div    bogo",
+		},
+		.dashes = "--------- ------------- ------ ------ ------ ------ ",
+		.cols = {
+			NUM("float: float add", "float-add", "ns", 6, 6, "float addition"),
+			NUM("float: float mul", "float-mul", "ns", 6, 6, "float multiplication"),
+			NUM("float: float div", "float-div", "ns", 6, 6, "float division"),
+			NUM("float: float bogo", "float-bogo", "ns", 6, 6,
+			    "float bogomflop (a mix of operations)"),
+		},
+		.ncols = 4,
+	},
+	{
+		.key = "double", .name = "Basic double operations",
+		.title = "Basic double operations - times in nanoseconds - smaller is better",
+		.rule = D61 "-----",
+		.heads = {
+			"Host                 OS  double double double double",
+			"                         add    mul    div    bogo",
+		},
+		.dashes = "--------- ------------- ------  ------ ------ ------ ",
+		.cols = {
+			NUM("double: double add", "double-add", "ns", 6, 6, "double addition"),
+			NUM("double: double mul", "double-mul", "ns", 6, 6, "double multiplication"),
+			NUM("double: double div", "double-div", "ns", 6, 6, "double division"),
+			NUM("double: double bogo", "double-bogo", "ns", 6, 6,
+			    "double bogomflop (a mix of operations)"),
+		},
+		.ncols = 4,
+	},
+	{
+		.key = "ctx", .name = "Context switching",
+		.title = "Context switching - times in microseconds - smaller is better",
+		.rule = D61 "------------",
+		.heads = {
+			"Host                 OS  2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K",
+			"                         ctxsw  ctxsw  ctxsw ctxsw  ctxsw   ctxsw   ctxsw",
+		},
+		.dashes = "--------- ------------- ------ ------ ------ ------ ------ ------- -------",
+		.cols = {
+			NUM("ctx: 2p/0K", "ctx", "us", 6, 6, "context switch, 2 processes, no working set"),
+			NUM("ctx: 2p/16K", "ctx-2p-16k", "us", 6, 6,
+			    "context switch, 2 processes touching 16 KB each"),
+			NUM("ctx: 2p/64K", "ctx-2p-64k", "us", 6, 6,
+			    "context switch, 2 processes touching 64 KB each"),
+			NUM("ctx: 8p/16K", "ctx-8p-16k", "us", 6, 6,
+			    "context switch, 8 processes touching 16 KB each"),
+			NUM("ctx: 8p/64K", "ctx-8p-64k", "us", 6, 6,
+			    "context switch, 8 processes touching 64 KB each"),
+			NUM("ctx: 16p/16K", "ctx-16p-16k", "us", 7, 7,
+			    "context switch, 16 processes touching 16 KB each"),
+			NUM("ctx: 16p/64K", "ctx-16p-64k", "us", 7, 7,
+			    "context switch, 16 processes touching 64 KB each"),
+		},
+		.ncols = 7,
+	},
+	{
+		.key = "lat", .name = "*Local* Communication latencies",
+		.title = "*Local* Communication latencies in microseconds - smaller is better",
+		.rule = D61 "--------",
+		.heads = {
+			"Host                 OS 2p/0K  Pipe AF     UDP  RPC/   TCP  RPC/ TCP",
+			"                        ctxsw       UNIX         UDP         TCP conn",
+		},
+		.dashes = "--------- ------------- ----- ----- ---- ----- ----- ----- ----- ----",
+		.cols = {
+			/* lmbench 3.0-a3 could print a figure here other than
+			 * the Context switching one: kept apart */
+			{ .key = "lat: 2p/0K ctxsw", .name = "lat-ctxsw", .unit = "us",
+			  .summary = "context switch, 2 processes (as in the latency table)",
+			  .alt = "ctx: 2p/0K", .kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM,
+			  .len = 5, .width = 5, .sep = " " },
+			NUM("lat: Pipe", "pipe", "us", 5, 5, "pipe round trip"),
+			NUM("lat: AF UNIX", "unix", "us", 4, 4, "AF_UNIX stream socket round trip"),
+			NUM("lat: UDP", "udp", "us", 5, 5, "UDP round trip over loopback"),
+			NUM("lat: RPC/UDP", "rpc-udp", "us", 5, 5, "Sun RPC round trip over UDP"),
+			NUM("lat: TCP", "tcp", "us", 5, 5, "TCP round trip over loopback"),
+			NUM("lat: RPC/TCP", "rpc-tcp", "us", 5, 5, "Sun RPC round trip over TCP"),
+			/* scale_num(v, 5) printed "%4.4s" */
+			NUM("lat: TCP conn", "tcp-connect", "us", 5, 4,
+			    "TCP connection to a loopback server"),
+		},
+		.ncols = 8,
+	},
+	{
+		.key = "remote", .name = "*Remote* Communication latencies",
+		.title = "*Remote* Communication latencies in microseconds - smaller is better",
+		.rule = D61 "--------",
+		.heads = {
+			"Host                 OS   UDP  RPC/  TCP   RPC/ TCP",
+			"                               UDP         TCP  conn",
+		},
+		.dashes = "--------- ------------- ----- ----- ----- ----- ----",
+		.cols = {
+			NUM("remote: UDP", "remote-udp", "us", 5, 5, "UDP round trip to another host"),
+			NUM("remote: RPC/UDP", "remote-rpc-udp", "us", 5, 5,
+			    "Sun RPC round trip over UDP to another host"),
+			NUM("remote: TCP", "remote-tcp", "us", 5, 5, "TCP round trip to another host"),
+			NUM("remote: RPC/TCP", "remote-rpc-tcp", "us", 5, 5,
+			    "Sun RPC round trip over TCP to another host"),
+			NUM("remote: TCP conn", "remote-tcp-connect", "us", 4, 4,
+			    "TCP connection to another host"),
+		},
+		.ncols = 5,
+	},
+	{
+		.key = "fs", .name = "File & VM system latencies",
+		.title = "File & VM system latencies in microseconds - smaller is better",
+		.rule = D61 "------------------",
+		.heads = {
+			"Host                 OS   0K File      10K File     Mmap    Prot   Page   100fd",
+			"                        Create Delete Create Delete Latency Fault  Fault  selct",
+		},
+		.dashes = "--------- ------------- ------ ------ ------ ------ ------- ----- ------- -----",
+		.cols = {
+			NUM("fs: 0K File Create", "create-0k", "us", 6, 6, "create an empty file"),
+			NUM("fs: 0K File Delete", "delete-0k", "us", 6, 6, "delete an empty file"),
+			NUM("fs: 10K File Create", "create-10k", "us", 6, 6,
+			    "create and write a 10 KB file"),
+			NUM("fs: 10K File Delete", "delete-10k", "us", 6, 6, "delete a 10 KB file"),
+			NUM("fs: Mmap Latency", "mmap", "us", 7, 7, "mmap+touch+munmap of a file"),
+			NUM("fs: Prot Fault", "prot-fault", "us", 5, 5, "protection fault (SIGSEGV caught)"),
+			NUM("fs: Page Fault", "page-fault", "us", 7, 7, "page fault on a mapped file"),
+			NUM("fs: 100fd selct", "select", "us", 5, 5, "select() on 100 file descriptors"),
+		},
+		.ncols = 8,
+		.variants = {
+			{ "lmbench 2",
+			  { "Host                 OS   0K File      10K File      Mmap    Prot    Page",
+			    "                        Create Delete Create Delete  Latency Fault   Fault " },
+			  { 0, 1, 2, 3, 4, 5, 6, -1 } },
+		},
+		.nvariants = 1,
+	},
+	{
+		.key = "bw", .name = "*Local* Communication bandwidths",
+		.title = "*Local* Communication bandwidths in MB/s - bigger is better",
+		.rule = D61 "----------------",
+		.heads = {
+			"Host                OS  Pipe AF    TCP  File   Mmap  Bcopy  Bcopy  Mem   Mem",
+			"                             UNIX      reread reread (libc) (hand) read write",
+		},
+		.dashes = "--------- ------------- ---- ---- ---- ------ ------ ------ ------ ---- -----",
+		.cols = {
+			NUM("bw: Pipe", "bw-pipe", "MB/s", 4, 4, "pipe bandwidth"),
+			NUM("bw: AF UNIX", "bw-unix", "MB/s", 4, 4, "AF_UNIX stream socket bandwidth"),
+			NUM("bw: TCP", "bw-tcp", "MB/s", 4, 4, "TCP bandwidth over loopback"),
+			NUM("bw: File reread", "bw-file-reread", "MB/s", 6, 6,
+			    "read() of a cached file"),
+			NUM("bw: Mmap reread", "bw-mmap-reread", "MB/s", 6, 6,
+			    "reading a cached file through mmap"),
+			NUM("bw: Bcopy (libc)", "bw-bcopy-libc", "MB/s", 6, 6, "memcpy() of a large buffer"),
+			NUM("bw: Bcopy (hand)", "bw-bcopy-hand", "MB/s", 6, 6,
+			    "unrolled word copy of a large buffer"),
+			NUM("bw: Mem read", "bw-mem-read", "MB/s", 4, 4, "reading and summing memory"),
+			NUM("bw: Mem write", "bw-mem-write", "MB/s", 5, 5, "writing memory"),
+		},
+		.ncols = 9,
+	},
+	{
+		.key = "mem", .name = "Memory latencies",
+		.title = "Memory latencies in nanoseconds - smaller is better",
+		.subtitle = "    (WARNING - may not be correct, check graphs)",
+		.rule = D61 "-----------------",
+		.heads = {
+			"Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem    Guesses",
+		},
+		.dashes = "--------- -------------   ---   ----   ----    --------    --------    -------",
+		.cols = {
+			MHZ(PM_LMB_INT, "  "),
+			NUM("mem: L1 $", "lat-l1", "ns", 6, 6, "load latency in the L1 cache"),
+			NUM("mem: L2 $", "lat-l2", "ns", 6, 6, "load latency in the L2 cache"),
+			NUM("mem: Main mem", "lat-mem", "ns", 6, 6, "load latency in main memory"),
+			NUM("mem: Rand mem", "lat-rand", "ns", 6, 11,
+			    "load latency in main memory, random addresses"),
+			{ .kind = PM_LMB_GUESS, .fmt = PM_LMB_TEXT, .sep = "" },
+		},
+		.ncols = 6,
+		.variants = {
+			{ "lmbench 2",
+			  { "Host                 OS   Mhz  L1 $   L2 $    Main mem    Guesses" },
+			  { 0, 1, 2, 3, 5, -1 } },
+		},
+		.nvariants = 1,
+	},
+};
+
+const size_t pm_lmb_nsections = PM_ARRAY_SIZE(pm_lmb_sections);
+
+const struct pm_lmb_column *pm_lmb_find(const char *key,
+					const struct pm_lmb_section **section)
+{
+	size_t s, c;
+
+	for (s = 0; s < pm_lmb_nsections; s++)
+		for (c = 0; c < pm_lmb_sections[s].ncols; c++) {
+			const struct pm_lmb_column *col = &pm_lmb_sections[s].cols[c];
+
+			if (col->key && !strcmp(col->key, key)) {
+				if (section)
+					*section = &pm_lmb_sections[s];
+				return col;
+			}
+		}
+	return NULL;
+}
+
+int pm_lmb_unit_is_measured(const char *unit)
+{
+	return strcmp(unit, "us") && strcmp(unit, "ns") && strcmp(unit, "MB/s");
+}
+
+static void blanks(char *buf, size_t size, int len)
+{
+	snprintf(buf, size, "%*s", len, "");
+}
+
+/* getsummary's num(): "%.1f" cut to the field for 10 and above (so
+ * 166.3 is "166." in 4 columns), K and M suffixes from 10 thousand,
+ * "%<len>.<len-2>f" below 10. */
+void pm_lmb_num(char *buf, size_t size, double v, int len)
+{
+	char n[64];
+
+	if (!(v > 0) || !isfinite(v)) {
+		blanks(buf, size, len);
+	} else if (v >= 10e6) {
+		snprintf(n, sizeof(n), "%.1f", v / 1e6);
+		snprintf(buf, size, "%*.*sM", len - 1, len - 1, n);
+	} else if (v >= 10e3) {
+		snprintf(n, sizeof(n), "%.1f", v / 1e3);
+		snprintf(buf, size, "%*.*sK", len - 1, len - 1, n);
+	} else if (v >= 10) {
+		snprintf(n, sizeof(n), "%.1f", v);
+		snprintf(buf, size, "%*.*s", len, len, n);
+	} else if (v < 0.001) {
+		snprintf(buf, size, "%*.*e", len, len > 6 ? len - 6 : 0, v);
+	} else {
+		snprintf(buf, size, "%*.*f", len, len - 2, v);
+	}
+}
+
+/* getsummary's inum(): "%<len>d", blanks when not positive. */
+static void lmb_inum(char *buf, size_t size, double v, int len)
+{
+	if (!(v > 0) || !isfinite(v) || v > 1e15)
+		blanks(buf, size, len);
+	else
+		snprintf(buf, size, "%*lld", len, (long long)v);
+}
+
+static const struct pm_bench_result *by_key(const struct pm_result *r,
+					    const char *key)
+{
+	size_t i;
+
+	for (i = 0; key && i < r->nbench; i++) {
+		const struct pm_bench_result *b = &r->bench[i];
+
+		if (b->lmbench && !strcmp(b->lmbench, key) &&
+		    b->status == PM_BENCH_OK && b->stats.n > 0)
+			return b;
+	}
+	return NULL;
+}
+
+/* A run's figure for a column, in the column's unit. */
+static bool figure(const struct pm_result *r, const struct pm_lmb_column *c,
+		   double *v)
+{
+	const struct pm_bench_result *b = by_key(r, c->key);
+	double ns;
+
+	if (!b)
+		b = by_key(r, c->alt);
+	if (!b)
+		return false;
+	ns = b->stats.median;
+	if (b->measured)
+		*v = ns;
+	else if (!strcmp(c->unit, "MB/s"))
+		*v = b->unit && !strcmp(b->unit, "MB/s") ? pm_bench_result_value(b, ns) : NAN;
+	else if (!strcmp(c->unit, "us"))
+		*v = ns / 1e3;
+	else
+		*v = ns;
+	return isfinite(*v) && *v > 0;
+}
+
+static bool section_has_figures(const struct pm_lmb_section *s,
+				const struct pm_result *r)
+{
+	size_t c;
+	double v;
+
+	for (c = 0; c < s->ncols; c++)
+		if (s->cols[c].kind == PM_LMB_FIGURE && figure(r, &s->cols[c], &v))
+			return true;
+	return false;
+}
+
+static const char *si_str(const struct pm_result *r, const char *key)
+{
+	const json_t *j = pm_sysinfo_get(r->sysinfo, key);
+
+	return json_is_string(j) ? json_string_value(j) : NULL;
+}
+
+static double mhz_of(const struct pm_result *r)
+{
+	const json_t *j = pm_sysinfo_get(r->sysinfo, "cpu.cur_mhz");
+
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+/* lmbench's results directory name, e.g. "i686-pc-linux-gnu". */
+static void description(const struct pm_result *r, char *buf, size_t size)
+{
+	const json_t *imp = json_object_get(r->options, "import");
+	const char *d = json_string_value(json_object_get(imp, "description"));
+	const char *mach = si_str(r, "kernel.machine");
+
+	if (d)
+		snprintf(buf, size, "%s", d);
+	else if (mach)
+		snprintf(buf, size, "%s-linux-gnu", mach);
+	else
+		buf[0] = '\0';
+}
+
+/* getsummary's check_caches(): within 20% means "the same level". */
+static bool same(double a, double b)
+{
+	double hi = a > b ? a : b;
+
+	return hi > 0 && fabs(a - b) / hi * 100 <= 20;
+}
+
+static const char *guess(const struct pm_result *r, const struct pm_lmb_section *s)
+{
+	double l1, l2, mem;
+
+	if (!figure(r, &s->cols[1], &l1) || !figure(r, &s->cols[2], &l2) ||
+	    !figure(r, &s->cols[3], &mem))
+		return "";
+	if (!same(l1, l2) && same(l2, mem))
+		return "    No L2 cache?";
+	if (same(l1, l2))
+		return "    No L1 cache?";
+	return "";
+}
+
+static void put_line(FILE *f, const char *line)
+{
+	size_t n = strlen(line);
+
+	while (n > 0 && line[n - 1] == ' ')
+		n--;
+	fprintf(f, "%.*s\n", (int)n, line);
+}
+
+static void render_row(const struct pm_lmb_section *s, const struct pm_result *r,
+		       FILE *f)
+{
+	const char *host = si_str(r, "hostname"), *rel = si_str(r, "kernel.release");
+	char line[512], field[64], os[64];
+	size_t c, n;
+	double v;
+
+	snprintf(os, sizeof(os), "Linux %s", rel ? rel : "");
+	n = (size_t)snprintf(line, sizeof(line), "%-9.9s %13.13s", host ? host : "", os);
+	for (c = 0; c < s->ncols && n < sizeof(line); c++) {
+		const struct pm_lmb_column *col = &s->cols[c];
+
+		field[0] = '\0';
+		switch (col->kind) {
+		case PM_LMB_FIGURE:
+			if (!figure(r, col, &v))
+				v = NAN;
+			if (col->fmt == PM_LMB_INUM)
+				lmb_inum(field, sizeof(field), v, col->len);
+			else
+				pm_lmb_num(field, sizeof(field), v, col->len);
+			break;
+		case PM_LMB_MHZ:
+			v = mhz_of(r);
+			if (col->fmt == PM_LMB_INUM || !(v > 0))
+				lmb_inum(field, sizeof(field), v, col->len);
+			else if (col->fmt == PM_LMB_FIXED)
+				snprintf(field, sizeof(field), "%*.0f", col->len, v);
+			else
+				snprintf(field, sizeof(field), "%*lld", col->len, (long long)v);
+			break;
+		case PM_LMB_DESC:
+			description(r, field, sizeof(field));
+			break;
+		case PM_LMB_GUESS:
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s", guess(r, s));
+			continue;
+		}
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%*.*s", col->sep,
+				      col->width, col->width, field);
+	}
+	put_line(f, line);
+}
+
+void pm_render_lmbench(const struct pm_result *const *runs, size_t n, FILE *f)
+{
+	bool first = true;
+	size_t s, i, h;
+
+	for (s = 0; s < pm_lmb_nsections; s++) {
+		const struct pm_lmb_section *sec = &pm_lmb_sections[s];
+		bool shown = false;
+
+		for (i = 0; i < n && !shown; i++)
+			shown = section_has_figures(sec, runs[i]);
+		if (!shown)
+			continue;
+		if (!first)
+			fputc('\n', f);
+		first = false;
+		put_line(f, sec->title);
+		if (sec->subtitle)
+			put_line(f, sec->subtitle);
+		put_line(f, sec->rule);
+		for (h = 0; h < PM_LMB_MAX_HEADS && sec->heads[h]; h++)
+			put_line(f, sec->heads[h]);
+		put_line(f, sec->dashes);
+		for (i = 0; i < n; i++)
+			if (section_has_figures(sec, runs[i]))
+				render_row(sec, runs[i], f);
+	}
+}

@@ -1,0 +1,138 @@
+#!/bin/sh
+# pmbench import: the seed mails' tables to result files, shown again;
+# bad input is exit 2 with one line naming the file.
+. "$TEST_LIB"
+
+S="$TEST_DATA/seeds"
+
+# count_files DIR N
+count_files() {
+	n=$(find "$1" -name '*.json' | wc -l)
+	[ "$n" -eq "$2" ] || fail "$1: $n result files, expected $2"
+}
+
+# Every fixture, written with -o into a directory (several runs each).
+pm import lmbench "$S/lmbench-collapsed-2.6.11.txt" -o "$T/collapsed"
+expect_status 0 "import collapsed"
+expect_out '^commando-  Linux 2.6.10 2400 0.49 0.57 2.06 3.06 19.6 0.89 2.70 166. 857. 2972$'
+expect_err "2 results written to $T/collapsed/"
+count_files "$T/collapsed" 2
+[ -f "$T/collapsed/1-commando--Linux_2.6.10.json" ] || fail "no 1-commando--Linux_2.6.10.json"
+
+pm import lmbench "$S/lmbench2-six-rows.txt" -o "$T/six"
+expect_status 0 "import lmbench 2"
+expect_out '^214.2.168 Linux 2.6.7-r 2.9000   20.7   57.3   35.7  192.2    44.7   265.8$'
+count_files "$T/six" 6
+
+# The wrapped summary has two rows whose blank column cannot be told.
+pm import lmbench "$S/lmbench3-wrapped-ppc.txt" -o "$T/wrapped"
+expect_status 2 "import wrapped, strict"
+expect_err "^pmbench: $S/lmbench3-wrapped-ppc.txt: \*Local\* Communication latencies: row 1 \(9919_unit Linux 2.6.25\): 7 figures for 8 columns"
+expect_one_line_error
+[ ! -e "$T/wrapped" ] || fail "a rejected import wrote files"
+pm import lmbench --partial "$S/lmbench3-wrapped-ppc.txt" -o "$T/wrapped"
+expect_status 0 "import wrapped, partial"
+expect_err 'warning: .*row 1 \(9919_unit Linux 2.6.25\): 20.6 68.8 131. 353.1 533.4 461.7 1269 not imported'
+expect_err 'warning: .*row 2 \(9919_unit Linux 2.6.18\): 181.5 144.3 789.3 293.9 23.9K not imported'
+expect_out '^9919_unit  Linux 2.6.18                                           7.09560  19.3$'
+expect_out '^9919_unit  Linux 2.6.25   434 4.8150  174.6  183.3       511.8    No L2 cache\?$'
+count_files "$T/wrapped" 2
+
+pm import aim9 "$S/aim9-quoted.txt" -o "$T/aim9" --label 2.4-vs-2.5
+expect_status 0 "import aim9"
+expect_out '^test +2.4-vs-2.5 #1 +2.4-vs-2.5 #2  description$'
+expect_out '^creat-clo +23752.50 +18943.17  File Creations and Closes/second$'
+expect_out '^fifo_test +156870.00 +104160.00  FIFO Messages/second$'
+count_files "$T/aim9" 2
+
+# pmbench show reads them like any result file.
+for f in "$T"/collapsed/*.json "$T"/six/*.json "$T"/wrapped/*.json; do
+	pm show "$f"
+	expect_status 0 "show $f"
+	expect_out '^pmbench [0-9.]+ \(import:lmbench\) on '
+done
+pm show "$T/aim9/1-aim9.json"
+expect_status 0
+expect_out '^pmbench [0-9.]+ \(import:aim9\).*\[2.4-vs-2.5 #1\]'
+expect_out '^aim9-creat-clo|^creat-clo'
+pm show --format csv "$T/collapsed/1-commando--Linux_2.6.10.json"
+expect_status 0
+expect_out '^fork,ok,us,166000,166000,166000,1,166,'
+expect_out '^bw-file-reread,ok,MB/s,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,1,1551.7,'
+
+# The two runs of the collapsed mail in lmbench's layout: as expected,
+# and word for word the seed's table once blanks are collapsed as the
+# mail archive did.
+pm show --format lmbench "$T"/collapsed/1-*.json "$T"/collapsed/2-*.json
+expect_status 0 "show --format lmbench"
+cp "$T/out" "$T/collapsed.txt"
+if ! cmp -s "$T/out" "$S/lmbench-collapsed-2.6.11.expected"; then
+	fail "show --format lmbench differs from lmbench-collapsed-2.6.11.expected"
+	diff "$S/lmbench-collapsed-2.6.11.expected" "$T/out" | head -20 | sed 's/^/  /' >&2
+fi
+flat() { tr -s ' \n' '  ' < "$1" | sed 's/ *$//'; }
+[ "$(flat "$T/out")" = "$(flat "$S/lmbench-collapsed-2.6.11.txt")" ] ||
+	fail "show --format lmbench, blanks collapsed, is not the seed's text"
+
+# What it prints imports again to the same figures.
+pm import lmbench "$T/collapsed.txt" -o "$T/again"
+expect_status 0 "import the rendered table"
+for i in 1 2; do
+	pm show --format csv "$T"/collapsed/$i-*.json
+	cut -d, -f1-8 "$T/out" > "$T/a.csv"
+	pm show --format csv "$T"/again/$i-*.json
+	cut -d, -f1-8 "$T/out" > "$T/b.csv"
+	cmp -s "$T/a.csv" "$T/b.csv" || fail "run $i: figures differ after a round trip"
+done
+
+# Real runs and imported files mix, a row each.
+pm show --format lmbench "$TEST_DATA/result-quick.json" "$T"/collapsed/1-*.json
+expect_status 0
+expect_out '^commando-  Linux 2.6.10 2400 0.49'
+[ "$(grep -c '^Processor, Processes' "$T/out")" -eq 1 ] || fail "one Processor table"
+
+# One run: -o is the file; --format json prints it.
+printf '> fork_test 10000 56.2 5620.00 Task Creations/second\n' > "$T/one.txt"
+pm import aim9 "$T/one.txt" -o "$T/one.json" --label mine
+expect_status 0 "one run"
+pm show --format json "$T/one.json"
+expect_status 0
+expect_out '"label": "mine"'
+expect_out '"source": "import:aim9"'
+pm import aim9 "$T/one.txt" --format json
+expect_status 0 "--format json"
+cp "$T/out" "$T/printed.json"
+pm show "$T/printed.json"
+expect_status 0 "the printed json is a result file"
+
+# Bad input: exit 2, one line naming the file or the problem.
+pm import lmbench "$T/one.txt"
+expect_status 2 "no lmbench table"
+expect_err "^pmbench: $T/one.txt: no lmbench summary table"
+expect_one_line_error
+sed 's/ 166\. / 16x. /' "$S/lmbench-collapsed-2.6.11.txt" > "$T/bad.txt"
+pm import lmbench "$T/bad.txt"
+expect_status 2 "a non-number"
+expect_err "^pmbench: $T/bad.txt: Processor, Processes: row 1 \(commando- Linux 2.6.10\): \"16x.\" is not a figure"
+expect_one_line_error
+pm import aim9 "$S/lmbench2-six-rows.txt"
+expect_status 2 "no AIM9 lines"
+expect_err 'no AIM9 result lines'
+pm import lmbench "$T/no-such-file.txt"
+expect_status 2 "missing file"
+expect_err "no-such-file.txt"
+expect_one_line_error
+pm import lmbench "$S/lmbench-collapsed-2.6.11.txt" --format json
+expect_status 2 "json of two runs"
+expect_err 'prints one run'
+pm import nmap "$T/one.txt"
+expect_status 2 "unknown kind"
+expect_err "'nmap' is not lmbench or aim9"
+pm import
+expect_status 2
+expect_err '^usage: pmbench import'
+pm import aim9 "$T/one.txt" --format xml
+expect_status 2
+expect_err "'xml' is not one of table, json"
+
+finish

@@ -1,0 +1,870 @@
+/*
+ * Importing lmbench summaries and AIM9 logs: every figure of the seed
+ * fixtures (tests/data/seeds: mails as archives and mailers mangled
+ * them), rejection of corrupted variants, and the layout table against
+ * the benchmark registry.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "results/import.h"
+#include "results/lmbench.h"
+#include "sysinfo.h"
+
+#define SEEDS PM_ABS_SRCDIR "/tests/data/seeds/"
+#define MAXRUNS 6
+#define MAXCOLS 12
+
+static char *seed(const char *name)
+{
+	char *path = pm_xasprintf("%s%s", SEEDS, name), *text = NULL;
+
+	ck_assert_msg(pm_read_file(path, &text, NULL) == 0, "cannot read %s", path);
+	free(path);
+	return text;
+}
+
+/* Replace the one occurrence of `from` (it must be there). */
+static char *edit(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+
+	ck_assert_msg(at != NULL, "fixture lacks \"%s\"", from);
+	ck_assert_msg(strstr(at + 1, from) == NULL, "\"%s\" is not unique", from);
+	return pm_xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+/* ---- the expected figures, in the columns' units, NAN = none ---- */
+
+static const char *const basic_keys[] = { "basic: tlb pages", "basic: cache line bytes",
+	"basic: mem par", "basic: scal load", NULL };
+static const char *const proc_keys[] = { "proc: null call", "proc: null I/O", "proc: stat",
+	"proc: open clos", "proc: slct TCP", "proc: sig inst", "proc: sig hndl",
+	"proc: fork proc", "proc: exec proc", "proc: sh proc", NULL };
+static const char *const int_keys[] = { "int: intgr bit", "int: intgr add", "int: intgr mul",
+	"int: intgr div", "int: intgr mod", NULL };
+static const char *const float_keys[] = { "float: float add", "float: float mul",
+	"float: float div", "float: float bogo", NULL };
+static const char *const double_keys[] = { "double: double add", "double: double mul",
+	"double: double div", "double: double bogo", NULL };
+static const char *const ctx_keys[] = { "ctx: 2p/0K", "ctx: 2p/16K", "ctx: 2p/64K",
+	"ctx: 8p/16K", "ctx: 8p/64K", "ctx: 16p/16K", "ctx: 16p/64K", NULL };
+static const char *const lat_keys[] = { "lat: 2p/0K ctxsw", "lat: Pipe", "lat: AF UNIX",
+	"lat: UDP", "lat: RPC/UDP", "lat: TCP", "lat: RPC/TCP", "lat: TCP conn", NULL };
+static const char *const fs_keys[] = { "fs: 0K File Create", "fs: 0K File Delete",
+	"fs: 10K File Create", "fs: 10K File Delete", "fs: Mmap Latency", "fs: Prot Fault",
+	"fs: Page Fault", "fs: 100fd selct", NULL };
+static const char *const bw_keys[] = { "bw: Pipe", "bw: AF UNIX", "bw: TCP", "bw: File reread",
+	"bw: Mmap reread", "bw: Bcopy (libc)", "bw: Bcopy (hand)", "bw: Mem read",
+	"bw: Mem write", NULL };
+static const char *const mem_keys[] = { "mem: L1 $", "mem: L2 $", "mem: Main mem",
+	"mem: Rand mem", NULL };
+
+struct xsec {
+	const char *const *keys;
+	double v[MAXRUNS][MAXCOLS];
+};
+
+struct xrun {
+	const char *host, *rel;
+	double mhz;
+};
+
+/* lmbench-collapsed-2.6.11.txt: lmbench 3.0-a3, the whole mail on one line */
+static const struct xrun runs000[] = {
+	{ "commando-", "2.6.10", 2400 },
+	{ "commando-", "2.6.11", 2400 },
+};
+static const struct xsec secs000[] = {
+	{ proc_keys, {
+		{ 0.49, 0.57, 2.06, 3.06, 19.6, 0.89, 2.70, 166., 857., 2972 },
+		{ 0.49, 0.60, 2.12, 3.35, 20.8, 0.92, 2.73, 235., 1003, 3168 },
+	} },
+	{ ctx_keys, {
+		{ 7.5800, 4.3300, 8.1900, 5.1100, 33.1, 8.37000, 41.9 },
+		{ 7.9200, 8.3200, 8.3200, 5.8300, 26.6, 9.46000, 40.4 },
+	} },
+	{ lat_keys, {
+		{ 7.750, 19.4, 21.3, 37.2, 45.5, 42.5, 53.2, 76. },
+		{ 7.920, 20.3, 23.6, 40.2, 50.1, 46.5, 57.6, 87. },
+	} },
+	{ fs_keys, {
+		{ 39.3, 16.2, 92.7, 35.2, 122.0, 1.200, 2.14310, 18.3 },
+		{ 40.8, 16.8, 99.5, 36.7, 163.0, 1.075, 2.27760, 18.8 },
+	} },
+	{ bw_keys, {
+		{ 313., 440., 222., 1551.7, 1528.5, 549.1, 566.8, 1550, 784.8 },
+		{ 554., 450., 224., 1564.8, 1548.3, 549.9, 574.6, 1528, 760.5 },
+	} },
+};
+
+/* lmbench3-wrapped-ppc.txt: lmbench 3, wrapped at 72 columns, with
+ * --partial (without, it is rejected: see wrapped_strict) */
+static const struct xrun runs002[] = {
+	{ "9919_unit", "2.6.25", 434 },
+	{ "9919_unit", "2.6.18", 445 },
+};
+static const struct xsec secs002[] = {
+	{ basic_keys, {
+		{ 32, 32, 1.0000, 1 },
+		{ 32, 32, 1.0100, 1 },
+	} },
+	{ proc_keys, {
+		{ 0.47, 1.26, 10.7, 35.6, 34.1, 1.76, 14.3, 2646, 9964, 33e3 },
+		{ 0.35, 1.24, 9.27, 22.9, 32.7, 1.87, 13.8, 2157, 7825, 26e3 },
+	} },
+	{ int_keys, {
+		{ 2.3300, 0.0100, 10.7, 46.2, 56.0 },
+		{ 2.2300, 0.0100, 10.3, 45.4, 54.1 },
+	} },
+	{ float_keys, {
+		{ 9.9500, 10.1, 46.2, 66.2 },
+		{ 9.1100, 9.0800, 45.8, 67.1 },
+	} },
+	{ double_keys, {
+		{ 9.3400, 11.6, 78.6, 100.2 },
+		{ 9.1600, 11.1, 77.2, 97.8 },
+	} },
+	{ ctx_keys, {
+		{ 20.6, 86.2, 28.5, 103.8, 38.7, 111.8, 57.4 },
+		{ 5.3300, 63.2, 17.9, 73.4, 23.1, 74.9, 26.2 },
+	} },
+	{ lat_keys, {
+		/* "20.6 68.8 131. 353.1 533.4 461.7 1269": 7 figures for 8
+		 * columns, and any column may be the blank one */
+		{ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN },
+		{ 5.330, 36.1, 87.8, 225.3, 402.7, 331.8, 520.1, 970. },
+	} },
+	{ fs_keys, {
+		{ 222.3, 172.4, 1003.0, 350.5, 41.5e3, 1.734, 10.5, 18.0 },
+		/* "181.5 144.3 789.3 293.9 23.9K 7.09560 19.3": only the
+		 * 7-character Page Fault field holds "7.09560" (Mmap
+		 * would leave 5 figures for 4 columns), so 19.3 is 100fd
+		 * selct; the blank is one of the first six */
+		{ NAN, NAN, NAN, NAN, NAN, NAN, 7.09560, 19.3 },
+	} },
+	{ bw_keys, {
+		{ 34.2, 34.7, 21.5, 55.5, 161.8, 79.9, 79.2, 160., 116.1 },
+		{ 40.1, 37.4, 29.7, 60.0, 165.8, 80.6, 81.1, 165., 117.8 },
+	} },
+	{ mem_keys, {
+		{ 4.8150, 174.6, 183.3, 511.8 },
+		{ 4.6880, 174.1, 175.4, 497.5 },
+	} },
+};
+
+/* lmbench2-six-rows.txt: lmbench 2.0.4, two runs of three kernels */
+static const struct xrun runs004[] = {
+	{ "214.2.168", "2.4.22-", 407 },
+	{ "214.2.168", "2.4.22-", 407 },
+	{ "214.2.168", "2.6.7-r", 407 },
+	{ "214.2.168", "2.6.7-r", 407 },
+	{ "214.2.168", "2.6.6", 407 },
+	{ "214.2.168", "2.6.6", 407 },
+};
+static const struct xsec secs004[] = {
+	{ basic_keys, {
+		{ NAN, NAN, NAN, NAN },
+		{ NAN, NAN, NAN, NAN },
+		{ NAN, NAN, NAN, NAN },
+		{ NAN, NAN, NAN, NAN },
+		{ NAN, NAN, NAN, NAN },
+		{ NAN, NAN, NAN, NAN },
+	} },
+	{ proc_keys, {
+		{ 0.77, 1.16, 6.59, 8.03, 35.6, 2.14, 6.80, 340., 1387, 5802 },
+		{ 0.77, 1.14, 6.58, 7.93, 37.8, 2.14, 6.80, 341., 1492, 5980 },
+		{ 0.42, 0.72, 7.01, 8.14, 28.2, 1.99, 7.67, 383., 1381, 5920 },
+		{ 0.42, 0.71, 6.97, 8.04, 30.4, 1.99, 7.62, 390., 1386, 5949 },
+		{ 0.42, 0.74, 6.93, 8.19, 28.0, 1.99, 7.03, 425., 1412, 6018 },
+		{ 0.42, 0.73, 7.01, 8.26, 28.3, 1.99, 7.04, 425., 1430, 6083 },
+	} },
+	{ ctx_keys, {
+		{ 1.870, 18.3, 82.7, 19.6, 178.4, 29.0, 258.9 },
+		{ 1.970, 18.2, 52.4, 23.6, 182.3, 36.9, 260.4 },
+		{ 2.840, 20.7, 88.7, 22.1, 185.0, 30.7, 271.7 },
+		{ 2.900, 20.7, 57.3, 35.7, 192.2, 44.7, 265.8 },
+		{ 2.280, 19.3, 54.5, 20.6, 190.8, 34.7, 268.6 },
+		{ 2.490, 19.2, 54.3, 28.1, 164.6, 32.5, 266.3 },
+	} },
+	{ lat_keys, {
+		{ 1.870, 10.7, 20.3, 47.7, 108.3, 62.4, 144.5, 248. },
+		{ 1.970, 10.8, 20.3, 48.4, 108.2, 71.1, 144.3, 242. },
+		{ 2.840, 12.4, 31.6, 52.6, 113.4, 71.9, 141.2, 249. },
+		{ 2.900, 12.8, 31.9, 56.4, 113.1, 70.8, 141.3, 254. },
+		{ 2.280, 11.0, 21.5, 51.1, 112.0, 75.0, 149.2, 252. },
+		{ 2.490, 11.1, 21.8, 53.0, 111.7, 78.7, 146.3, 255. },
+	} },
+	{ fs_keys, {
+		{ 156.9, 39.1, 418.8, 105.8, 1946.0, 0.427, 3.00000, NAN },
+		{ 156.8, 39.1, 434.8, 98.9, 1961.0, 0.464, 3.00000, NAN },
+		{ 150.2, 31.8, 406.5, 105.1, 2394.0, 0.869, 4.00000, NAN },
+		{ 150.2, 31.5, 406.5, 105.0, 2468.0, 0.828, 4.00000, NAN },
+		{ 147.1, 30.4, 406.2, 103.8, 2449.0, 1.078, 4.00000, NAN },
+		{ 147.6, 30.3, 401.8, 105.1, 2584.0, 1.172, 4.00000, NAN },
+	} },
+	{ bw_keys, {
+		{ 186., 118., 85.9, 148.8, 229.9, 75.5, 56.2, 230., 74.6 },
+		{ 194., 118., 71.8, 146.8, 230.7, 75.5, 56.1, 230., 74.6 },
+		{ 144., 99.1, 58.8, 144.4, 228.4, 73.0, 55.6, 228., 73.0 },
+		{ 162., 99.0, 62.7, 143.6, 228.2, 72.7, 55.5, 228., 73.0 },
+		{ 183., 108., 56.6, 142.7, 228.3, 73.0, 55.5, 228., 72.9 },
+		{ 174., 119., 64.5, 144.3, 228.1, 73.2, 55.5, 228., 72.9 },
+	} },
+	{ mem_keys, {
+		{ 7.361, 54.1, 254.6, NAN },
+		{ 7.362, 54.1, 254.6, NAN },
+		{ 7.468, 55.0, 257.7, NAN },
+		{ 7.468, 86.5, 257.5, NAN },
+		{ 7.469, 55.2, 257.8, NAN },
+		{ 7.468, 55.2, 257.8, NAN },
+	} },
+};
+
+static const struct pm_bench_result *by_key(const struct pm_result *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbench; i++)
+		if (r->bench[i].lmbench && !strcmp(r->bench[i].lmbench, key))
+			return &r->bench[i];
+	return NULL;
+}
+
+/* The figure as the table printed it, back from the stored trial. */
+static double figure_of(const struct pm_bench_result *b, const struct pm_lmb_column *col)
+{
+	if (!strcmp(col->unit, "us"))
+		return b->trials[0] / 1e3;
+	if (!strcmp(col->unit, "MB/s"))
+		return pm_bench_result_value(b, b->trials[0]);
+	return b->trials[0];
+}
+
+static bool same_figure(double got, double want)
+{
+	return fabs(got - want) <= 1e-12 * fabs(want);
+}
+
+static void check_runs(const struct pm_result *runs, size_t n, const char *file,
+		       const struct xrun *xr, size_t nxr,
+		       const struct xsec *xs, size_t nxs)
+{
+	size_t r, s, k, count;
+
+	ck_assert_uint_eq(n, nxr);
+	for (r = 0; r < n; r++) {
+		const struct pm_result *x = &runs[r];
+		const json_t *imp = json_object_get(x->options, "import");
+		char label[128];
+
+		snprintf(label, sizeof(label), "%s Linux %s #%zu", xr[r].host, xr[r].rel, r + 1);
+		ck_assert_str_eq(x->source, "import:lmbench");
+		ck_assert_str_eq(x->label, label);
+		ck_assert_str_eq(json_string_value(pm_sysinfo_get(x->sysinfo, "hostname")),
+				 xr[r].host);
+		ck_assert_str_eq(json_string_value(pm_sysinfo_get(x->sysinfo, "kernel.release")),
+				 xr[r].rel);
+		ck_assert(json_number_value(pm_sysinfo_get(x->sysinfo, "cpu.cur_mhz")) == xr[r].mhz);
+		ck_assert_str_eq(json_string_value(json_object_get(imp, "file")), file);
+		ck_assert_int_eq(json_integer_value(json_object_get(imp, "row")), (json_int_t)r + 1);
+		for (s = 0, count = 0; s < nxs; s++) {
+			for (k = 0; xs[s].keys[k]; k++) {
+				const char *key = xs[s].keys[k];
+				const struct pm_lmb_column *col = pm_lmb_find(key, NULL);
+				const struct pm_bench_result *b = by_key(x, key);
+				const struct pm_bench *rb = pm_bench_find_lmbench(key);
+				double want = xs[s].v[r][k];
+
+				ck_assert_ptr_nonnull(col);
+				if (isnan(want)) {
+					ck_assert_msg(b == NULL, "%s run %zu: %s should not be there",
+						      file, r + 1, key);
+					continue;
+				}
+				count++;
+				ck_assert_msg(b != NULL, "%s run %zu: no %s", file, r + 1, key);
+				ck_assert_int_eq(b->status, PM_BENCH_OK);
+				ck_assert_uint_eq(b->ntrials, 1);
+				ck_assert_str_eq(b->name, rb ? rb->name : col->name);
+				ck_assert_str_eq(b->group, rb ? rb->group : "lmbench");
+				ck_assert(b->measured == (bool)pm_lmb_unit_is_measured(col->unit));
+				ck_assert(b->bytes_per_op == (strcmp(col->unit, "MB/s") ? 0 : 1048576));
+				ck_assert_msg(same_figure(figure_of(b, col), want),
+					      "%s run %zu %s: %.17g, expected %.17g", file, r + 1,
+					      key, figure_of(b, col), want);
+			}
+		}
+		ck_assert_msg(x->nbench == count, "%s run %zu: %zu figures, expected %zu",
+			      file, r + 1, x->nbench, count);
+	}
+}
+
+static void import_ok(const char *name, unsigned flags, struct pm_result **runs, size_t *n)
+{
+	struct pm_err e = { "" };
+	char *text = seed(name);
+	int err = pm_import_lmbench_flags(text, name, flags, runs, n, &e);
+
+	ck_assert_msg(err == 0, "%s: %s", name, e.msg);
+	free(text);
+}
+
+START_TEST(collapsed_one_line)
+{
+	struct pm_result *runs;
+	size_t n;
+
+	import_ok("lmbench-collapsed-2.6.11.txt", 0, &runs, &n);
+	check_runs(runs, n, "lmbench-collapsed-2.6.11.txt", runs000, PM_ARRAY_SIZE(runs000),
+		   secs000, PM_ARRAY_SIZE(secs000));
+	pm_import_free(runs, n);
+}
+END_TEST
+
+START_TEST(lmbench2_six_rows)
+{
+	struct pm_result *runs;
+	size_t n, r;
+
+	import_ok("lmbench2-six-rows.txt", 0, &runs, &n);
+	check_runs(runs, n, "lmbench2-six-rows.txt", runs004, PM_ARRAY_SIZE(runs004),
+		   secs004, PM_ARRAY_SIZE(secs004));
+	for (r = 0; r < n; r++)
+		ck_assert_str_eq(json_string_value(json_object_get(
+			json_object_get(runs[r].options, "import"), "description")),
+			"i686-pc-linux-gnu");
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* Two rows of the wrapped summary have a blank column the text does not
+ * place: an error naming the file, section and row, never a guess. */
+START_TEST(wrapped_strict)
+{
+	struct pm_result *runs = NULL;
+	struct pm_err e = { "" };
+	char *text = seed("lmbench3-wrapped-ppc.txt");
+	size_t n = 0;
+
+	ck_assert_int_eq(pm_import_lmbench(text, "ppc.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_ptr_null(runs);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_msg(strstr(e.msg, "ppc.txt: *Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 7 figures for 8 columns"),
+		      "%s", e.msg);
+	free(text);
+}
+END_TEST
+
+START_TEST(wrapped_partial)
+{
+	struct pm_result *runs;
+	const json_t *left;
+	size_t n;
+
+	import_ok("lmbench3-wrapped-ppc.txt", PM_IMPORT_PARTIAL, &runs, &n);
+	check_runs(runs, n, "lmbench3-wrapped-ppc.txt", runs002, PM_ARRAY_SIZE(runs002),
+		   secs002, PM_ARRAY_SIZE(secs002));
+	left = json_object_get(json_object_get(runs[0].options, "import"), "left_out");
+	ck_assert_uint_eq(json_array_size(left), 1);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(left, 0)),
+		"*Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 20.6 68.8 131. 353.1 533.4 461.7 1269 not imported"));
+	left = json_object_get(json_object_get(runs[1].options, "import"), "left_out");
+	ck_assert_uint_eq(json_array_size(left), 1);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(left, 0)),
+		"File & VM system latencies: row 2 (9919_unit Linux 2.6.18): 181.5 144.3 789.3 293.9 23.9K not imported"));
+	ck_assert_str_eq(json_string_value(json_object_get(
+		json_object_get(runs[0].options, "import"), "description")), "powerpc-linux-gnu");
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* ---- AIM9 ---- */
+
+static const struct {
+	const char *test;
+	double ms[2], iter[2], ops[2];
+	const char *desc;
+} aim9_expected[] = {
+	{ "creat-clo", { 10020, 10030 }, { 23.7525, 18.9432 }, { 23752.50, 18943.17 },
+	  "File Creations and Closes/second" },
+	{ "page_test", { 10000, 10010 }, { 152.9, 128.971 }, { 259930.00, 219250.75 },
+	  "System Allocations & Pages/second" },
+	{ "brk_test", { 10000, 10010 }, { 63.5, 53.9461 }, { 1079500.00, 917082.92 },
+	  "System Memory Allocations/second" },
+	{ "signal_test", { 10000, 10000 }, { 204.5, 146.5 }, { 204500.00, 146500.00 },
+	  "Signal Traps/second" },
+	{ "exec_test", { 10010, 10030 }, { 16.6833, 15.5533 }, { 83.42, 77.77 },
+	  "Program Loads/second" },
+	{ "fork_test", { 10000, 10010 }, { 56.2, 32.967 }, { 5620.00, 3296.70 },
+	  "Task Creations/second" },
+	{ "link_test", { 10000, 10000 }, { 224.1, 125.7 }, { 14118.30, 7919.10 },
+	  "Link/Unlink Pairs/second" },
+	{ "dir_rtns_1", { 10000, 10000 }, { 105.5, 91.1 }, { 1055000.00, 911000.00 },
+	  "Directory Operations/second" },
+	{ "shell_rtns_1", { 10000, 10010 }, { 31.3, 28.5714 }, { 31.30, 28.57 },
+	  "Shell Scripts/second" },
+	{ "shell_rtns_2", { 10010, 10030 }, { 31.3686, 28.6142 }, { 31.37, 28.61 },
+	  "Shell Scripts/second" },
+	{ "shell_rtns_3", { 10010, 10020 }, { 31.3686, 28.6427 }, { 31.37, 28.64 },
+	  "Shell Scripts/second" },
+	{ "series_1", { 10000, 10000 }, { 39306.1, 38976.2 }, { 3930610.00, 3897620.00 },
+	  "Series Evaluations/second" },
+	{ "shared_memory", { 10000, 10000 }, { 2742.2, 2360.6 }, { 274220.00, 236060.00 },
+	  "Shared Memory Operations/second" },
+	{ "tcp_test", { 10000, 10000 }, { 805.5, 660.7 }, { 72495.00, 59463.00 },
+	  "TCP/IP Messages/second" },
+	{ "udp_test", { 10000, 10000 }, { 1448.6, 1115.7 }, { 144860.00, 111570.00 },
+	  "UDP/IP DataGrams/second" },
+	{ "fifo_test", { 10000, 10000 }, { 1568.7, 1041.6 }, { 156870.00, 104160.00 },
+	  "FIFO Messages/second" },
+};
+
+START_TEST(aim9_quoted)
+{
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	char *text = seed("aim9-quoted.txt");
+	size_t n, r, i;
+
+	ck_assert_msg(pm_import_aim9(text, "aim9-quoted.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	for (r = 0; r < n; r++) {
+		ck_assert_str_eq(runs[r].source, "import:aim9");
+		ck_assert_uint_eq(runs[r].nbench, PM_ARRAY_SIZE(aim9_expected));
+		for (i = 0; i < PM_ARRAY_SIZE(aim9_expected); i++) {
+			const struct pm_bench_result *b = &runs[r].bench[i];
+			const struct pm_bench *rb = pm_bench_find_aim9(aim9_expected[i].test);
+			const json_t *log = json_object_get(b->detail, "aim9_log");
+			char name[64], *p;
+
+			snprintf(name, sizeof(name), "aim9-%s", aim9_expected[i].test);
+			for (p = name; *p; p++)
+				*p = *p == '_' ? '-' : *p;
+			ck_assert_str_eq(b->name, rb ? rb->name : name);
+			ck_assert_str_eq(b->aim9, aim9_expected[i].test);
+			ck_assert_str_eq(b->unit, "ops/s");
+			ck_assert_uint_eq(b->ntrials, 1);
+			ck_assert_msg(same_figure(pm_bench_result_value(b, b->trials[0]),
+						  aim9_expected[i].ops[r]),
+				      "%s run %zu: %.17g", aim9_expected[i].test, r + 1,
+				      pm_bench_result_value(b, b->trials[0]));
+			ck_assert(same_figure(b->elapsed_s, aim9_expected[i].ms[r] / 1e3));
+			ck_assert_str_eq(json_string_value(json_object_get(log, "description")),
+					 aim9_expected[i].desc);
+			ck_assert(json_real_value(json_object_get(log, "iterations_per_s")) ==
+				  aim9_expected[i].iter[r]);
+			ck_assert(json_real_value(json_object_get(log, "ops_per_s")) ==
+				  aim9_expected[i].ops[r]);
+		}
+	}
+	pm_import_free(runs, n);
+	free(text);
+}
+END_TEST
+
+/* ---- corrupted variants: errors naming the file, section and row ---- */
+
+static const struct {
+	const char *seed, *from, *to;
+	const char *expect;
+} corrupt[] = {
+	/* a non-number where a figure belongs */
+	{ "lmbench-collapsed-2.6.11.txt", " 166. ", " 16x. ",
+	  "c.txt: Processor, Processes: row 1 (commando- Linux 2.6.10): \"16x.\" is not a figure" },
+	/* a row that lost a figure: the rest would shift left */
+	{ "lmbench-collapsed-2.6.11.txt", " 2400 0.49 0.57 ", " 2400 0.49 ",
+	  "c.txt: Processor, Processes: row 1 (commando- Linux 2.6.10): 10 figures for 11 columns, and they do not show which one is blank" },
+	{ "lmbench-collapsed-2.6.11.txt", "16.8 99.5 ", "16.8 ",
+	  "c.txt: File & VM system latencies: row 2 (commando- Linux 2.6.11): 7 figures for 8 columns" },
+	/* one figure too many */
+	{ "lmbench-collapsed-2.6.11.txt", " 2972 ", " 2972 5555 ",
+	  "c.txt: Processor, Processes: row 1 (commando- Linux 2.6.10): 12 figures for 11 columns" },
+	{ "lmbench2-six-rows.txt", "1.078 4.00000", "1.078 4.00000 9.99",
+	  "c.txt: File & VM system latencies: row 5 (214.2.168 Linux 2.6.6): 8 figures for 7 columns" },
+	{ "lmbench-collapsed-2.6.11.txt", " 0.49 0.60 ", " 0.49 ",
+	  "c.txt: Processor, Processes: row 2 (commando- Linux 2.6.11): 10 figures for 11 columns" },
+	/* rows of two sections that are not the same runs */
+	{ "lmbench-collapsed-2.6.11.txt", "commando- Linux 2.6.11 7.9200", "commando- Linux 2.6.12 7.9200",
+	  "c.txt: Context switching: row 2 (commando- Linux 2.6.12): row 2 of Processor, Processes is commando- Linux 2.6.11" },
+	/* heads of no known layout */
+	{ "lmbench-collapsed-2.6.11.txt", " slct ", " sloc ",
+	  "c.txt: Processor, Processes: column heads \"Host OS Mhz null null open sloc" },
+	{ "lmbench3-wrapped-ppc.txt", "\n----\n9919_unit Linux 2.6.25 powerpc", "\n9919_unit Linux 2.6.25 powerpc",
+	  "c.txt: Basic system parameters: 7 column rules under the heads, but the heads name 8 columns" },
+	/* text in the middle of a table */
+	{ "lmbench2-six-rows.txt", "214.2.168 Linux 2.6.6 407 0.42 0.73", "see below 214.2.168 Linux 2.6.6 407 0.42 0.73",
+	  "c.txt: Processor, Processes: row 5 (214.2.168 Linux 2.6.6): \"see\" is not a figure" },
+	/* an empty Host column: a figure would be read as the host */
+	{ "lmbench-collapsed-2.6.11.txt", " commando- Linux 2.6.11 2400", " Linux 2.6.11 2400",
+	  "c.txt: Processor, Processes: row 2 (2972 Linux 2.6.11): the host \"2972\" reads as a figure" },
+	/* a Mhz that differs between sections */
+	{ "lmbench2-six-rows.txt", "Linux 2.6.6 407 7.468", "Linux 2.6.6 408 7.468",
+	  "c.txt: Memory latencies: row 6 (214.2.168 Linux 2.6.6): Mhz 408, but 407 in Basic system parameters" },
+	{ NULL, "", "", "c.txt: no lmbench summary table" },
+};
+
+START_TEST(rejects_corrupt)
+{
+	struct pm_result *runs = NULL;
+	struct pm_err e = { "" };
+	char *text = corrupt[_i].seed ? seed(corrupt[_i].seed) : pm_xstrdup("no tables here\n");
+	char *bad = corrupt[_i].seed ? edit(text, corrupt[_i].from, corrupt[_i].to) :
+		    pm_xstrdup(text);
+	size_t n = 0;
+	int err = pm_import_lmbench(bad, "c.txt", &runs, &n, &e);
+
+	ck_assert_msg(err == -EINVAL, "case %d: accepted", _i);
+	ck_assert_msg(strstr(e.msg, corrupt[_i].expect) != NULL,
+		      "case %d: \"%s\" lacks \"%s\"", _i, e.msg, corrupt[_i].expect);
+	ck_assert_ptr_null(runs);
+	free(text);
+	free(bad);
+}
+END_TEST
+
+static const struct {
+	const char *from, *to, *expect;
+} corrupt_aim9[] = {
+	{ "> fork_test 10010 32.967 3296.70 Task Creations/second\n", "",
+	  "c.txt:23: fork_test appears 1 time but other tests 2 times" },
+	{ "> fork_test 10000 56.2 5620.00", "> fork_test 10000 56.2 x5620.00",
+	  "c.txt:23: fork_test: not an AIM9 result line" },
+	{ "> exec_test 10010 16.6833 83.42", "> exec_test 10010 16.6833 0.00",
+	  "c.txt:19: exec_test: an operation rate of 0.00" },
+};
+
+START_TEST(rejects_corrupt_aim9)
+{
+	struct pm_result *runs = NULL;
+	struct pm_err e = { "" };
+	char *text = seed("aim9-quoted.txt");
+	char *bad = edit(text, corrupt_aim9[_i].from, corrupt_aim9[_i].to);
+	size_t n = 0;
+
+	ck_assert_int_eq(pm_import_aim9(bad, "c.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, corrupt_aim9[_i].expect) != NULL, "\"%s\"", e.msg);
+	ck_assert_ptr_null(runs);
+	ck_assert_int_eq(pm_import_aim9("nothing\n", "c.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "c.txt: no AIM9 result lines"));
+	free(text);
+	free(bad);
+}
+END_TEST
+
+/* ---- blanks in the middle of a row ---- */
+
+/* getsummary's layout with blanks intact: slct TCP missing on row 1. */
+static const char intact[] =
+	"Processor, Processes - times in microseconds - smaller is better\n"
+	"------------------------------------------------------------------------------\n"
+	"Host                 OS  Mhz null null      open slct sig  sig  fork exec sh\n"
+	"                             call  I/O stat clos TCP  inst hndl proc proc proc\n"
+	"--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----\n"
+	"alpha      Linux 2.6.20  800 0.30 0.45 2.10 3.20      1.10 2.50 150. 600. 2100\n"
+	"alpha      Linux 2.6.21  800 0.31 0.46 2.11 3.21 15.0 1.11 2.51 151. 601. 2101\n"
+	"\n"
+	"Context switching - times in microseconds - smaller is better\n"
+	"-------------------------------------------------------------------------\n"
+	"Host                 OS  2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K\n"
+	"                         ctxsw  ctxsw  ctxsw ctxsw  ctxsw   ctxsw   ctxsw\n"
+	"--------- ------------- ------ ------ ------ ------ ------ ------- -------\n"
+	"alpha      Linux 2.6.21 3.0000                              12.5\n"
+	"\n"
+	"Text after the tables is not read.\n";
+
+static double fig(const struct pm_result *r, const char *key)
+{
+	const struct pm_bench_result *b = by_key(r, key);
+
+	return b ? figure_of(b, pm_lmb_find(key, NULL)) : NAN;
+}
+
+START_TEST(blank_by_columns)
+{
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench(intact, "i.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(isnan(fig(&runs[0], "proc: slct TCP")));
+	ck_assert(same_figure(fig(&runs[0], "proc: open clos"), 3.20));
+	ck_assert(same_figure(fig(&runs[0], "proc: sig inst"), 1.10));
+	ck_assert(same_figure(fig(&runs[0], "proc: sh proc"), 2100));
+	ck_assert_uint_eq(runs[0].nbench, 9);
+	ck_assert(same_figure(fig(&runs[1], "proc: slct TCP"), 15.0));
+	/* the Context switching row is the second run's; 16p/16K, not 2p/16K */
+	ck_assert_uint_eq(runs[1].nbench, 12);
+	ck_assert(same_figure(fig(&runs[1], "ctx: 2p/0K"), 3.0));
+	ck_assert(same_figure(fig(&runs[1], "ctx: 16p/16K"), 12.5));
+	ck_assert(isnan(fig(&runs[1], "ctx: 2p/16K")));
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* Blanks collapsed: the same row is ambiguous, unless '-' marks the blank. */
+START_TEST(blank_collapsed)
+{
+	struct pm_result *runs = NULL;
+	struct pm_err e = { "" };
+	char *flat = pm_xstrdup(intact), *marked, *p, *q;
+	size_t n;
+
+	for (p = q = flat; *p; p++)	/* collapse runs of blanks */
+		if (!(*p == ' ' && q > flat && q[-1] == ' '))
+			*q++ = *p;
+	*q = '\0';
+	ck_assert_int_eq(pm_import_lmbench(flat, "f.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, "f.txt: Processor, Processes: row 1 (alpha Linux 2.6.20): 10 figures for 11 columns"),
+		      "%s", e.msg);
+	marked = edit(flat, "3.20 1.10", "3.20 - 1.10");
+	ck_assert_int_eq(pm_import_lmbench(marked, "f.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, "f.txt: Context switching: row 1 (alpha Linux 2.6.21): 2 figures for 7 columns"),
+		      "%s", e.msg);
+	free(marked);
+	marked = edit(flat, "3.20 1.10", "3.20 - 1.10");
+	p = marked;
+	marked = edit(p, "3.0000 12.5", "3.0000 - - - - 12.5 -");
+	free(p);
+	ck_assert_msg(pm_import_lmbench(marked, "f.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert(isnan(fig(&runs[0], "proc: slct TCP")));
+	ck_assert(same_figure(fig(&runs[0], "proc: sig inst"), 1.10));
+	ck_assert(same_figure(fig(&runs[1], "ctx: 16p/16K"), 12.5));
+	pm_import_free(runs, n);
+	free(marked);
+	free(flat);
+}
+END_TEST
+
+/* getsummary leaves out the row of a run without figures in a section:
+ * placed by host and release when that is unambiguous. */
+START_TEST(missing_rows)
+{
+	static const char two_hosts[] =
+		"Context switching - times in microseconds - smaller is better\n"
+		"------\n"
+		"Host OS 2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K\n"
+		"ctxsw ctxsw ctxsw ctxsw ctxsw ctxsw ctxsw\n"
+		"--------- ------------- ------ ------ ------ ------ ------ ------- -------\n"
+		"a Linux 2.6.1 1.0000 2.0000 3.0000 4.0000 5.0000 6.00000 7.00000\n"
+		"b Linux 2.6.2 1.1000 2.1000 3.1000 4.1000 5.1000 6.10000 7.10000\n"
+		"Basic integer operations - times in nanoseconds - smaller is better\n"
+		"------\n"
+		"Host OS intgr intgr intgr intgr intgr\n"
+		"bit add mul div mod\n"
+		"--------- ------------- ------ ------ ------ ------ ------\n"
+		"b Linux 2.6.2 0.5000 0.6000 0.7000 0.8000 0.9000\n";
+	struct pm_result *runs = NULL;
+	struct pm_err e = { "" };
+	char *same, *p;
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench(two_hosts, "m.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(isnan(fig(&runs[0], "int: intgr bit")));
+	ck_assert(same_figure(fig(&runs[1], "int: intgr bit"), 0.5));
+	ck_assert_uint_eq(runs[0].nbench, 7);
+	ck_assert_uint_eq(runs[1].nbench, 12);
+	pm_import_free(runs, n);
+	/* two runs of one kernel: which one lacks integer figures? */
+	same = edit(two_hosts, "b Linux 2.6.2 1.1000", "a Linux 2.6.1 1.1000");
+	p = same;
+	same = edit(p, "b Linux 2.6.2 0.5000", "a Linux 2.6.1 0.5000");
+	free(p);
+	ck_assert_int_eq(pm_import_lmbench(same, "m.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, "m.txt: Basic integer operations: 1 rows for 2 runs, and the hosts and releases do not show which runs they are"),
+		      "%s", e.msg);
+	free(same);
+}
+END_TEST
+
+/* getsummary's "Bad mhz?" row: '-' for L1, L2 and main memory. */
+START_TEST(bad_mhz_row)
+{
+	static const char text[] =
+		"Memory latencies in nanoseconds - smaller is better "
+		"(WARNING - may not be correct, check graphs) ------------ "
+		"Host OS Mhz L1 $ L2 $ Main mem Rand mem Guesses "
+		"--------- ------------- --- ---- ---- -------- -------- ------- "
+		"a Linux 2.6.1 407 - - - Bad mhz? "
+		"b Linux 2.6.1 408 4.8150 174.6 183.3 511.8 No L2 cache?\n";
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench(text, "b.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(runs[0].nbench, 0);
+	ck_assert(json_number_value(pm_sysinfo_get(runs[0].sysinfo, "cpu.cur_mhz")) == 407);
+	ck_assert_uint_eq(runs[1].nbench, 4);
+	ck_assert(same_figure(fig(&runs[1], "mem: Rand mem"), 511.8));
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* ---- the renderer ---- */
+
+START_TEST(num_format)
+{
+	static const struct {
+		double v;
+		int len;
+		const char *s;
+	} cases[] = {
+		{ 0.49, 4, "0.49" }, { 166.3, 4, "166." }, { 2972.4, 4, "2972" },
+		{ 33400, 4, "33.K" }, { 7.58, 6, "7.5800" }, { 1551.7, 6, "1551.7" },
+		{ 8.37, 7, "8.37000" }, { 41543, 7, "  41.5K" }, { 76.3, 5, " 76.3" },
+		{ 12.5e6, 5, "12.5M" }, { 0, 4, "    " }, { -1, 5, "     " },
+		{ NAN, 4, "    " }, { 9.99, 4, "9.99" }, { 10, 4, "10.0" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		pm_lmb_num(buf, sizeof(buf), cases[i].v, cases[i].len);
+		ck_assert_str_eq(buf, cases[i].s);
+	}
+}
+END_TEST
+
+/* Rendered, then imported again: the same figures, bit for bit. */
+START_TEST(render_round_trip)
+{
+	static const char *const seeds[] = { "lmbench-collapsed-2.6.11.txt",
+		"lmbench3-wrapped-ppc.txt", "lmbench2-six-rows.txt" };
+	struct pm_result *a, *b;
+	struct pm_err e = { "" };
+	size_t na, nb, r, i, s;
+
+	for (s = 0; s < PM_ARRAY_SIZE(seeds); s++) {
+		const struct pm_result *v[MAXRUNS];
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		import_ok(seeds[s], PM_IMPORT_PARTIAL, &a, &na);
+		for (r = 0; r < na; r++)
+			v[r] = &a[r];
+		pm_render_lmbench(v, na, f);
+		fclose(f);
+		ck_assert_msg(pm_import_lmbench(text, "rendered", &b, &nb, &e) == 0, "%s: %s",
+			      seeds[s], e.msg);
+		ck_assert_uint_eq(na, nb);
+		for (r = 0; r < na; r++) {
+			/* the Local latencies' 2p/0K repeats ctx when absent */
+			size_t extra = by_key(&a[r], "lat: 2p/0K ctxsw") == NULL &&
+				       by_key(&b[r], "lat: 2p/0K ctxsw") != NULL;
+
+			ck_assert_uint_eq(a[r].nbench + extra, b[r].nbench);
+			for (i = 0; i < a[r].nbench; i++) {
+				const struct pm_bench_result *x = &a[r].bench[i];
+				const struct pm_bench_result *y = by_key(&b[r], x->lmbench);
+
+				ck_assert_ptr_nonnull(y);
+				ck_assert_msg(x->trials[0] == y->trials[0], "%s run %zu %s: %.17g %.17g",
+					      seeds[s], r + 1, x->lmbench, x->trials[0], y->trials[0]);
+			}
+			ck_assert_str_eq(a[r].label, b[r].label);
+		}
+		pm_import_free(a, na);
+		pm_import_free(b, nb);
+		free(text);
+	}
+}
+END_TEST
+
+/* ---- the layout table and the registry agree ---- */
+
+START_TEST(layout_matches_registry)
+{
+	const struct pm_bench *b;
+	size_t i, s, c;
+
+	/* every benchmark with an lmbench column is in the layout, same unit */
+	for (i = 0; (b = pm_bench_at(i)); i++) {
+		const struct pm_lmb_column *col;
+
+		if (!b->lmbench)
+			continue;
+		col = pm_lmb_find(b->lmbench, NULL);
+		ck_assert_msg(col != NULL, "%s: \"%s\" is not a column of the layout",
+			      b->name, b->lmbench);
+		ck_assert_msg(!strcmp(col->unit, b->unit), "%s: unit %s, the column's is %s",
+			      b->name, b->unit, col->unit);
+	}
+	/* every column named after a registered benchmark is its column;
+	 * keys and names unique */
+	for (s = 0; s < pm_lmb_nsections; s++) {
+		const struct pm_lmb_section *sec = &pm_lmb_sections[s];
+
+		ck_assert_uint_le(sec->ncols, PM_LMB_MAX_COLS);
+		for (c = 0; c < sec->ncols; c++) {
+			const struct pm_lmb_column *col = &sec->cols[c];
+			const struct pm_lmb_section *in;
+			size_t t, d;
+
+			if (col->kind != PM_LMB_FIGURE)
+				continue;
+			ck_assert_msg(!strncmp(col->key, sec->key, strlen(sec->key)) &&
+				      col->key[strlen(sec->key)] == ':', "%s", col->key);
+			ck_assert_ptr_eq(pm_lmb_find(col->key, &in), col);
+			ck_assert_ptr_eq(in, sec);
+			b = pm_bench_find(col->name);
+			if (b)
+				ck_assert_msg(b->lmbench && !strcmp(b->lmbench, col->key),
+					      "benchmark %s is lmbench \"%s\", the layout says \"%s\"",
+					      col->name, b->lmbench ? b->lmbench : "(none)", col->key);
+			for (t = 0; t < pm_lmb_nsections; t++)
+				for (d = 0; d < pm_lmb_sections[t].ncols; d++) {
+					const struct pm_lmb_column *o = &pm_lmb_sections[t].cols[d];
+
+					if (o != col && o->kind == PM_LMB_FIGURE)
+						ck_assert_msg(strcmp(o->name, col->name),
+							      "name %s twice", col->name);
+				}
+		}
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("import");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, collapsed_one_line);
+	tcase_add_test(tc, lmbench2_six_rows);
+	tcase_add_test(tc, wrapped_strict);
+	tcase_add_test(tc, wrapped_partial);
+	tcase_add_test(tc, aim9_quoted);
+	tcase_add_loop_test(tc, rejects_corrupt, 0, PM_ARRAY_SIZE(corrupt));
+	tcase_add_loop_test(tc, rejects_corrupt_aim9, 0, PM_ARRAY_SIZE(corrupt_aim9));
+	tcase_add_test(tc, blank_by_columns);
+	tcase_add_test(tc, blank_collapsed);
+	tcase_add_test(tc, missing_rows);
+	tcase_add_test(tc, bad_mhz_row);
+	tcase_add_test(tc, num_format);
+	tcase_add_test(tc, render_round_trip);
+	tcase_add_test(tc, layout_matches_registry);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
