@@ -24,7 +24,9 @@ static const char usage[] =
 	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"
 	"                   [--placement same|spread|none] [--target-time MS] [--ci PCT]\n"
 	"                   [--min-trials N] [--max-trials N] [--max-time SEC]\n"
-	"                   [--count-time MS] [--no-counters] [--label TEXT] [-v] [-q]\n"
+	"                   [--count-time MS] [--no-counters] [--no-profile] [-F HZ]\n"
+	"                   [--call-graph fp|dwarf] [--vmlinux PATH] [--profile-time MS]\n"
+	"                   [--instances LIST | --threads LIST] [--label TEXT] [-v] [-q]\n"
 	"                   [BENCH|GROUP...]\n"
 	"\n"
 	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
@@ -38,9 +40,21 @@ static const char usage[] =
 	"      --ci PCT          stop when the 95% CI of the median is within PCT (default 1)\n"
 	"      --min-trials N    at least N trials (default 10)\n"
 	"      --max-trials N    at most N trials (default 300)\n"
-	"      --max-time SEC    time budget for the trials of one benchmark (default 3)\n"
+	"      --max-time SEC    time budget for the trials of one benchmark (default 2,\n"
+	"                        1 for the quick suite)\n"
 	"      --count-time MS   length of the counted pass (default 100)\n"
 	"      --no-counters     skip the counted pass\n"
+	"      --no-profile      skip the sampled pass (kernel and user hotspots)\n"
+	"  -F, --freq HZ         samples per second of CPU time (default 20000,\n"
+	"                        4000 with --call-graph dwarf)\n"
+	"      --call-graph M    user stacks: fp (frame pointers, default) or dwarf\n"
+	"                        (stack copies unwound with libunwind)\n"
+	"      --vmlinux PATH    kernel symbols from this vmlinux (default: debug\n"
+	"                        locations, else /proc/kallsyms)\n"
+	"      --profile-time MS length of the sampled pass (default 150)\n"
+	"      --instances LIST  scaling: also run N copies at once as processes, for\n"
+	"                        each N of LIST (e.g. 1,2,4): throughput and efficiency\n"
+	"      --threads LIST    the same with threads\n"
 	"      --label TEXT      a name for this run, kept in the result file\n"
 	"  -v, --verbose         a detailed block per benchmark\n"
 	"  -q, --quiet           print nothing on stdout (with -o)\n"
@@ -55,7 +69,8 @@ static const char *const default_events[] = {
 enum {
 	OPT_FORMAT = 256, OPT_CPU, OPT_PLACEMENT, OPT_TARGET, OPT_CI,
 	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
-	OPT_NO_COUNTERS, OPT_LABEL,
+	OPT_NO_COUNTERS, OPT_LABEL, OPT_NO_PROFILE, OPT_CALL_GRAPH,
+	OPT_VMLINUX, OPT_PROFILE_TIME, OPT_INSTANCES, OPT_THREADS,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +86,13 @@ static const struct option long_options[] = {
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "count-time", required_argument, NULL, OPT_COUNT_TIME },
 	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
+	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "profile-time", required_argument, NULL, OPT_PROFILE_TIME },
+	{ "instances", required_argument, NULL, OPT_INSTANCES },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -153,6 +175,34 @@ static int parse_uint(const char *opt, const char *s, unsigned long lo,
 		return -EINVAL;
 	}
 	*out = v;
+	return 0;
+}
+
+/* "1,2,4": copies for the scaling points, each 1..1024, at most 16. */
+static int parse_scale(const char *opt, const char *s, struct pm_run_opts *o)
+{
+	char **v = pm_strv_split(s, ',');
+	size_t i, n = pm_strv_len(v);
+	int err = 0;
+
+	if (!n || n > PM_ARRAY_SIZE(o->scale_n))
+		err = -EINVAL;
+	for (i = 0; i < n && !err; i++) {
+		unsigned long u;
+
+		if (parse_uint(opt, v[i], 1, 1024, &u)) {
+			pm_strv_free(v);
+			return -EINVAL;
+		}
+		o->scale_n[i] = (unsigned)u;
+	}
+	pm_strv_free(v);
+	if (err) {
+		pm_usage_error("run", usage, "%s: '%s' is not a list of 1 to %zu counts",
+			       opt, s, PM_ARRAY_SIZE(o->scale_n));
+		return err;
+	}
+	o->nscale = n;
 	return 0;
 }
 
@@ -241,14 +291,28 @@ software:
 	return 0;
 }
 
-static json_t *options_json(const struct pm_run_opts *o, const struct pm_events *ev)
+static json_t *options_json(const struct pm_run_opts *o, const struct pm_events *ev,
+			    const struct pm_profile_opts *po)
 {
-	json_t *events = json_array();
+	json_t *events = json_array(), *j;
 	size_t i;
 
 	for (i = 0; ev && i < ev->n; i++)
 		json_array_append_new(events, json_string(ev->v[i].name));
-	return json_pack("{s:f,s:f,s:f,s:i,s:i,s:f,s:f,s:i,s:s,s:b,s:o}",
+	j = json_pack("{s:b,s:i,s:s,s:o,s:f}",
+		      "profile", o->profiler != NULL, "freq", (int)po->freq,
+		      "call_graph", po->dwarf ? "dwarf" : "fp",
+		      "vmlinux", po->vmlinux ? json_string(po->vmlinux) : json_null(),
+		      "profile_time_ms", o->profile_ns / 1e6);
+	if (o->nscale) {
+		json_t *ns = json_array();
+
+		for (i = 0; i < o->nscale; i++)
+			json_array_append_new(ns, json_integer(o->scale_n[i]));
+		json_object_set_new(j, "scaling", json_pack("{s:s,s:o}", "mode",
+			o->scale_mode == PM_SCALE_THREADS ? "threads" : "instances", "n", ns));
+	}
+	json_object_update_new(j, json_pack("{s:f,s:f,s:f,s:i,s:i,s:f,s:f,s:i,s:s,s:b,s:o}",
 			 "target_time_ms", o->target_ns / 1e6,
 			 "ci_target", o->ci_target,
 			 "ci_level", o->ci_level,
@@ -259,7 +323,8 @@ static json_t *options_json(const struct pm_run_opts *o, const struct pm_events 
 			 "cpu", o->cpu,
 			 "placement", pm_placement_name(o->placement),
 			 "counters", o->counters,
-			 "events", events);
+			 "events", events));
+	return j;
 }
 
 static char *now_iso8601(void)
@@ -319,6 +384,9 @@ int cmd_run(int argc, char **argv)
 	struct pm_result result;
 	struct pm_run_opts o;
 	bool verbose = false, quiet = false, interrupted = false, failed = false;
+	bool profile = true, max_time_given = false;
+	struct pm_profile_opts popts = { .freq = 0 };
+	struct pm_profiler *profiler = NULL;
 	char *hello = NULL, *spawner = NULL, *label = NULL;
 	size_t nbench = 0, i;
 	struct pm_err e;
@@ -327,7 +395,7 @@ int cmd_run(int argc, char **argv)
 	pm_run_opts_default(&o);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:o:vqh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":e:o:F:vqh", long_options, NULL)) != -1) {
 		double d;
 		unsigned long u;
 
@@ -382,6 +450,7 @@ int cmd_run(int argc, char **argv)
 			if (parse_double("--max-time", optarg, 0, 86400, &d))
 				return PM_EXIT_USAGE;
 			o.max_time_s = d;
+			max_time_given = true;
 			break;
 		case OPT_COUNT_TIME:
 			if (parse_double("--count-time", optarg, 0.1, 100000, &d))
@@ -390,6 +459,43 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_NO_COUNTERS:
 			o.counters = false;
+			break;
+		case OPT_NO_PROFILE:
+			profile = false;
+			break;
+		case 'F':
+			if (parse_uint("--freq", optarg, 1, 1000000, &u))
+				return PM_EXIT_USAGE;
+			popts.freq = (unsigned)u;
+			break;
+		case OPT_CALL_GRAPH:
+			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf"))
+				return pm_usage_error("run", usage,
+					"--call-graph: '%s' is not one of fp, dwarf", optarg);
+			popts.dwarf = !strcmp(optarg, "dwarf");
+#ifndef HAVE_LIBUNWIND
+			if (popts.dwarf)
+				return pm_usage_error("run", usage,
+					"--call-graph dwarf: pmbench was built without libunwind");
+#endif
+			break;
+		case OPT_VMLINUX:
+			popts.vmlinux = optarg;
+			break;
+		case OPT_INSTANCES:
+		case OPT_THREADS:
+			if (o.nscale)
+				return pm_usage_error("run", usage,
+					"--instances and --threads: one scaling mode at a time");
+			if (parse_scale(c == OPT_INSTANCES ? "--instances" : "--threads",
+					optarg, &o))
+				return PM_EXIT_USAGE;
+			o.scale_mode = c == OPT_INSTANCES ? PM_SCALE_INSTANCES : PM_SCALE_THREADS;
+			break;
+		case OPT_PROFILE_TIME:
+			if (parse_double("--profile-time", optarg, 1, 100000, &d))
+				return PM_EXIT_USAGE;
+			o.profile_ns = d * 1e6;
 			break;
 		case OPT_LABEL:
 			label = optarg;
@@ -424,6 +530,9 @@ int cmd_run(int argc, char **argv)
 
 		if (select_benches(names, n, &benches, &nbench))
 			return PM_EXIT_USAGE;
+		/* the quick suite keeps to its name: a shorter budget each */
+		if (n == 1 && !strcmp(names[0], "quick") && !max_time_given)
+			o.max_time_s = 1;
 	}
 	if (output && pm_check_writable(output, &e)) {
 		pm_error("-o %s", e.msg);
@@ -434,6 +543,18 @@ int cmd_run(int argc, char **argv)
 		free(benches);
 		pm_events_free(&events);
 		return PM_EXIT_USAGE;
+	}
+	if (profile) {
+		/* stack copies are 8 KiB a sample: sample dwarf less often */
+		if (!popts.freq)
+			popts.freq = popts.dwarf ? 4000 : 20000;
+		if (pm_profiler_new(&profiler, &popts, &e)) {
+			pm_error("%s", e.msg);
+			free(benches);
+			pm_events_free(&events);
+			return PM_EXIT_USAGE;
+		}
+		o.profiler = profiler;
 	}
 	if (make_scratch(&e)) {
 		pm_error("%s", e.msg);
@@ -459,7 +580,7 @@ int cmd_run(int argc, char **argv)
 	result.command = json_array();
 	for (i = 0; i < (size_t)pm_argc; i++)
 		json_array_append_new(result.command, json_string(pm_argv[i]));
-	result.options = options_json(&o, &events);
+	result.options = options_json(&o, &events, &popts);
 	result.sysinfo = pm_sysinfo_collect();
 
 	for (i = 0; i < nbench; i++) {
@@ -480,6 +601,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		}
 	}
+	/* Said once: what the hotspots lack and how to get it. */
+	if (profiler && pm_profiler_kernel_unavailable(profiler) && !quiet)
+		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(profiler));
 	if (interrupted) {
 		json_object_set_new(result.options, "interrupted", json_true());
 		pm_error("interrupted: %zu of %zu benchmarks done", result.nbench, nbench);
@@ -515,6 +639,7 @@ int cmd_run(int argc, char **argv)
 	restore_signals();
 	pm_result_free(&result);
 	pm_events_free(&events);
+	pm_profiler_free(profiler);
 	free(benches);
 	free(hello);
 	free(spawner);

@@ -6,18 +6,25 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "results/lmbench.h"
 #include "results/render.h"
 #include "results/result.h"
+#include "sample/profile.h"
 
 static const char usage[] =
-	"usage: pmbench show [--format table|json|csv] [-v] FILE...\n"
+	"usage: pmbench show [--format table|json|csv|folded|lmbench] [-v] [--hotspots]\n"
+	"                    FILE...\n"
 	"\n"
-	"      --format FMT  table (default), json (the file as stored, once validated), csv\n"
-	"  -v, --verbose     a detailed block per benchmark\n";
+	"      --format FMT  table (default), json (the file as stored, once validated),\n"
+	"                    csv, folded (sampled stacks for flame-graph tools),\n"
+	"                    lmbench (lmbench's summary tables, one row per file)\n"
+	"  -v, --verbose     a detailed block per benchmark\n"
+	"      --hotspots    every benchmark's kernel and user hotspots and call chains\n";
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "hotspots", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -25,7 +32,7 @@ static const struct option long_options[] = {
 int cmd_show(int argc, char **argv)
 {
 	const char *format = "table";
-	bool verbose = false;
+	bool verbose = false, hotspots = false;
 	int c, a;
 
 	optind = 0;
@@ -34,13 +41,17 @@ int cmd_show(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "table") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "csv"))
+			    strcmp(optarg, "csv") && strcmp(optarg, "folded") &&
+			    strcmp(optarg, "lmbench"))
 				return pm_usage_error("show", usage,
-					"--format: '%s' is not one of table, json, csv", optarg);
+					"--format: '%s' is not one of table, json, csv, folded, lmbench", optarg);
 			format = optarg;
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case 'S':
+			hotspots = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -57,6 +68,8 @@ int cmd_show(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return pm_usage_error("show", usage, "no result file given");
+	if (hotspots && strcmp(format, "table"))
+		return pm_usage_error("show", usage, "--hotspots prints text: it goes with --format table");
 	/* Validate everything before printing anything. */
 	{
 		struct pm_result r[argc - optind];
@@ -70,6 +83,17 @@ int cmd_show(int argc, char **argv)
 				return PM_EXIT_USAGE;
 			}
 		}
+		if (!strcmp(format, "lmbench")) {
+			/* one table for all files: a row each */
+			const struct pm_result *runs[argc - optind];
+
+			for (a = 0; a < argc - optind; a++)
+				runs[a] = &r[a];
+			pm_render_lmbench(runs, (size_t)(argc - optind), stdout);
+			for (a = 0; a < argc - optind; a++)
+				pm_result_free(&r[a]);
+			return PM_EXIT_OK;
+		}
 		if (!strcmp(format, "csv"))
 			pm_render_csv_header(stdout);
 		for (a = optind; a < argc; a++) {
@@ -82,6 +106,17 @@ int cmd_show(int argc, char **argv)
 				json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 				putchar('\n');
 				json_decref(doc);
+			} else if (!strcmp(format, "folded")) {
+				/* benchmark name first: one flame graph per file */
+				for (size_t k = 0; k < x->nbench; k++)
+					pm_hotspots_write_folded(x->bench[k].hotspots,
+								 x->bench[k].name, stdout);
+			} else if (hotspots) {
+				if (a > optind)
+					putchar('\n');
+				if (argc - optind > 1)
+					printf("== %s\n", argv[a]);
+				pm_render_hotspots(x, stdout);
 			} else if (!strcmp(format, "csv")) {
 				pm_render_csv(x, stdout);
 			} else {

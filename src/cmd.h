@@ -17,6 +17,8 @@ int cmd_events(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 /* "pmbench: " + message on stderr. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

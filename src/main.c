@@ -24,8 +24,10 @@ static const struct pm_cmd commands[] = {
 	{ "run", cmd_run, "run benchmarks under counters (the default command)" },
 	{ "list", cmd_list, "list benchmarks and groups, and whether they run here" },
 	{ "events", cmd_events, "show event aliases, their encodings, and whether they open" },
-	{ "show", cmd_show, "print a result file as a table, csv or json" },
+	{ "show", cmd_show, "print result files: table, lmbench layout, hotspots, csv, json, folded" },
 	{ "sysinfo", cmd_sysinfo, "print the system fingerprint recorded with every run" },
+	{ "explain", cmd_explain, "say why benchmarks changed between two runs or sets of runs" },
+	{ "import", cmd_import, "convert lmbench summaries and AIM9 logs to result files" },
 	{ "help", cmd_help, "open the manual page of a command" },
 };
 

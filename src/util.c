@@ -491,3 +491,28 @@ size_t pm_strv_len(char *const *v)
 		n++;
 	return n;
 }
+
+char *pm_sh_quote(const char *s)
+{
+	size_t i, n = 3;
+	char *q, *p;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789/._-+,:@%") == strlen(s))
+		return pm_xstrdup(s);
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	p = q = pm_xmalloc(n);
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}

@@ -76,4 +76,7 @@ char **pm_strv_split(const char *s, char sep);
 void pm_strv_free(char **v);
 size_t pm_strv_len(char *const *v);
 
+/* A string as one /bin/sh word: as is when it needs no quoting. */
+char *pm_sh_quote(const char *s);
+
 #endif

@@ -20,6 +20,8 @@ enum pm_bench_flags {
 	PM_FS = 1u << 3,	/* uses the scratch directory */
 	PM_QUICK = 1u << 4,	/* member of the "quick" suite */
 	PM_MEM = 1u << 5,	/* memory-system benchmark: long runs, no peers */
+	PM_NO_THREADS = 1u << 6,	/* process-wide state (signal handlers):
+					   no --threads scaling */
 };
 
 enum pm_placement {
@@ -93,7 +95,12 @@ struct pm_family {
 
 /* The explicit table of families: add one line per family file. */
 #define PM_FAMILIES(X) \
-	X(proc)
+	X(proc) \
+	X(fs) \
+	X(ipc) \
+	X(mem) \
+	X(ops) \
+	X(aim9)
 
 #define PM_DECLARE_FAMILY(n) extern const struct pm_family pm_family_##n;
 PM_FAMILIES(PM_DECLARE_FAMILY)
@@ -115,6 +122,13 @@ bool pm_bench_supported(const struct pm_bench *b, char *why, size_t len);
 
 /* Helpers for benchmarks (src/bench/helpers.c). */
 
+/* ctx->why = "<message>: <strerror(-err)>"; returns err. */
+int pm_bench_fail(struct pm_ctx *ctx, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ctx->why = "<message>"; returns err. */
+int pm_bench_why(struct pm_ctx *ctx, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Fork a helper process running fn(arg); placed per ctx->placement,
  * registered as a peer, and killed and reaped by the runner. */
 int pm_spawn_peer(struct pm_ctx *ctx, int (*fn)(void *arg), void *arg);
@@ -123,9 +137,17 @@ void pm_reap_peers(struct pm_ctx *ctx);
 /* The CPU a peer should run on under ctx's placement, -1 for any. */
 int pm_peer_cpu(const struct pm_ctx *ctx, int index);
 int pm_pin_self(int cpu);
+/* The i-th (mod their number) of the CPUs pmbench was started with. */
+int pm_nth_cpu(int i);
 /* Full read/write that retry on EINTR and short counts. */
 int pm_read_full(int fd, void *buf, size_t len);
 int pm_write_full(int fd, const void *buf, size_t len);
+/* The median time per iteration, in ns, of loop(arg, n): a loop a
+ * benchmark times itself in setup, e.g. lmbench lat_ctx's pipe overhead.
+ * n is calibrated to about 1 ms, then 9 loops of about 5 ms are timed.
+ * Returns 0, or loop's -errno (loop sets ctx->why itself). */
+int pm_median_loop_ns(int (*loop)(void *arg, uint64_t n), void *arg,
+		      double *out);
 /* A file of the given size in the scratch directory, page cache warm. */
 int pm_scratch_file(struct pm_ctx *ctx, const char *name, size_t size,
 		    char *path, size_t pathlen);

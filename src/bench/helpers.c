@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "stats/stats.h"
 #include "util.h"
 
 /* How long pm_reap_peers lets peers exit on their own. */
@@ -90,6 +92,47 @@ static int pm_unpin_self(void)
 	if (sched_setaffinity(0, pm_start_cpus_size, pm_start_cpus) != 0)
 		return -errno;
 	return 0;
+}
+
+int pm_bench_fail(struct pm_ctx *ctx, int err, const char *fmt, ...)
+{
+	char msg[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(ctx->why, sizeof(ctx->why), "%.191s: %.60s", msg,
+		 strerror(err < 0 ? -err : err));
+	return err;
+}
+
+int pm_bench_why(struct pm_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int pm_nth_cpu(int i)
+{
+	size_t size = pm_start_cpus_size;
+	int cpu, n = 0;
+
+	if (!pm_start_cpus)
+		return -1;
+	for (cpu = 0; cpu < (int)(size * 8); cpu++)
+		n += CPU_ISSET_S(cpu, size, pm_start_cpus) != 0;
+	if (!n)
+		return -1;
+	i %= n;
+	for (cpu = 0; cpu < (int)(size * 8); cpu++)
+		if (CPU_ISSET_S(cpu, size, pm_start_cpus) && i-- == 0)
+			return cpu;
+	return -1;
 }
 
 int pm_peer_cpu(const struct pm_ctx *ctx, int index)
@@ -292,6 +335,41 @@ int pm_write_full(int fd, const void *buf, size_t len)
 		p += r;
 		len -= (size_t)r;
 	}
+	return 0;
+}
+
+#define PM_MEDIAN_LOOPS 9
+#define PM_MEDIAN_LOOP_NS 5000000.0
+
+int pm_median_loop_ns(int (*loop)(void *arg, uint64_t n), void *arg,
+		      double *out)
+{
+	double samples[PM_MEDIAN_LOOPS];
+	uint64_t n = 64, t0, t;
+	int err, i;
+
+	/* Calibrate to ~1 ms, then size the loops to ~5 ms. */
+	for (;;) {
+		t0 = pm_now_ns();
+		err = loop(arg, n);
+		t = pm_now_ns() - t0;
+		if (err)
+			return err;
+		if (t >= 1000000 || n >= (1ull << 40))
+			break;
+		n *= 4;
+	}
+	n = (uint64_t)(PM_MEDIAN_LOOP_NS * (double)n / (double)(t ? t : 1));
+	if (n < 1)
+		n = 1;
+	for (i = 0; i < PM_MEDIAN_LOOPS; i++) {
+		t0 = pm_now_ns();
+		err = loop(arg, n);
+		if (err)
+			return err;
+		samples[i] = (double)(pm_now_ns() - t0) / (double)n;
+	}
+	*out = pm_median(samples, PM_MEDIAN_LOOPS);
 	return 0;
 }
 

@@ -36,39 +36,12 @@ extern char **environ;
 
 /* ---- common helpers ---- */
 
-/* ctx->why = "<message>: <strerror(-err)>"; returns err. */
-__attribute__((format(printf, 3, 4)))
-static int proc_fail(struct pm_ctx *ctx, int err, const char *fmt, ...)
-{
-	char msg[192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(ctx->why, sizeof(ctx->why), "%.191s: %.60s", msg,
-		 strerror(err < 0 ? -err : err));
-	return err;
-}
-
-/* ctx->why = "<message>"; returns err. */
-__attribute__((format(printf, 3, 4)))
-static int proc_why(struct pm_ctx *ctx, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 /* Result of a 1-byte read or write: 0, or -errno (-EIO on a 0 count). */
 static int proc_io_err(struct pm_ctx *ctx, ssize_t r, const char *what)
 {
 	int err = r < 0 ? -errno : -EIO;
 
-	return proc_fail(ctx, err, "%s", what);
+	return pm_bench_fail(ctx, err, "%s", what);
 }
 
 static void proc_close(int *fd)
@@ -82,7 +55,7 @@ static int proc_open(struct pm_ctx *ctx, const char *path, int flags, int *fd)
 {
 	*fd = open(path, flags | O_CLOEXEC);
 	if (*fd < 0)
-		return proc_fail(ctx, -errno, "open %s", path);
+		return pm_bench_fail(ctx, -errno, "open %s", path);
 	return 0;
 }
 
@@ -91,14 +64,14 @@ static int proc_child_status(struct pm_ctx *ctx, int err, const char *what,
 			     int status)
 {
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return proc_why(ctx, err, "%s: could not be executed", what);
+		return pm_bench_why(ctx, err, "%s: could not be executed", what);
 	if (WIFEXITED(status))
-		return proc_why(ctx, err, "%s: exited with status %d", what,
+		return pm_bench_why(ctx, err, "%s: exited with status %d", what,
 				WEXITSTATUS(status));
 	if (WIFSIGNALED(status))
-		return proc_why(ctx, err, "%s: killed by signal %d (%s)", what,
+		return pm_bench_why(ctx, err, "%s: killed by signal %d (%s)", what,
 				WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return proc_why(ctx, err, "%s: unexpected wait status 0x%x", what,
+	return pm_bench_why(ctx, err, "%s: unexpected wait status 0x%x", what,
 			status);
 }
 
@@ -199,9 +172,9 @@ static int proc_paged_file_setup(struct pm_ctx *ctx, const char *name,
 	for (off = 0; off < size && !err; off += page)
 		err = pm_write_full(fd, buf, page);
 	if (err)
-		proc_fail(ctx, err, "write %s", f->path);
+		pm_bench_fail(ctx, err, "write %s", f->path);
 	else if (fdatasync(fd) != 0)
-		err = proc_fail(ctx, -errno, "fdatasync %s", f->path);
+		err = pm_bench_fail(ctx, -errno, "fdatasync %s", f->path);
 	free(buf);
 	close(fd);
 	if (err)
@@ -294,7 +267,7 @@ static int stat_run(struct pm_ctx *ctx, uint64_t iters)
 
 	while (iters--) {
 		if (stat(f->path, &st) != 0)
-			return proc_fail(ctx, -errno, "stat %s", f->path);
+			return pm_bench_fail(ctx, -errno, "stat %s", f->path);
 		pm_barrier();
 	}
 	return 0;
@@ -307,7 +280,7 @@ static int fstat_run(struct pm_ctx *ctx, uint64_t iters)
 
 	while (iters--) {
 		if (fstat(f->fd, &st) != 0)
-			return proc_fail(ctx, -errno, "fstat %s", f->path);
+			return pm_bench_fail(ctx, -errno, "fstat %s", f->path);
 		pm_barrier();
 	}
 	return 0;
@@ -321,7 +294,7 @@ static int open_run(struct pm_ctx *ctx, uint64_t iters)
 	while (iters--) {
 		fd = open(f->path, O_RDONLY);
 		if (fd < 0)
-			return proc_fail(ctx, -errno, "open %s", f->path);
+			return pm_bench_fail(ctx, -errno, "open %s", f->path);
 		close(fd);
 	}
 	return 0;
@@ -344,14 +317,14 @@ static int select_setup(struct pm_ctx *ctx)
 	for (i = 0; i < SELECT_FDS; i++) {
 		fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
 		if (fd < 0) {
-			err = proc_fail(ctx, -errno,
+			err = pm_bench_fail(ctx, -errno,
 					"cannot open %d descriptors for select",
 					SELECT_FDS);
 			goto fail;
 		}
 		f->dups[f->ndups++] = fd;
 		if (fd >= FD_SETSIZE) {
-			err = proc_why(ctx, -EMFILE,
+			err = pm_bench_why(ctx, -EMFILE,
 				       "descriptor %d does not fit select()'s "
 				       "FD_SETSIZE (%d): too many open files",
 				       fd, FD_SETSIZE);
@@ -383,9 +356,9 @@ static int select_run(struct pm_ctx *ctx, uint64_t iters)
 		tv.tv_usec = 0;
 		n = select(f->nfds, &set, NULL, NULL, &tv);
 		if (n < 0)
-			return proc_fail(ctx, -errno, "select");
+			return pm_bench_fail(ctx, -errno, "select");
 		if (n != SELECT_FDS)
-			return proc_why(ctx, -EIO,
+			return pm_bench_why(ctx, -EIO,
 					"select: %d of %d regular-file "
 					"descriptors ready", n, SELECT_FDS);
 	}
@@ -431,7 +404,7 @@ static int sig_setup(struct pm_ctx *ctx)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGUSR1, &sa, &st->old) != 0) {
 		free(st);
-		return proc_fail(ctx, -errno, "sigaction SIGUSR1");
+		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
 	}
 	/* The signal must be deliverable the moment kill() returns. */
 	sigemptyset(&set);
@@ -451,7 +424,7 @@ static int siginstall_run(struct pm_ctx *ctx, uint64_t iters)
 	sigemptyset(&sa.sa_mask);
 	while (iters--) {
 		if (sigaction(SIGUSR1, &sa, &old) != 0)
-			return proc_fail(ctx, -errno, "sigaction SIGUSR1");
+			return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
 		pm_barrier();
 	}
 	return 0;
@@ -471,10 +444,10 @@ static int sigcatch_run(struct pm_ctx *ctx, uint64_t iters)
 		sig_caught = 0;
 		while (n--) {
 			if (kill(st->self, SIGUSR1) != 0)
-				return proc_fail(ctx, -errno, "kill SIGUSR1");
+				return pm_bench_fail(ctx, -errno, "kill SIGUSR1");
 		}
 		if ((uint64_t)sig_caught != chunk)
-			return proc_why(ctx, -EIO,
+			return pm_bench_why(ctx, -EIO,
 					"sent %llu SIGUSR1 but the handler ran "
 					"%llu times", (unsigned long long)chunk,
 					(unsigned long long)sig_caught);
@@ -527,7 +500,7 @@ static int prot_setup(struct pm_ctx *ctx)
 	f->maplen = (size_t)page;
 	f->map = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
 	if (f->map == MAP_FAILED) {
-		err = proc_fail(ctx, -errno, "mmap %s", f->path);
+		err = pm_bench_fail(ctx, -errno, "mmap %s", f->path);
 		goto fail;
 	}
 	f->sink = *(volatile char *)f->map;	/* map the page now */
@@ -541,7 +514,7 @@ static int prot_setup(struct pm_ctx *ctx)
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSEGV, &sa, &prot_old) != 0) {
-		err = proc_fail(ctx, -errno, "sigaction SIGSEGV");
+		err = pm_bench_fail(ctx, -errno, "sigaction SIGSEGV");
 		goto fail;
 	}
 	return 0;
@@ -561,7 +534,7 @@ static int prot_run(struct pm_ctx *ctx, uint64_t iters)
 		if (sigsetjmp(prot_env, 0) == 0) {
 			*where = 1;
 			prot_armed = 0;
-			return proc_why(ctx, -EIO, "a write to a read-only "
+			return pm_bench_why(ctx, -EIO, "a write to a read-only "
 					"mapping did not fault");
 		}
 	}
@@ -618,12 +591,12 @@ static int spawn_exec(void *arg)
 static int hello_check(struct pm_ctx *ctx)
 {
 	if (!ctx->hello || access(ctx->hello, X_OK) != 0)
-		return proc_why(ctx, -EOPNOTSUPP,
+		return pm_bench_why(ctx, -EOPNOTSUPP,
 				"pmbench-hello not found at %s (run from the "
 				"build tree or install pmbench)",
 				ctx->hello ? ctx->hello : "(none)");
 	if (!ctx->spawner || access(ctx->spawner, X_OK) != 0)
-		return proc_why(ctx, -EOPNOTSUPP,
+		return pm_bench_why(ctx, -EOPNOTSUPP,
 				"pmbench-spawner not found at %s (run from the "
 				"build tree or install pmbench)",
 				ctx->spawner ? ctx->spawner : "(none)");
@@ -640,9 +613,9 @@ static int spawn_run(struct pm_ctx *ctx, uint64_t iters)
 	if (!err)
 		err = pm_read_full(st->reply, &status, sizeof(status));
 	if (err)
-		return proc_fail(ctx, err, "pmbench-spawner");
+		return pm_bench_fail(ctx, err, "pmbench-spawner");
 	if (status < 0)
-		return proc_fail(ctx, status, "pmbench-spawner: fork");
+		return pm_bench_fail(ctx, status, "pmbench-spawner: fork");
 	if (status > 0)
 		return proc_child_status(ctx, -ECHILD, !strcmp(st->op, "fork") ?
 					 "child" : !strcmp(st->op, "exec") ?
@@ -663,7 +636,7 @@ static int spawn_setup(struct pm_ctx *ctx, const char *op, char *arg)
 	}
 	if (pipe2(cmd, O_CLOEXEC) || pipe2(reply, O_CLOEXEC)) {
 		free(arg);
-		return proc_fail(ctx, -errno, "pipe");
+		return pm_bench_fail(ctx, -errno, "pipe");
 	}
 	st = pm_xcalloc(1, sizeof(*st));
 	st->cmd = cmd[1];
@@ -695,40 +668,15 @@ static int exec_setup(struct pm_ctx *ctx)
 	return spawn_setup(ctx, "exec", pm_xstrdup(ctx->hello ? ctx->hello : ""));
 }
 
-/* The hello path as a shell word: as is when it needs no quoting. */
-static char *sh_quote(const char *s)
-{
-	size_t i, n = 3;
-	char *q, *p;
-
-	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		   "0123456789/._-+,:@%") == strlen(s))
-		return pm_xstrdup(s);
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	p = q = pm_xmalloc(n);
-	*p++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = s[i];
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return q;
-}
 
 #define SH_PATH "/bin/sh"
 
 static int sh_setup(struct pm_ctx *ctx)
 {
 	if (access(SH_PATH, X_OK) != 0)
-		return proc_why(ctx, -EOPNOTSUPP, SH_PATH " not found or not "
+		return pm_bench_why(ctx, -EOPNOTSUPP, SH_PATH " not found or not "
 				"executable");
-	return spawn_setup(ctx, "sh", sh_quote(ctx->hello ? ctx->hello : ""));
+	return spawn_setup(ctx, "sh", pm_sh_quote(ctx->hello ? ctx->hello : ""));
 }
 
 /* ---- pipe, ctx: a token bounced off a peer over two pipes ---- */
@@ -766,9 +714,9 @@ static int echo_peer(void *arg)
 static int echo_err(struct pm_ctx *ctx, int err, const char *what)
 {
 	if (err == -ENODATA || err == -EPIPE)
-		return proc_why(ctx, -EPIPE, "%s: the helper process exited",
+		return pm_bench_why(ctx, -EPIPE, "%s: the helper process exited",
 				what);
-	return proc_fail(ctx, err, "%s", what);
+	return pm_bench_fail(ctx, err, "%s", what);
 }
 
 /* One round trip: write the token, read it back. */
@@ -814,7 +762,7 @@ static int echo_setup(struct pm_ctx *ctx)
 	ctx->priv = st;
 	if (pipe2(st->to_peer, O_CLOEXEC) != 0 ||
 	    pipe2(st->from_peer, O_CLOEXEC) != 0) {
-		err = proc_fail(ctx, -errno, "pipe");
+		err = pm_bench_fail(ctx, -errno, "pipe");
 		goto fail;
 	}
 	err = pm_spawn_peer(ctx, echo_peer, st);
@@ -856,67 +804,41 @@ static int pipe_run(struct pm_ctx *ctx, uint64_t iters)
 /*
  * lat_ctx's overhead: one process writes the token into a pipe and reads
  * it back, the work of one hop without the switch.  Median of several
- * ~5 ms loops, per hop.
+ * ~5 ms loops, per hop (pm_median_loop_ns).
  */
-#define CTX_LOOP_NS 5000000.0
-#define CTX_LOOPS 9
+struct ctx_ovh {
+	struct pm_ctx *ctx;
+	int p[2];
+};
 
-static int ctx_loop(struct pm_ctx *ctx, const int p[2], uint64_t n)
+static int ctx_loop(void *arg, uint64_t n)
 {
+	struct ctx_ovh *o = arg;
 	char c = 'x';
 	int err;
 
 	while (n--) {
-		err = pm_write_full(p[1], &c, 1);
+		err = pm_write_full(o->p[1], &c, 1);
 		if (!err)
-			err = pm_read_full(p[0], &c, 1);
+			err = pm_read_full(o->p[0], &c, 1);
 		if (err)
-			return proc_fail(ctx, err, "measuring the pipe overhead");
+			return pm_bench_fail(o->ctx, err,
+					 "measuring the pipe overhead");
 	}
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 static int ctx_overhead(struct pm_ctx *ctx, double *out)
 {
-	double samples[CTX_LOOPS];
-	uint64_t n = 64, t0, t;
-	int p[2], err = 0, i;
+	struct ctx_ovh o = { .ctx = ctx };
+	int err;
 
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return proc_fail(ctx, -errno, "pipe");
-	/* Calibrate to ~1 ms, then size the loops to ~5 ms. */
-	for (;;) {
-		t0 = pm_now_ns();
-		err = ctx_loop(ctx, p, n);
-		t = pm_now_ns() - t0;
-		if (err || t >= 1000000 || n >= (1ull << 40))
-			break;
-		n *= 4;
-	}
-	if (!err) {
-		n = (uint64_t)(CTX_LOOP_NS * (double)n / (double)(t ? t : 1));
-		if (n < 1)
-			n = 1;
-	}
-	for (i = 0; !err && i < CTX_LOOPS; i++) {
-		t0 = pm_now_ns();
-		err = ctx_loop(ctx, p, n);
-		samples[i] = (double)(pm_now_ns() - t0) / (double)n;
-	}
-	close(p[0]);
-	close(p[1]);
-	if (err)
-		return err;
-	qsort(samples, CTX_LOOPS, sizeof(samples[0]), cmp_double);
-	*out = samples[CTX_LOOPS / 2];
-	return 0;
+	if (pipe2(o.p, O_CLOEXEC) != 0)
+		return pm_bench_fail(ctx, -errno, "pipe");
+	err = pm_median_loop_ns(ctx_loop, &o, out);
+	close(o.p[0]);
+	close(o.p[1]);
+	return err;
 }
 
 static int ctx_setup(struct pm_ctx *ctx)
@@ -949,18 +871,50 @@ static int pf_map(struct pm_ctx *ctx, struct proc_file *f)
 {
 	f->map = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
 	if (f->map == MAP_FAILED)
-		return proc_fail(ctx, -errno, "mmap %s", f->path);
+		return pm_bench_fail(ctx, -errno, "mmap %s", f->path);
 	/* A PMD mapping of a large page-cache folio would map 2 MiB at
-	 * once; ask for page-table mappings. */
+	 * once; ask for page-table mappings, and no readahead. */
 	madvise(f->map, f->maplen, MADV_NOHUGEPAGE);
+	madvise(f->map, f->maplen, MADV_RANDOM);
 	f->pos = 0;
 	return 0;
+}
+
+/*
+ * Keep only the pages we touch in the page cache, one per fault-around
+ * window: a fault then maps just that page (fault-around maps only
+ * cached pages), so the figure is the fault, not the later munmap of
+ * 16 PTEs per fault.  Returns the pages cached, as mincore() sees them.
+ */
+static size_t pf_sparse_cache(struct proc_file *f, size_t page)
+{
+	unsigned char *vec;
+	size_t off, n = 0, i, npages = f->size / page;
+	char *buf = pm_xmalloc(page);
+	void *map;
+
+	posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	posix_fadvise(f->fd, 0, 0, POSIX_FADV_RANDOM);
+	for (off = 0; off < f->size; off += f->stride)
+		if (pread(f->fd, buf, page, (off_t)off) < 0)
+			break;
+	free(buf);
+	map = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (map == MAP_FAILED)
+		return 0;
+	vec = pm_xmalloc(npages);
+	if (mincore(map, f->size, vec) == 0)
+		for (i = 0; i < npages; i++)
+			n += vec[i] & 1;
+	free(vec);
+	munmap(map, f->size);
+	return n;
 }
 
 static int pf_setup(struct pm_ctx *ctx)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), stride = PF_MIN_STRIDE;
-	size_t size = PF_FILE_SIZE;
+	size_t size = PF_FILE_SIZE, cached;
 	struct proc_file *f;
 	long around;
 	int err;
@@ -981,12 +935,15 @@ static int pf_setup(struct pm_ctx *ctx)
 		goto fail;
 	f->stride = stride;
 	f->maplen = size;
+	cached = pf_sparse_cache(f, page);
 	err = pf_map(ctx, f);
 	if (err)
 		goto fail;
 	snprintf(ctx->params, sizeof(ctx->params),
-		 "stride %zu KiB, %zu MiB file, %zu faults per mapping",
-		 stride >> 10, size >> 20, size / stride);
+		 "stride %zu KiB, %zu MiB file, %zu faults per mapping; %zu of %zu "
+		 "pages cached%s", stride >> 10, size >> 20, size / stride, cached,
+		 size / page, cached == size / stride ? " (one per fault)" :
+		 " (the file system keeps the file cached: fault-around maps more)");
 	return 0;
 fail:
 	proc_file_teardown(ctx);
@@ -996,9 +953,8 @@ fail:
 /*
  * When the mapping is used up it is unmapped and mapped again inside the
  * loop, as lmbench's lat_pagefault does: the mmap, the page-table
- * allocations and above all the munmap of the pages the faults mapped
- * (stride/page PTEs per fault) are amortized over size/stride faults and
- * are part of the figure (a third of it or more on some machines).
+ * allocations and the munmap of the pages the faults mapped (one PTE per
+ * fault when the cache is sparse) are amortized over size/stride faults.
  */
 static int pf_run(struct pm_ctx *ctx, uint64_t iters)
 {
@@ -1053,11 +1009,11 @@ static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
 	while (iters--) {
 		p = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
 		if (p == MAP_FAILED)
-			return proc_fail(ctx, -errno, "mmap %s", f->path);
+			return pm_bench_fail(ctx, -errno, "mmap %s", f->path);
 		for (off = 0; off < f->maplen; off += MMAP_STRIDE)
 			sum += p[off];
 		if (munmap((void *)p, f->maplen) != 0)
-			return proc_fail(ctx, -errno, "munmap");
+			return pm_bench_fail(ctx, -errno, "munmap");
 	}
 	f->sink += sum;
 	return 0;
@@ -1149,7 +1105,7 @@ static const struct pm_bench proc_benches[] = {
 		.setup = sig_setup,
 		.run = sigcatch_run,
 		.teardown = sig_teardown,
-		.flags = PM_QUICK,
+		.flags = PM_QUICK | PM_NO_THREADS,
 	},
 	{
 		.name = "prot-fault",
@@ -1161,7 +1117,7 @@ static const struct pm_bench proc_benches[] = {
 		.setup = prot_setup,
 		.run = prot_run,
 		.teardown = prot_teardown,
-		.flags = PM_FS | PM_QUICK,
+		.flags = PM_FS | PM_QUICK | PM_NO_THREADS,
 	},
 	{
 		.name = "fork",

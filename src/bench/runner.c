@@ -9,12 +9,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/runner.h"
@@ -29,8 +32,10 @@ void pm_run_opts_default(struct pm_run_opts *o)
 	o->ci_level = 0.95;
 	o->min_trials = 10;
 	o->max_trials = 300;
-	o->max_time_s = 3;
+	o->max_time_s = 2;
 	o->counted_ns = 100e6;
+	o->profile_ns = 150e6;
+	o->scale_ns = 200e6;
 	o->cpu = -1;
 	o->placement = PM_PLACE_SAME;
 	o->counters = true;
@@ -58,6 +63,46 @@ int pm_placement_parse(const char *s, enum pm_placement *p)
 		}
 	}
 	return -EINVAL;
+}
+
+/*
+ * The reference: a fixed chain of dependent multiplies, no memory, no
+ * system call.  Timed between trials it says how fast the machine ran
+ * meanwhile (frequency, a busy sibling, a hypervisor), so that explain
+ * can tell a machine that ran slower from code that got slower.
+ */
+#define REF_ITERS 20000
+
+__attribute__((noinline)) static double reference_run(void)
+{
+	uint64_t t0, x = 1;
+	unsigned i;
+
+	t0 = pm_now_ns();
+	for (i = 0; i < REF_ITERS; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	/* keep the chain: its result must be computed */
+	__asm__ __volatile__("" : : "r"(x));
+	return (double)(pm_now_ns() - t0) / REF_ITERS;
+}
+
+/* Runnable tasks right now, from /proc/loadavg ("0.52 0.58 0.59 2/345 ..."),
+ * ourselves included; -1 when unreadable. */
+static int runnable_now(void)
+{
+	char buf[128];
+	int running = -1;
+	char *slash;
+
+	if (pm_read_line("/proc/loadavg", buf, sizeof(buf)) != 0)
+		return -1;
+	slash = strchr(buf, '/');
+	if (slash) {
+		while (slash > buf && slash[-1] != ' ')
+			slash--;
+		running = atoi(slash);
+	}
+	return running;
 }
 
 /* The empty loop: what the benchmark loop itself costs per iteration. */
@@ -323,6 +368,202 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 	free(cnt);
 }
 
+/*
+ * The sampled pass: the same loop in chunks of one trial, sampling
+ * enabled around run() only and drained between chunks, so pmbench's own
+ * bookkeeping is never sampled as the benchmark's.
+ */
+static void profile_pass(const struct pm_bench *b, struct pm_ctx *ctx,
+			 const struct pm_run_opts *o, uint64_t iters,
+			 struct pm_bench_result *out)
+{
+	pid_t pids[PM_MAX_PEERS + 1];
+	struct pm_profile *pr;
+	uint64_t ns, chunks, k, pass_ns = 0;
+	struct pm_err e;
+	int i, err = 0;
+
+	pids[0] = 0;
+	for (i = 0; i < ctx->npeers; i++)
+		pids[i + 1] = ctx->peers[i];
+	err = pm_profile_begin(&pr, o->profiler, pids, ctx->npeers + 1,
+			       b->flags & PM_FORKS, &e);
+	if (err) {
+		out->hotspots = json_pack("{s:s}", "unavailable", e.msg);
+		return;
+	}
+	chunks = (uint64_t)ceil(o->profile_ns / o->target_ns);
+	for (k = 0; k < (chunks ? chunks : 1) && !pm_interrupted;) {
+		ns = 0;
+		err = pm_profile_enable(pr);
+		if (!err)
+			err = timed_run(b->run, ctx, iters, &ns);
+		pm_profile_disable(pr);
+		pm_profile_drain(pr);
+		if (err)
+			break;
+		pass_ns += ns;
+		k++;	/* only whole chunks count as operations */
+	}
+	out->hotspots = pm_profile_end(pr, (double)(k * iters * ctx->ops_per_iter),
+				       out->stats.median, (double)pass_ns);
+	if (err)
+		json_object_set_new(out->hotspots, "error",
+				    json_string(ctx->why[0] ? ctx->why : strerror(-err)));
+}
+
+/*
+ * Scaling: N copies of the benchmark at once, each with its own setup,
+ * released together, each running the same number of iterations; the
+ * throughput is the operations of all copies over the wall time until
+ * the last one finished.  Copies are processes (--instances) or threads
+ * (--threads); efficiency = throughput(N) / (N x throughput(1)).
+ */
+struct copy {
+	unsigned index;		/* copy i runs on the i-th CPU, its helpers too */
+	const struct pm_bench *b;
+	const struct pm_ctx *tmpl;
+	uint64_t iters;
+	int go;			/* read end: released when it closes */
+	int done;		/* write end: reports the status */
+	pthread_t thread;
+};
+
+static int copy_work(struct copy *cp)
+{
+	struct pm_ctx ctx = *cp->tmpl;
+	int32_t status;
+	char c;
+
+	ctx.priv = NULL;
+	ctx.npeers = 0;
+	ctx.detail = NULL;
+	ctx.why[0] = '\0';
+	ctx.cpu = pm_nth_cpu((int)cp->index);
+	pm_pin_self(ctx.cpu);
+	status = cp->b->setup ? cp->b->setup(&ctx) : 0;
+	/* ready, then wait for the release (EOF on go) */
+	if (pm_write_full(cp->done, &status, sizeof(status)) == 0 && status == 0 &&
+	    read(cp->go, &c, 1) == 0)
+		status = cp->b->run(&ctx, cp->iters);
+	pm_write_full(cp->done, &status, sizeof(status));
+	if (cp->b->teardown)
+		cp->b->teardown(&ctx);
+	pm_reap_peers(&ctx);
+	json_decref(ctx.detail);
+	return status;
+}
+
+static void *copy_thread(void *arg)
+{
+	copy_work(arg);
+	return NULL;
+}
+
+/* One point: n copies; returns wall ns, or -errno. */
+static int64_t scale_point(const struct pm_bench *b, const struct pm_ctx *ctx,
+			   bool threads, unsigned n, uint64_t iters)
+{
+	struct copy *cp = pm_xcalloc(n, sizeof(*cp));
+	int go[2], done[2];
+	pid_t *pids = pm_xcalloc(n, sizeof(*pids));
+	int64_t err = 0;
+	uint64_t t0 = 0;
+	unsigned i, started = 0;
+	int32_t st;
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(done, O_CLOEXEC)) {
+		free(cp);
+		free(pids);
+		return -errno;
+	}
+	for (i = 0; i < n; i++) {
+		cp[i] = (struct copy){ .index = i, .b = b, .tmpl = ctx, .iters = iters,
+				       .go = go[0], .done = done[1] };
+		if (threads) {
+			if (pthread_create(&cp[i].thread, NULL, copy_thread, &cp[i])) {
+				err = -EAGAIN;
+				break;
+			}
+		} else {
+			pids[i] = fork();
+			if (pids[i] < 0) {
+				err = -errno;
+				break;
+			}
+			if (pids[i] == 0) {
+				close(go[1]);
+				_exit(copy_work(&cp[i]) ? 1 : 0);
+			}
+		}
+		started++;
+	}
+	/* every copy set up, then released at once */
+	for (i = 0; i < started && !err; i++)
+		if (pm_read_full(done[0], &st, sizeof(st)) || st)
+			err = st < 0 ? st : -EIO;
+	t0 = pm_now_ns();
+	close(go[1]);
+	for (i = 0; i < started && !err; i++)
+		if (pm_read_full(done[0], &st, sizeof(st)) || st)
+			err = st < 0 ? st : -EIO;
+	if (!err)
+		err = (int64_t)(pm_now_ns() - t0);
+	close(done[1]);
+	for (i = 0; i < started; i++) {
+		if (threads)
+			pthread_join(cp[i].thread, NULL);
+		else
+			waitpid(pids[i], NULL, 0);
+	}
+	close(go[0]);
+	close(done[0]);
+	free(cp);
+	free(pids);
+	return err;
+}
+
+static void scaling_pass(const struct pm_bench *b, const struct pm_ctx *ctx,
+			 const struct pm_run_opts *o, uint64_t iters,
+			 struct pm_bench_result *out)
+{
+	bool threads = o->scale_mode == PM_SCALE_THREADS;
+	json_t *points = json_array();
+	double base = NAN;
+	uint64_t it;
+	size_t k;
+
+	if (threads && (b->flags & PM_NO_THREADS)) {
+		out->scaling = json_pack("{s:s,s:s}", "mode", "threads", "unavailable",
+			"the benchmark uses process-wide state (signal handlers): use --instances");
+		json_decref(points);
+		return;
+	}
+	/* each copy runs about scale_ns alone */
+	it = (uint64_t)((double)iters * o->scale_ns / o->target_ns);
+	if (!it)
+		it = 1;
+	for (k = 0; k < o->nscale && !pm_interrupted; k++) {
+		unsigned n = o->scale_n[k];
+		int64_t ns = scale_point(b, ctx, threads, n, it);
+		double ops = (double)n * (double)it * ctx->ops_per_iter, tput;
+
+		if (ns < 0) {
+			json_array_append_new(points, json_pack("{s:i,s:s}", "n", (int)n,
+				"error", strerror((int)-ns)));
+			continue;
+		}
+		tput = ops / ((double)ns * 1e-9);
+		if (n == 1 || isnan(base))
+			base = tput / n;
+		json_array_append_new(points, json_pack("{s:i,s:f,s:f,s:f}", "n", (int)n,
+			"ops_per_s", tput, "ns_per_op", (double)ns / ops * n,
+			"efficiency", tput / (n * base)));
+	}
+	out->scaling = json_pack("{s:s,s:o}", "mode", threads ? "threads" : "instances",
+				 "points", points);
+}
+
 /* A measured parameter: repeat measure() as trials, same stopping rule. */
 static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			  const struct pm_run_opts *o, struct pm_bench_result *out)
@@ -381,6 +622,8 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->ops_per_iter = 1;
 	out->counters.ns_per_op = out->counters.perturbation = NAN;
 	out->counters.ru_user_ns = out->counters.ru_sys_ns = NAN;
+	out->reference_ns = NAN;
+	out->busy = NAN;
 }
 
 int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
@@ -389,7 +632,8 @@ int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
 	struct pm_ctx ctx = { 0 };
 	uint64_t iters = 0, ns, start = pm_now_ns();
 	double overhead, *trials = NULL, budget_ns;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, nref = 0, nbusy = 0;
+	double *refs = NULL, busy = 0;
 	cpu_set_t saved;
 	bool restore = false;
 	char why[256];
@@ -474,6 +718,16 @@ int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
 			}
 			v = (double)ns / ((double)iters * ctx.ops_per_iter) - overhead;
 			trials[n++] = v;
+			refs = pm_xrealloc(refs, (nref + 1) * sizeof(*refs));
+			refs[nref++] = reference_run();
+			{
+				int r = runnable_now();
+
+				if (r > 0) {
+					busy += r - 1;	/* others besides us */
+					nbusy++;
+				}
+			}
 			if (pm_interrupted) {
 				err = -EINTR;
 				goto run_failed;
@@ -497,6 +751,10 @@ int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
 	out->trials = trials;
 	out->ntrials = n;
 	trials = NULL;
+	out->reference_ns = pm_median(refs, nref);
+	out->busy = nbusy ? busy / (double)nbusy : NAN;
+	free(refs);
+	refs = NULL;
 	out->iterations = iters;
 	out->ops_per_iter = ctx.ops_per_iter;
 	out->overhead_ns = overhead;
@@ -508,11 +766,20 @@ int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
 		progress(o, b, "count", NULL);
 		counted_pass(b, &ctx, o, iters, overhead, out);
 	}
+	if (o->profiler && !pm_interrupted) {
+		progress(o, b, "profile", NULL);
+		profile_pass(b, &ctx, o, iters, out);
+	}
+	if (o->nscale && !pm_interrupted) {
+		progress(o, b, "scaling", NULL);
+		scaling_pass(b, &ctx, o, iters, out);
+	}
 	out->status = PM_BENCH_OK;
 	goto teardown;
 
 run_failed:
 	free(trials);
+	free(refs);
 	if (err == -EINTR)
 		set_status(out, PM_BENCH_FAILED, "interrupted", err);
 	else

@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "counters/counters.h"
 #include "results/result.h"
+#include "sample/profile.h"
 #include "util.h"
 
 struct pm_run_opts {
@@ -19,11 +20,18 @@ struct pm_run_opts {
 	double ci_level;	/* 0.95 */
 	unsigned min_trials;	/* at least (10) */
 	unsigned max_trials;	/* at most (300) */
-	double max_time_s;	/* time budget per benchmark for trials (3 s) */
+	double max_time_s;	/* time budget per benchmark for trials (2 s) */
 	double counted_ns;	/* length of the counted pass (100 ms) */
 	int cpu;		/* --cpu, -1 = not given */
 	enum pm_placement placement;
 	bool counters;		/* run the counted pass */
+	struct pm_profiler *profiler;	/* run the sampled pass, NULL: no */
+	double profile_ns;	/* length of the sampled pass (150 ms) */
+	/* Scaling mode: N copies at once, for each N of scale_n. */
+	enum { PM_SCALE_NONE, PM_SCALE_INSTANCES, PM_SCALE_THREADS } scale_mode;
+	unsigned scale_n[16];
+	size_t nscale;
+	double scale_ns;	/* length of each scaling point (200 ms) */
 	bool progress;		/* progress line on stderr */
 	const struct pm_events *events;	/* hardware + software events */
 	const char *scratch;

@@ -6,20 +6,26 @@
  * measure pmbench's size, and change whenever pmbench grows.  As with
  * lmbench's lat_proc, the loops run in a tiny program of fixed size.
  *
- * usage: pmbench-spawner fork|exec|sh HELLO
+ * usage: pmbench-spawner fork|fork-exit|exec|sh|system HELLO
  * Reads a 64-bit iteration count on fd 3, runs that many operations and
  * answers on fd 4 with a 32-bit status: 0, a failed child's wait status,
  * or -errno.  EOF on fd 3 ends it.  Only libc.
+ *
+ * For AIM9: fork-exit (fork_test) is fork with a child that calls exit(0),
+ * not _exit(0); with system (shell_rtns) the forked child runs
+ * system(HELLO), HELLO being a shell command line, and exits with the
+ * command's status.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum op { OP_FORK, OP_EXEC, OP_SH };
+enum op { OP_FORK, OP_FORK_EXIT, OP_EXEC, OP_SH, OP_SYSTEM };
 
 static int32_t run(enum op op, uint64_t n, char *const hello_argv[],
 		   char *const sh_argv[], int devnull)
@@ -35,7 +41,16 @@ static int32_t run(enum op op, uint64_t n, char *const hello_argv[],
 		if (pid == 0) {
 			if (op == OP_FORK)
 				_exit(0);
+			if (op == OP_FORK_EXIT)
+				exit(0);	/* as AIM9: stdio, atexit */
 			dup2(devnull, 1);
+			if (op == OP_SYSTEM) {
+				/* as AIM9's aim_system(): fork, then system() */
+				int r = system(sh_argv[2]);
+
+				exit(r == -1 ? 127 : WIFEXITED(r) ?
+				     WEXITSTATUS(r) : 128 + WTERMSIG(r));
+			}
 			/* as lmbench: hello gets no environment, sh gets ours */
 			if (op == OP_EXEC)
 				execve(hello_argv[0], hello_argv, empty_env);
@@ -63,10 +78,14 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "fork"))
 		op = OP_FORK;
+	else if (!strcmp(argv[1], "fork-exit"))
+		op = OP_FORK_EXIT;
 	else if (!strcmp(argv[1], "exec"))
 		op = OP_EXEC;
 	else if (!strcmp(argv[1], "sh"))
 		op = OP_SH;
+	else if (!strcmp(argv[1], "system"))
+		op = OP_SYSTEM;
 	else
 		return 2;
 	hello_argv[0] = argv[2];

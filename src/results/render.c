@@ -317,12 +317,141 @@ static void print_notes(const struct pm_result *r, FILE *f)
 	}
 }
 
+static double jnumber(const json_t *o, const char *key)
+{
+	const json_t *j = json_object_get(o, key);
+
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+static void fmt_size(char *buf, size_t len, double bytes)
+{
+	if (isnan(bytes) || bytes <= 0)
+		snprintf(buf, len, "-");
+	else if (bytes >= 1024 * 1024)
+		snprintf(buf, len, "%.1f MiB", bytes / 1048576);
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%.1f KiB", bytes / 1024);
+	else
+		snprintf(buf, len, "%.0f B", bytes);
+}
+
+/* The sampled profile of one benchmark: summary line, top symbols,
+ * top stacks.  max_rows 0: everything stored. */
+static void render_hotspots(const struct pm_bench_result *b, FILE *f,
+			    size_t max_rows)
+{
+	const json_t *h = b->hotspots, *syms, *stacks, *x;
+	const char *why;
+	double samples;
+	size_t i, rows = 0;
+
+	if (!h)
+		return;
+	if ((why = json_string_value(json_object_get(h, "unavailable")))) {
+		fprintf(f, "  hotspots: not sampled: %s\n", why);
+		return;
+	}
+	samples = jnumber(h, "samples");
+	fprintf(f, "  hotspots: %.0f samples (%s every %.0f %s), %.0f%% kernel, %.0f%% resolved",
+		samples, json_string_value(json_object_get(h, "event")),
+		jnumber(h, "period"), json_string_value(json_object_get(h, "period_unit")),
+		100 * jnumber(h, "kernel_share"), 100 * jnumber(h, "resolved_share"));
+	if (jnumber(h, "child_samples") > 0)
+		fprintf(f, ", %.0f from children", jnumber(h, "child_samples"));
+	if (!isnan(jnumber(h, "slowdown")))
+		fprintf(f, "; sampled pass %.2fx the timed latency", jnumber(h, "slowdown"));
+	if (jnumber(h, "lost") > 0)
+		fprintf(f, "; %.0f LOST", jnumber(h, "lost"));
+	fputc('\n', f);
+	if (!isnan(jnumber(h, "unwound_share")))
+		fprintf(f, "  user stacks unwound completely (libunwind): %.0f%%\n",
+			100 * jnumber(h, "unwound_share"));
+	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
+		fprintf(f, "  no kernel symbols: %s\n", why);
+	if (json_is_false(json_object_get(h, "kernel_sampled")))
+		fprintf(f, "  (kernel not sampled: its time is charged to the user function that entered it)\n");
+	if ((why = json_string_value(json_object_get(h, "error"))))
+		fprintf(f, "  the sampled pass stopped early: %s\n", why);
+	if (samples <= 0)
+		return;
+	fprintf(f, "    %6s %10s  %-36s %-24s %9s\n", "share", "cost/op", "symbol",
+		"object", "size");
+	syms = json_object_get(h, "symbols");
+	json_array_foreach(syms, i, x) {
+		char cost[32], size[32];
+		const char *obj = json_string_value(json_object_get(x, "object"));
+		const char *slash = obj ? strrchr(obj, '/') : NULL;
+
+		if (max_rows && rows++ >= max_rows)
+			break;
+		pm_fmt_time(cost, sizeof(cost), jnumber(x, "cost_ns_per_op"));
+		fmt_size(size, sizeof(size), jnumber(x, "size"));
+		fprintf(f, "    %5.1f%% %10s  %-36s %-24s %9s%s\n",
+			100 * jnumber(x, "share"), cost,
+			json_string_value(json_object_get(x, "name")),
+			slash ? slash + 1 : obj ? obj : "", size,
+			json_is_true(json_object_get(x, "size_exact")) ||
+			!json_is_true(json_object_get(x, "kernel")) ? "" : "~");
+	}
+	stacks = json_object_get(h, "stacks");
+	if (!json_array_size(stacks))
+		return;
+	fprintf(f, "    top call chains:\n");
+	rows = 0;
+	json_array_foreach(stacks, i, x) {
+		if (rows++ >= (max_rows ? 5 : 20))
+			break;
+		fprintf(f, "    %5.1f%%  %s\n", 100 * jnumber(x, "samples") / samples,
+			json_string_value(json_object_get(x, "stack")));
+	}
+}
+
+void pm_render_hotspots(const struct pm_result *r, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbench; i++) {
+		const struct pm_bench_result *b = &r->bench[i];
+
+		if (i)
+			fputc('\n', f);
+		fprintf(f, "%s: %s\n", b->name, b->summary ? b->summary : "");
+		if (b->status != PM_BENCH_OK)
+			fprintf(f, "  %s: %s\n", b->status == PM_BENCH_UNSUPPORTED ?
+				"not supported here" : "failed", b->reason ? b->reason : "");
+		else if (b->measured)
+			fprintf(f, "  hotspots: none (a measured parameter, not a timed loop)\n");
+		else if (!b->hotspots)
+			fprintf(f, "  hotspots: none recorded (--no-profile, or an imported result)\n");
+		else
+			render_hotspots(b, f, 0);
+	}
+}
+
+/* The leaf symbol with the most samples, "" when none. */
+static const char *top_symbol(const struct pm_bench_result *b, double *share)
+{
+	const json_t *syms = json_object_get(b->hotspots, "symbols"), *x;
+	size_t i;
+
+	json_array_foreach(syms, i, x) {
+		const char *name = json_string_value(json_object_get(x, "name"));
+
+		if (name && strcmp(name, "[other]")) {
+			*share = jnumber(x, "share");
+			return name;
+		}
+	}
+	return "";
+}
+
 static void render_table(const struct pm_result *r, FILE *f)
 {
 	const char *hw[MAX_HW_COLS];
 	size_t nhw = hw_event_names(r, hw, MAX_HW_COLS), i, j, c, ncols;
 	bool have_hw[MAX_HW_COLS], split_hw[MAX_HW_COLS];
-	bool have_sw[PM_ARRAY_SIZE(sw_columns)];
+	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot = false;
 	struct table t;
 	char **row;
 
@@ -332,7 +461,10 @@ static void render_table(const struct pm_result *r, FILE *f)
 	}
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
 		have_sw[j] = event_counted_anywhere(r, sw_columns[j].name);
-	ncols = 5 + 1;
+	for (i = 0; i < r->nbench; i++)
+		have_hot = have_hot || json_array_size(json_object_get(r->bench[i].hotspots,
+								       "symbols"));
+	ncols = 5 + 1 + have_hot;
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
 		ncols += have_sw[j];
 	for (j = 0; j < nhw; j++)
@@ -356,6 +488,10 @@ static void render_table(const struct pm_result *r, FILE *f)
 		row[c++] = pm_xstrdup(hw[j]);
 		if (split_hw[j])
 			row[c++] = pm_xstrdup("k%");
+	}
+	if (have_hot) {
+		row[c] = pm_xstrdup("top symbol");
+		t.left[c++] = true;
 	}
 	row[c++] = pm_xstrdup("");
 	t.left[c - 1] = true;
@@ -396,10 +532,48 @@ static void render_table(const struct pm_result *r, FILE *f)
 				pm_xasprintf("%.0f", 100 * v->kernel / v->per_op) :
 				pm_xstrdup("-");
 		}
-		row[c++] = pm_xstrdup(b->converged ? "" : "*");
+		if (have_hot) {
+			double share = 0;
+			const char *top = top_symbol(b, &share);
+
+			row[c++] = *top ? pm_xasprintf("%s %.0f%%", top, 100 * share) :
+					  pm_xstrdup("");
+		}
+		row[c++] = pm_xstrdup(b->converged || b->ntrials < 2 ? "" : "*");
 	}
 	table_print(&t, f);
-	fprintf(f, "(per operation; sys%% from getrusage; k%% = kernel share of the event; * = CI target not reached)\n");
+	fprintf(f, "(per operation; sys%% from getrusage; k%% = kernel share of the event; "
+		   "top symbol: most sampled, share of samples; * = CI target not reached)\n");
+}
+
+/* --instances/--threads: throughput and efficiency per N. */
+static void render_scaling(const struct pm_bench_result *b, FILE *f)
+{
+	const json_t *pts = json_object_get(b->scaling, "points"), *p;
+	const char *why = json_string_value(json_object_get(b->scaling, "unavailable"));
+	size_t i;
+
+	if (!b->scaling)
+		return;
+	fprintf(f, "  scaling (%s):", json_string_value(json_object_get(b->scaling, "mode")));
+	if (why) {
+		fprintf(f, " not run: %s\n", why);
+		return;
+	}
+	json_array_foreach(pts, i, p) {
+		const char *err = json_string_value(json_object_get(p, "error"));
+		char t[32];
+
+		if (err) {
+			fprintf(f, "  %lld: %s;", (long long)json_integer_value(json_object_get(p, "n")), err);
+			continue;
+		}
+		pm_fmt_count(t, sizeof(t), jnumber(p, "ops_per_s"));
+		fprintf(f, "  %lld: %s ops/s (%.0f%%)%s",
+			(long long)json_integer_value(json_object_get(p, "n")), t,
+			100 * jnumber(p, "efficiency"), i + 1 < json_array_size(pts) ? "," : "");
+	}
+	fprintf(f, "  [N copies: throughput, efficiency vs N x one]\n");
 }
 
 static void render_detail(const struct pm_bench_result *b, FILE *f)
@@ -455,8 +629,11 @@ static void render_detail(const struct pm_bench_result *b, FILE *f)
 	}
 	if (b->params)
 		fprintf(f, "  %-22s %s\n", "parameters", b->params);
-	if (!cp->n)
+	if (!cp->n) {
+		render_scaling(b, f);
+		render_hotspots(b, f, 10);
 		return;
+	}
 	if (cp->done)
 		fprintf(f, "  counters per op (separate counted pass of %llu ops, %d process%s%s, ran at %.2fx the timed latency):\n",
 			(unsigned long long)cp->ops, cp->processes,
@@ -501,6 +678,8 @@ static void render_detail(const struct pm_bench_result *b, FILE *f)
 		fprintf(f, "    %-20s %12s  user %s  sys %s (getrusage, tick-based)\n",
 			"cpu time", "", t1, t2);
 	}
+	render_scaling(b, f);
+	render_hotspots(b, f, 10);
 }
 
 void pm_render_text(const struct pm_result *r, FILE *f, unsigned flags)

@@ -13,6 +13,8 @@ enum pm_render_flags {
 
 /* Table for several benchmarks, detail blocks for one (or on request). */
 void pm_render_text(const struct pm_result *r, FILE *f, unsigned flags);
+/* Every benchmark's sampled profile in full (show --hotspots). */
+void pm_render_hotspots(const struct pm_result *r, FILE *f);
 void pm_render_csv_header(FILE *f);
 /* Rows only: print pm_render_csv_header() once before. */
 void pm_render_csv(const struct pm_result *r, FILE *f);

@@ -39,6 +39,7 @@ void pm_bench_result_free(struct pm_bench_result *b)
 	free(b->counters.v);
 	json_decref(b->hotspots);
 	json_decref(b->detail);
+	json_decref(b->scaling);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -71,6 +72,8 @@ struct pm_bench_result *pm_result_add(struct pm_result *r)
 	b->ops_per_iter = 1;
 	b->counters.ns_per_op = b->counters.perturbation = NAN;
 	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
+	b->reference_ns = NAN;
+	b->busy = NAN;
 	return b;
 }
 
@@ -222,11 +225,15 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 	json_object_set_new(o, b->measured ? "values" : "trials_ns", trials);
 	json_object_set_new(o, "stats", stats_to_json(b));
 	json_object_set_new(o, "elapsed_s", jnum(b->elapsed_s));
+	json_object_set_new(o, "reference_ns", jnum(b->reference_ns));
+	json_object_set_new(o, "busy", jnum(b->busy));
 	json_object_set_new(o, "counters", counters_to_json(&b->counters));
 	if (b->hotspots)
 		json_object_set(o, "hotspots", b->hotspots);
 	if (b->detail)
 		json_object_set(o, "detail", b->detail);
+	if (b->scaling)
+		json_object_set(o, "scaling", b->scaling);
 	return o;
 }
 
@@ -520,7 +527,9 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_obj(rd, o, "stats", st == PM_BENCH_OK, &stats)) ||
 	    (err = get_obj(rd, o, "counters", false, &counters)) ||
 	    (err = get_obj(rd, o, "hotspots", false, &hot)) ||
-	    (err = get_num(rd, o, "elapsed_s", false, &b->elapsed_s)))
+	    (err = get_num(rd, o, "elapsed_s", false, &b->elapsed_s)) ||
+	    (err = get_num(rd, o, "reference_ns", false, &b->reference_ns)) ||
+	    (err = get_num(rd, o, "busy", false, &b->busy)))
 		return err;
 	b->status = (enum pm_bench_status)st;
 	if (params) {
@@ -607,6 +616,7 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	if (hot)
 		b->hotspots = json_incref(hot);
 	b->detail = json_incref(json_object_get(o, "detail"));
+	b->scaling = json_incref(json_object_get(o, "scaling"));
 	return 0;
 }
 

@@ -72,10 +72,15 @@ struct pm_bench_result {
 	struct pm_summary stats;
 	bool converged;		/* CI target reached */
 	double elapsed_s;	/* wall time spent on this benchmark */
+	double reference_ns;	/* machine speed meanwhile: ns per step of a fixed
+				   user-space loop timed between trials */
+	double busy;		/* other runnable tasks, mean over the trials
+				   (/proc/loadavg): competition for the CPUs */
 
 	struct pm_counted_pass counters;
 	json_t *hotspots;	/* sampled profile (pmbench-result(5)); may be NULL */
 	json_t *detail;		/* benchmark-specific data (a curve...); may be NULL */
+	json_t *scaling;	/* --instances/--threads: throughput per N; may be NULL */
 };
 
 struct pm_result {

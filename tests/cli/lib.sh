@@ -7,6 +7,19 @@ set -u
 : "${TEST_DATA:?TEST_DATA must point at tests/data}"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/pmbench-test.XXXXXX")
+
+# Tests that compare timings (explain) need the machine to themselves:
+# every test holds this lock shared, exclusive_machine takes it alone.
+LOCK="${TMPDIR:-/tmp}/pmbench-tests.lock"
+if command -v flock >/dev/null 2>&1; then
+	exec 9>>"$LOCK"
+	flock -s 9
+fi
+exclusive_machine() {
+	command -v flock >/dev/null 2>&1 || return 0
+	flock -u 9
+	flock -x 9
+}
 trap 'rm -rf "$T"' EXIT
 fails=0
 checks=0

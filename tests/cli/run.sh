@@ -57,4 +57,19 @@ expect_out '"placement": "spread"'
 expect_out '"label": "two-cpus"'
 expect_out '"processes": 2'
 
+# Scaling mode: N copies at once, throughput and efficiency per N.
+pm run --no-counters --no-profile --max-time 0.2 --instances 1,2 -v null
+expect_status 0 "--instances 1,2"
+expect_out '^  scaling \(instances\):  1: [0-9.]+[KMG]? ops/s \(100%\),  2: [0-9.]+[KMG]? ops/s \([0-9]+%\)'
+pm run --no-counters --no-profile --max-time 0.2 --threads 1,2 -v null sig-catch
+expect_status 0 "--threads 1,2"
+expect_out '^  scaling \(threads\):  1: [0-9.]+[KMG]? ops/s'
+expect_out 'scaling \(threads\): not run: the benchmark uses process-wide state'
+pm run --instances 1,x null
+expect_status 2
+expect_err "--instances: 'x' is not a whole number"
+pm run --instances 2 --threads 2 null
+expect_status 2
+expect_err 'one scaling mode at a time'
+
 finish

@@ -45,10 +45,15 @@ START_TEST(descriptors_complete)
 
 	for (i = 0; (b = pm_bench_at(i)); i++) {
 		ck_assert_msg(b->summary && *b->summary, "%s: no summary", b->name);
-		ck_assert_msg(b->run, "%s: no run()", b->name);
-		ck_assert_msg(b->unit && (!strcmp(b->unit, "us") || !strcmp(b->unit, "ns") ||
-			      !strcmp(b->unit, "MB/s") || !strcmp(b->unit, "ops/s")),
+		ck_assert_msg(!b->run != !b->measure, "%s: needs run() or measure(), not both",
+			      b->name);
+		/* timed loops use a time or rate unit; measured values their own */
+		ck_assert_msg(b->unit && (b->measure || !strcmp(b->unit, "us") ||
+			      !strcmp(b->unit, "ns") || !strcmp(b->unit, "MB/s") ||
+			      !strcmp(b->unit, "ops/s")),
 			      "%s: unit '%s'", b->name, b->unit ? b->unit : "(null)");
+		ck_assert_msg(!b->measure || (strcmp(b->unit, "us") && strcmp(b->unit, "ns")),
+			      "%s: a measured value with a time unit", b->name);
 		ck_assert_msg(pm_group_exists(b->group), "%s: group '%s'", b->name, b->group);
 		if (b->lmbench) {
 			bool ok = false;
