@@ -31,6 +31,7 @@ void pm_bench_result_free(struct pm_bench_result *b)
 	free(b->placement);
 	free(b->params);
 	free(b->trials);
+	free(b->rounds);
 	for (i = 0; i < b->counters.n; i++) {
 		free(b->counters.v[i].name);
 		free(b->counters.v[i].event);
@@ -58,6 +59,7 @@ void pm_result_free(struct pm_result *r)
 	json_decref(r->command);
 	json_decref(r->options);
 	json_decref(r->sysinfo);
+	json_decref(r->runs);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -97,6 +99,40 @@ pm_bench_result_counter(const struct pm_bench_result *b, const char *name)
 		if (!strcmp(b->counters.v[i].name, name))
 			return &b->counters.v[i];
 	return NULL;
+}
+
+void pm_bench_result_add_round(struct pm_bench_result *b, const double *v,
+			       size_t ntrials, const struct pm_round *r)
+{
+	b->trials = pm_xrealloc(b->trials, (b->ntrials + ntrials) * sizeof(*b->trials));
+	memcpy(b->trials + b->ntrials, v, ntrials * sizeof(*v));
+	b->ntrials += ntrials;
+	b->rounds = pm_xrealloc(b->rounds, (b->nrounds + 1) * sizeof(*b->rounds));
+	b->rounds[b->nrounds] = *r;
+	b->rounds[b->nrounds++].ntrials = ntrials;
+}
+
+void pm_bench_result_round_medians(const struct pm_bench_result *b, double *med)
+{
+	size_t i, at = 0;
+
+	for (i = 0; i < b->nrounds; i++) {
+		med[i] = pm_median(b->trials + at, b->rounds[i].ntrials);
+		at += b->rounds[i].ntrials;
+	}
+}
+
+unsigned pm_bench_result_nruns(const struct pm_bench_result *b)
+{
+	unsigned n = 0;
+	size_t i, k;
+
+	for (i = 0; i < b->nrounds; i++) {
+		for (k = 0; k < i && b->rounds[k].run != b->rounds[i].run; k++)
+			;
+		n += k == i;
+	}
+	return n;
 }
 
 bool pm_bench_higher_is_better(const struct pm_bench_result *b)
@@ -198,6 +234,22 @@ static json_t *stats_to_json(const struct pm_bench_result *b)
 		"converged", b->converged);
 }
 
+static json_t *rounds_to_json(const struct pm_bench_result *b)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < b->nrounds; i++) {
+		const struct pm_round *r = &b->rounds[i];
+
+		json_array_append_new(a, json_pack("{s:i,s:I,s:o,s:o,s:o}",
+			"run", (int)r->run, "trials", (json_int_t)r->ntrials,
+			"reference_ns", jnum(r->reference_ns), "busy", jnum(r->busy),
+			"started_s", jnum(r->started_s)));
+	}
+	return a;
+}
+
 static json_t *bench_to_json(const struct pm_bench_result *b)
 {
 	json_t *o = json_object(), *trials = json_array();
@@ -223,6 +275,8 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 		json_array_append_new(trials, jnum(b->trials[i]));
 	/* measured values are in .unit, timed trials in ns per op */
 	json_object_set_new(o, b->measured ? "values" : "trials_ns", trials);
+	if (b->nrounds)
+		json_object_set_new(o, "rounds", rounds_to_json(b));
 	json_object_set_new(o, "stats", stats_to_json(b));
 	json_object_set_new(o, "elapsed_s", jnum(b->elapsed_s));
 	json_object_set_new(o, "reference_ns", jnum(b->reference_ns));
@@ -251,6 +305,8 @@ json_t *pm_result_to_json(const struct pm_result *r)
 	json_object_set(o, "command", r->command ? r->command : json_null());
 	json_object_set(o, "options", r->options ? r->options : json_null());
 	json_object_set(o, "sysinfo", r->sysinfo ? r->sysinfo : json_null());
+	if (r->runs)
+		json_object_set(o, "runs", r->runs);
 	for (i = 0; i < r->nbench; i++)
 		json_array_append_new(benches, bench_to_json(&r->bench[i]));
 	json_object_set_new(o, "benchmarks", benches);
@@ -505,6 +561,56 @@ static int read_counters(struct reader *rd, json_t *o,
 	return 0;
 }
 
+/* "rounds" is optional: a file without it is one round of one run. */
+static int read_rounds(struct reader *rd, json_t *o, struct pm_bench_result *b)
+{
+	json_t *a = json_object_get(o, "rounds");
+	size_t i, total = 0, l;
+	int err;
+
+	if (!a || json_is_null(a)) {
+		if (b->ntrials) {
+			b->rounds = pm_xcalloc(1, sizeof(*b->rounds));
+			b->rounds[0] = (struct pm_round){ .ntrials = b->ntrials,
+				.reference_ns = b->reference_ns, .busy = b->busy,
+				.started_s = NAN };
+			b->nrounds = 1;
+		}
+		return 0;
+	}
+	if (!json_is_array(a))
+		return bad(rd, "rounds", "expected an array, found %s", jtype(a));
+	b->nrounds = json_array_size(a);
+	b->rounds = pm_xcalloc(b->nrounds ? b->nrounds : 1, sizeof(*b->rounds));
+	for (i = 0; i < b->nrounds; i++) {
+		json_t *r = json_array_get(a, i);
+		struct pm_round *x = &b->rounds[i];
+		long long run = 0, n = 0;
+
+		l = push(rd, ".rounds[%zu]", i);
+		if (!json_is_object(r))
+			return bad(rd, NULL, "expected an object, found %s", jtype(r));
+		x->reference_ns = x->busy = x->started_s = NAN;
+		if ((err = get_int(rd, r, "run", false, 0, 1 << 20, &run)) ||
+		    (err = get_int(rd, r, "trials", true, 1, INT64_MAX, &n)) ||
+		    (err = get_num(rd, r, "reference_ns", false, &x->reference_ns)) ||
+		    (err = get_num(rd, r, "busy", false, &x->busy)) ||
+		    (err = get_num(rd, r, "started_s", false, &x->started_s)))
+			return err;
+		x->run = (unsigned)run;
+		x->ntrials = (size_t)n;
+		if ((size_t)n > b->ntrials - total)
+			return bad(rd, "trials", "the rounds hold more trials than %s (%zu)",
+				   b->measured ? "values" : "trials_ns", b->ntrials);
+		total += (size_t)n;
+		pop(rd, l);
+	}
+	if (total != b->ntrials)
+		return bad(rd, "rounds", "the rounds hold %zu trials, but %s holds %zu",
+			   total, b->measured ? "values" : "trials_ns", b->ntrials);
+	return 0;
+}
+
 static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 {
 	json_t *params, *trials, *stats, *counters, *hot;
@@ -579,6 +685,9 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	}
 	if (b->status == PM_BENCH_OK && b->ntrials == 0)
 		return bad(rd, "trials_ns", "a benchmark with status \"ok\" has no trials");
+	err = read_rounds(rd, o, b);
+	if (err)
+		return err;
 	if (!stats)
 		pm_summarize(b->trials, b->ntrials, 0.95, &b->stats);
 	if (stats) {
@@ -618,6 +727,29 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	b->detail = json_incref(json_object_get(o, "detail"));
 	b->scaling = json_incref(json_object_get(o, "scaling"));
 	return 0;
+}
+
+json_t *pm_bench_result_to_json(const struct pm_bench_result *b)
+{
+	return bench_to_json(b);
+}
+
+int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
+			      const char *what, struct pm_err *e)
+{
+	struct reader rd = { .file = what, .e = e, .path = "$" };
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->cpu = -1;
+	b->ops_per_iter = 1;
+	b->counters.ns_per_op = b->counters.perturbation = NAN;
+	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
+	b->reference_ns = b->busy = NAN;
+	err = read_bench(&rd, o, b);
+	if (err)
+		pm_bench_result_free(b);
+	return err;
 }
 
 int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
@@ -666,6 +798,12 @@ int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
 	if ((err = get_obj(&rd, root, "sysinfo", false, &j)))
 		goto fail;
 	r->sysinfo = json_incref(j);
+	j = json_object_get(root, "runs");
+	if (j && !json_is_null(j) && !json_is_array(j)) {
+		err = bad(&rd, "runs", "expected an array, found %s", jtype(j));
+		goto fail;
+	}
+	r->runs = json_incref(j);
 	j = json_object_get(root, "command");
 	if (j && !json_is_null(j) && !json_is_array(j)) {
 		err = bad(&rd, "command", "expected an array, found %s", jtype(j));

@@ -52,6 +52,22 @@ struct pm_counted_pass {
 	size_t n;
 };
 
+/*
+ * A round: a stretch of one benchmark's trials taken in one process.
+ * `pmbench run` takes each benchmark's trials in several rounds, each
+ * in a fresh process, interleaved with the other benchmarks, so that
+ * what differs between processes (address-space layout, placement) and
+ * what drifts during a run shows up as spread between rounds.  A merged
+ * file (several runs of one side) keeps which run each round came from.
+ */
+struct pm_round {
+	unsigned run;		/* index of the run (invocation, boot) it belongs to */
+	size_t ntrials;		/* the next ntrials values of trials[] */
+	double reference_ns;	/* machine-speed probe during the round, NAN unknown */
+	double busy;		/* other runnable tasks during the round, NAN unknown */
+	double started_s;	/* seconds from the start of its run, NAN unknown */
+};
+
 struct pm_bench_result {
 	char *name, *group, *summary, *unit, *lmbench, *aim9;
 	enum pm_bench_status status;
@@ -69,6 +85,8 @@ struct pm_bench_result {
 	bool measured;		/* trials are values in .unit (measure()), not ns/op */
 	double *trials;		/* ns per op (or values), every trial kept */
 	size_t ntrials;
+	struct pm_round *rounds;	/* in order; their ntrials add up to ntrials */
+	size_t nrounds;		/* >= 1 when ntrials > 0 */
 	struct pm_summary stats;
 	bool converged;		/* CI target reached */
 	double elapsed_s;	/* wall time spent on this benchmark */
@@ -92,6 +110,7 @@ struct pm_result {
 	json_t *command;	/* argv array */
 	json_t *options;	/* run options */
 	json_t *sysinfo;	/* the fingerprint */
+	json_t *runs;		/* merged files: what each run was (created, label) */
 	struct pm_bench_result *bench;
 	size_t nbench;
 	char *path;		/* file it was loaded from, if any */
@@ -106,11 +125,38 @@ const struct pm_bench_result *pm_result_find(const struct pm_result *r,
 const struct pm_counter_value *
 pm_bench_result_counter(const struct pm_bench_result *b, const char *name);
 
+/* Add a round of ntrials values to b (appended to trials[]). */
+void pm_bench_result_add_round(struct pm_bench_result *b, const double *v,
+			       size_t ntrials, const struct pm_round *r);
+/* Median of each round's trials into med[] (b->nrounds of them). */
+void pm_bench_result_round_medians(const struct pm_bench_result *b, double *med);
+/* Number of distinct runs among b's rounds. */
+unsigned pm_bench_result_nruns(const struct pm_bench_result *b);
+
+/* Runs a result holds: one more than the highest run index of its
+ * rounds (1 for the file of one run). */
+unsigned pm_result_nruns(const struct pm_result *r);
+
+/*
+ * Merge n results of one side (several runs of the same kernel and
+ * settings) into dst: each benchmark's rounds and trials, with the rounds
+ * renumbered by run; metadata, fingerprint, counters and hotspots from
+ * the first result that has them.  A benchmark missing from some runs
+ * keeps the runs it has.  -EINVAL when the results are not of one kind
+ * (different sources).
+ */
+int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
+		    size_t n, struct pm_err *e);
+
 /* Time per op of a result in its unit; bandwidths as MB/s. */
 double pm_bench_result_value(const struct pm_bench_result *b, double ns);
 bool pm_bench_higher_is_better(const struct pm_bench_result *b);
 
 json_t *pm_result_to_json(const struct pm_result *r);
+/* One benchmark's entry alone (the round workers' replies). */
+json_t *pm_bench_result_to_json(const struct pm_bench_result *b);
+int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
+			      const char *what, struct pm_err *e);
 /* Validate and convert; messages name path and the JSON path. */
 int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
 			struct pm_err *e);

@@ -204,6 +204,14 @@ static const struct bad_case bad_cases[] = {
 	  "$.benchmarks[0].counters.events[0].per_op: negative count" },
 	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"format\": \"x\", \"benchmarks\": []}",
 	  "duplicate object key" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"converged\": true}, \"rounds\": [{\"trials\": 2}]}]}",
+	  "$.benchmarks[0].rounds: the rounds hold 2 trials, but trials_ns holds 3" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"converged\": true}, \"rounds\": [{\"trials\": 2}, {\"trials\": 2}]}]}",
+	  "$.benchmarks[0].rounds[1].trials: the rounds hold more trials than trials_ns (3)" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": [{\"trials\": 0}]}]}",
+	  "$.benchmarks[0].rounds[0].trials: 0 is out of range" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": {}}]}",
+	  "$.benchmarks[0].rounds: expected an array, found an object" },
 };
 
 START_TEST(rejects_bad)
@@ -221,6 +229,114 @@ START_TEST(rejects_bad)
 	ck_assert_msg(strstr(e.msg, bc->msg), "message '%s' lacks '%s'", e.msg, bc->msg);
 	ck_assert_uint_eq(r.nbench, 0);
 	free(path);
+}
+END_TEST
+
+/* Rounds and runs survive a round trip; a file without rounds is one. */
+START_TEST(rounds_round_trip)
+{
+	static const double v1[] = { 10, 11, 12 }, v2[] = { 20, 21 };
+	struct pm_round r1 = { .run = 0, .reference_ns = 1.5, .busy = 0.25, .started_s = 0.1 };
+	struct pm_round r2 = { .run = 0, .reference_ns = 1.75, .busy = NAN, .started_s = 2 };
+	struct pm_result r, back;
+	const struct pm_bench_result *b;
+	char *path = pm_xasprintf("%s/rounds.json", dir);
+	double med[2];
+	struct pm_err e;
+
+	make_result(&r);
+	/* "null" has 5 trials in no round: the reader makes them one */
+	ck_assert_int_eq(pm_result_save(&r, path, &e), 0);
+	ck_assert_int_eq(pm_result_load(&back, path, &e), 0);
+	b = pm_result_find(&back, "null");
+	ck_assert_uint_eq(b->nrounds, 1);
+	ck_assert_uint_eq(b->rounds[0].ntrials, 5);
+	ck_assert_uint_eq(pm_result_nruns(&back), 1);
+	pm_result_free(&back);
+
+	free(r.bench[0].trials);
+	r.bench[0].trials = NULL;
+	r.bench[0].ntrials = 0;
+	pm_bench_result_add_round(&r.bench[0], v1, 3, &r1);
+	pm_bench_result_add_round(&r.bench[0], v2, 2, &r2);
+	pm_summarize(r.bench[0].trials, r.bench[0].ntrials, 0.95, &r.bench[0].stats);
+	ck_assert_int_eq(pm_result_save(&r, path, &e), 0);
+	ck_assert_msg(pm_result_load(&back, path, &e) == 0, "%s", e.msg);
+	b = pm_result_find(&back, "null");
+	ck_assert_uint_eq(b->ntrials, 5);
+	ck_assert_uint_eq(b->nrounds, 2);
+	ck_assert_uint_eq(b->rounds[1].ntrials, 2);
+	ck_assert_double_eq(b->rounds[1].reference_ns, 1.75);
+	ck_assert(isnan(b->rounds[1].busy));
+	ck_assert_double_eq(b->rounds[0].started_s, 0.1);
+	pm_bench_result_round_medians(b, med);
+	ck_assert_double_eq(med[0], 11);
+	ck_assert_double_eq(med[1], 20.5);
+	ck_assert_uint_eq(pm_bench_result_nruns(b), 1);
+	pm_result_free(&back);
+	pm_result_free(&r);
+	free(path);
+}
+END_TEST
+
+/* Merging runs of one side: rounds renumbered by run, runs described,
+ * statistics over all trials; results of another source refused. */
+START_TEST(merge_runs)
+{
+	struct pm_result src[3], m, bad;
+	const struct pm_bench_result *b;
+	struct pm_err e;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		make_result(&src[i]);
+		free(src[i].created);
+		src[i].created = pm_xasprintf("2026-12-02T10:0%zu:00Z", i);
+		src[i].bench[0].trials[0] += (double)i;	/* one trial differs per run */
+	}
+	ck_assert_int_eq(pm_result_merge(&m, src, 3, &e), 0);
+	ck_assert_uint_eq(pm_result_nruns(&m), 3);
+	ck_assert_uint_eq(json_array_size(m.runs), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m.runs, 2), "created")),
+			 "2026-12-02T10:02:00Z");
+	b = pm_result_find(&m, "null");
+	ck_assert_uint_eq(b->ntrials, 15);
+	ck_assert_uint_eq(b->nrounds, 3);
+	ck_assert_uint_eq(b->rounds[2].run, 2);
+	ck_assert_uint_eq(b->stats.n, 15);
+	ck_assert_double_eq(b->trials[10], 103.5);
+	ck_assert_uint_eq(pm_bench_result_nruns(b), 3);
+	/* counters come from the first run */
+	ck_assert_double_eq(pm_bench_result_counter(b, "cycles")->per_op, 400);
+	b = pm_result_find(&m, "exec");
+	ck_assert_int_eq(b->status, PM_BENCH_UNSUPPORTED);
+	/* merging a merged file keeps its runs apart */
+	{
+		struct pm_result two[2], mm;
+
+		two[0] = m;
+		two[1] = src[0];
+		ck_assert_int_eq(pm_result_merge(&mm, two, 2, &e), 0);
+		ck_assert_uint_eq(pm_result_nruns(&mm), 4);
+		ck_assert_uint_eq(json_array_size(mm.runs), 4);
+		ck_assert_uint_eq(pm_result_find(&mm, "null")->rounds[3].run, 3);
+		pm_result_free(&mm);
+	}
+	make_result(&bad);
+	free(bad.source);
+	bad.source = pm_xstrdup("import:lmbench");
+	src[1].source[0] = 'r';
+	{
+		struct pm_result mix[2] = { src[0], bad }, mm;
+
+		ck_assert_int_eq(pm_result_merge(&mm, mix, 2, &e), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(e.msg, "cannot be merged"));
+		pm_result_free(&mm);
+	}
+	pm_result_free(&bad);
+	pm_result_free(&m);
+	for (i = 0; i < 3; i++)
+		pm_result_free(&src[i]);
 }
 END_TEST
 
@@ -260,6 +376,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, atomic_write);
 	tcase_add_loop_test(tc, rejects_bad, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
+	tcase_add_test(tc, rounds_round_trip);
+	tcase_add_test(tc, merge_runs);
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, values_in_units);
 	suite_add_tcase(s, tc);

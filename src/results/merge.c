@@ -1,0 +1,192 @@
+/*
+ * Merging several runs of one side into one result file: `pmbench ab`
+ * boots each kernel several times, an import may hold several rows per
+ * host.  The rounds keep which run they came from, so explain can use
+ * the spread between runs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/result.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? pm_xstrdup(s) : NULL;
+}
+
+/* The descriptor, parameters, counters and profile of b (not its trials). */
+static void copy_bench_meta(struct pm_bench_result *d, const struct pm_bench_result *b)
+{
+	size_t i;
+
+	d->name = pm_xstrdup(b->name);
+	d->group = dup_or_null(b->group);
+	d->summary = dup_or_null(b->summary);
+	d->unit = dup_or_null(b->unit);
+	d->lmbench = dup_or_null(b->lmbench);
+	d->aim9 = dup_or_null(b->aim9);
+	d->status = b->status;
+	d->reason = dup_or_null(b->reason);
+	d->iterations = b->iterations;
+	d->ops_per_iter = b->ops_per_iter;
+	d->overhead_ns = b->overhead_ns;
+	d->bytes_per_op = b->bytes_per_op;
+	d->placement = dup_or_null(b->placement);
+	d->cpu = b->cpu;
+	d->params = dup_or_null(b->params);
+	d->measured = b->measured;
+	d->converged = b->converged;
+	d->counters = b->counters;
+	d->counters.v = pm_xcalloc(b->counters.n ? b->counters.n : 1, sizeof(*d->counters.v));
+	for (i = 0; i < b->counters.n; i++) {
+		d->counters.v[i] = b->counters.v[i];
+		d->counters.v[i].name = dup_or_null(b->counters.v[i].name);
+		d->counters.v[i].event = dup_or_null(b->counters.v[i].event);
+		d->counters.v[i].reason = dup_or_null(b->counters.v[i].reason);
+	}
+	d->hotspots = json_deep_copy(b->hotspots);
+	d->detail = json_deep_copy(b->detail);
+	d->scaling = json_deep_copy(b->scaling);
+}
+
+unsigned pm_result_nruns(const struct pm_result *r)
+{
+	unsigned n = 1;
+	size_t i, k;
+
+	for (i = 0; i < r->nbench; i++)
+		for (k = 0; k < r->bench[i].nrounds; k++)
+			if (r->bench[i].rounds[k].run + 1 > n)
+				n = r->bench[i].rounds[k].run + 1;
+	return n;
+}
+
+static json_t *run_entry(const struct pm_result *r)
+{
+	return json_pack("{s:o,s:o,s:o}",
+			 "created", r->created ? json_string(r->created) : json_null(),
+			 "label", r->label ? json_string(r->label) : json_null(),
+			 "file", r->path ? json_string(r->path) : json_null());
+}
+
+static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result *b,
+			unsigned run_offset, double *refs, double *busy, size_t *nmed)
+{
+	size_t i, at = 0;
+
+	if (b->status != PM_BENCH_OK)
+		return;
+	if (d->status != PM_BENCH_OK) {
+		/* the first run where it worked gives its metadata */
+		pm_bench_result_free(d);
+		copy_bench_meta(d, b);
+		d->reference_ns = d->busy = NAN;
+	}
+	for (i = 0; i < b->nrounds; i++) {
+		struct pm_round r = b->rounds[i];
+
+		r.run += run_offset;
+		pm_bench_result_add_round(d, b->trials + at, r.ntrials, &r);
+		at += r.ntrials;
+	}
+	if (!b->nrounds && b->ntrials) {
+		/* built in memory without rounds: its trials are one round */
+		struct pm_round r = { .run = run_offset, .reference_ns = b->reference_ns,
+				      .busy = b->busy, .started_s = NAN };
+
+		pm_bench_result_add_round(d, b->trials, b->ntrials, &r);
+	}
+	d->converged = d->converged && b->converged;
+	d->elapsed_s += b->elapsed_s;
+	refs[*nmed] = b->reference_ns;
+	busy[(*nmed)++] = b->busy;
+}
+
+static double median_finite(const double *v, size_t n)
+{
+	double *w = pm_xcalloc(n ? n : 1, sizeof(*w)), m;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			w[k++] = v[i];
+	m = k ? pm_median(w, k) : NAN;
+	free(w);
+	return m;
+}
+
+int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
+		    size_t n, struct pm_err *e)
+{
+	unsigned *offset;
+	size_t i, k, j;
+	json_t *runs;
+
+	pm_result_init(dst);
+	if (!n)
+		return pm_err_set(e, -EINVAL, "nothing to merge");
+	for (i = 1; i < n; i++)
+		if (strcmp(src[i].source ? src[i].source : "run",
+			   src[0].source ? src[0].source : "run"))
+			return pm_err_set(e, -EINVAL, "%s: a result of source \"%s\" cannot be "
+					  "merged with one of source \"%s\" (%s)",
+					  src[i].path ? src[i].path : "result",
+					  src[i].source, src[0].source,
+					  src[0].path ? src[0].path : "first result");
+	dst->source = dup_or_null(src[0].source);
+	dst->created = dup_or_null(src[0].created);
+	dst->version = dup_or_null(src[0].version);
+	dst->label = dup_or_null(src[0].label);
+	dst->command = json_deep_copy(src[0].command);
+	dst->options = json_deep_copy(src[0].options);
+	dst->sysinfo = json_deep_copy(src[0].sysinfo);
+
+	offset = pm_xcalloc(n, sizeof(*offset));
+	runs = json_array();
+	for (i = 0; i < n; i++) {
+		offset[i] = i ? offset[i - 1] + pm_result_nruns(&src[i - 1]) : 0;
+		if (src[i].runs && json_array_size(src[i].runs))
+			json_array_extend(runs, src[i].runs);
+		else
+			json_array_append_new(runs, run_entry(&src[i]));
+	}
+	dst->runs = runs;
+
+	/* every benchmark, in order of first appearance */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < src[i].nbench; k++) {
+			const struct pm_bench_result *b = &src[i].bench[k];
+			struct pm_bench_result *d;
+			double *refs, *busy;
+			size_t nmed = 0;
+
+			if (pm_result_find(dst, b->name))
+				continue;
+			d = pm_result_add(dst);
+			copy_bench_meta(d, b);
+			/* a failed first run keeps its status until one where it worked */
+			d->converged = b->status == PM_BENCH_OK;
+			refs = pm_xcalloc(n, sizeof(*refs));
+			busy = pm_xcalloc(n, sizeof(*busy));
+			for (j = i; j < n; j++) {
+				const struct pm_bench_result *o = pm_result_find(&src[j], b->name);
+
+				if (o)
+					merge_bench(d, o, offset[j], refs, busy, &nmed);
+			}
+			if (d->status == PM_BENCH_OK) {
+				pm_summarize(d->trials, d->ntrials, 0.95, &d->stats);
+				d->reference_ns = median_finite(refs, nmed);
+				d->busy = median_finite(busy, nmed);
+			}
+			free(refs);
+			free(busy);
+		}
+	}
+	free(offset);
+	return 0;
+}
