@@ -23,7 +23,7 @@
 static const char usage[] =
 	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"
 	"                   [--placement same|spread|none] [--target-time MS] [--ci PCT]\n"
-	"                   [--min-trials N] [--max-trials N] [--max-time SEC]\n"
+	"                   [--min-trials N] [--max-trials N] [--max-time SEC] [--rounds N]\n"
 	"                   [--count-time MS] [--no-counters] [--no-profile] [-F HZ]\n"
 	"                   [--call-graph fp|dwarf] [--vmlinux PATH] [--profile-time MS]\n"
 	"                   [--instances LIST | --threads LIST] [--label TEXT] [-v] [-q]\n"
@@ -42,6 +42,9 @@ static const char usage[] =
 	"      --max-trials N    at most N trials (default 300)\n"
 	"      --max-time SEC    time budget for the trials of one benchmark (default 2,\n"
 	"                        1 for the quick suite)\n"
+	"      --rounds N        take the trials in N rounds, each in a fresh process,\n"
+	"                        interleaved across benchmarks (default 5; 1 = all in\n"
+	"                        this process)\n"
 	"      --count-time MS   length of the counted pass (default 100)\n"
 	"      --no-counters     skip the counted pass\n"
 	"      --no-profile      skip the sampled pass (kernel and user hotspots)\n"
@@ -70,7 +73,7 @@ enum {
 	OPT_FORMAT = 256, OPT_CPU, OPT_PLACEMENT, OPT_TARGET, OPT_CI,
 	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
 	OPT_NO_COUNTERS, OPT_LABEL, OPT_NO_PROFILE, OPT_CALL_GRAPH,
-	OPT_VMLINUX, OPT_PROFILE_TIME, OPT_INSTANCES, OPT_THREADS,
+	OPT_VMLINUX, OPT_PROFILE_TIME, OPT_INSTANCES, OPT_THREADS, OPT_ROUNDS,
 };
 
 static const struct option long_options[] = {
@@ -84,6 +87,7 @@ static const struct option long_options[] = {
 	{ "min-trials", required_argument, NULL, OPT_MIN_TRIALS },
 	{ "max-trials", required_argument, NULL, OPT_MAX_TRIALS },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "count-time", required_argument, NULL, OPT_COUNT_TIME },
 	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
@@ -292,7 +296,7 @@ software:
 }
 
 static json_t *options_json(const struct pm_run_opts *o, const struct pm_events *ev,
-			    const struct pm_profile_opts *po)
+			    const struct pm_profile_opts *po, unsigned rounds)
 {
 	json_t *events = json_array(), *j;
 	size_t i;
@@ -324,6 +328,7 @@ static json_t *options_json(const struct pm_run_opts *o, const struct pm_events 
 			 "placement", pm_placement_name(o->placement),
 			 "counters", o->counters,
 			 "events", events));
+	json_object_set_new(j, "rounds", json_integer(rounds));
 	return j;
 }
 
@@ -376,6 +381,47 @@ static bool cpu_allowed(int cpu)
 	return CPU_ISSET(cpu, &set);
 }
 
+/*
+ * The trials in rounds, each in a fresh process (pm_run_rounds), then
+ * the counted and sampled passes here.  What an interruption leaves
+ * unfinished is dropped: a benchmark with no round done, and the passes.
+ */
+static int run_in_rounds(const struct pm_bench **benches, size_t n,
+			 const struct pm_run_opts *o, unsigned rounds,
+			 struct pm_result *result)
+{
+	struct pm_err e = { 0 };
+	size_t i, k;
+	int err;
+
+	for (i = 0; i < n; i++)
+		pm_result_add(result);
+	err = pm_run_rounds(benches, n, o, rounds, result->bench, &e);
+	if (err && err != -EINTR) {
+		pm_error("%s", e.msg);
+		return err;
+	}
+	for (i = 0; i < n && !pm_interrupted; i++) {
+		if (o->progress)
+			fprintf(stderr, "\r\033[K[passes %zu/%zu]", i + 1, n);
+		pm_run_bench_passes(benches[i], o, &result->bench[i], &e);
+	}
+	/* keep only benchmarks with at least one round */
+	for (i = 0, k = 0; i < result->nbench; i++) {
+		struct pm_bench_result *b = &result->bench[i];
+
+		if (!b->name || (pm_interrupted && b->status != PM_BENCH_OK)) {
+			pm_bench_result_free(b);
+			continue;
+		}
+		if (k != i)
+			result->bench[k] = *b;
+		k++;
+	}
+	result->nbench = k;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *output = NULL, *format = "table", *events_spec = NULL;
@@ -389,6 +435,7 @@ int cmd_run(int argc, char **argv)
 	struct pm_profiler *profiler = NULL;
 	char *hello = NULL, *spawner = NULL, *label = NULL;
 	size_t nbench = 0, i;
+	unsigned rounds = PM_DEFAULT_ROUNDS;
 	struct pm_err e;
 	int c, err, status = PM_EXIT_OK;
 
@@ -451,6 +498,11 @@ int cmd_run(int argc, char **argv)
 				return PM_EXIT_USAGE;
 			o.max_time_s = d;
 			max_time_given = true;
+			break;
+		case OPT_ROUNDS:
+			if (parse_uint("--rounds", optarg, 1, 1000, &u))
+				return PM_EXIT_USAGE;
+			rounds = (unsigned)u;
 			break;
 		case OPT_COUNT_TIME:
 			if (parse_double("--count-time", optarg, 0.1, 100000, &d))
@@ -580,25 +632,37 @@ int cmd_run(int argc, char **argv)
 	result.command = json_array();
 	for (i = 0; i < (size_t)pm_argc; i++)
 		json_array_append_new(result.command, json_string(pm_argv[i]));
-	result.options = options_json(&o, &events, &popts);
+	result.options = options_json(&o, &events, &popts, rounds);
 	result.sysinfo = pm_sysinfo_collect();
+	o.run_start_ns = pm_now_ns();
 
-	for (i = 0; i < nbench; i++) {
-		struct pm_bench_result *br = pm_result_add(&result);
+	if (rounds > 1) {
+		if (run_in_rounds(benches, nbench, &o, rounds, &result)) {
+			status = PM_EXIT_RUNTIME;
+			goto done;
+		}
+		interrupted = pm_interrupted;
+		for (i = 0; i < result.nbench; i++)
+			if (result.bench[i].status == PM_BENCH_FAILED)
+				failed = true;
+	} else {
+		for (i = 0; i < nbench; i++) {
+			struct pm_bench_result *br = pm_result_add(&result);
 
-		if (o.progress)
-			fprintf(stderr, "[%zu/%zu]", i + 1, nbench);
-		err = pm_run_bench(benches[i], &o, br, &e);
-		if (br->status == PM_BENCH_FAILED && !pm_interrupted)
-			failed = true;
-		if (err == -EINTR || pm_interrupted) {
-			/* Keep only what finished. */
-			if (br->status != PM_BENCH_OK) {
-				pm_bench_result_free(br);
-				result.nbench--;
+			if (o.progress)
+				fprintf(stderr, "[%zu/%zu]", i + 1, nbench);
+			err = pm_run_bench(benches[i], &o, br, &e);
+			if (br->status == PM_BENCH_FAILED && !pm_interrupted)
+				failed = true;
+			if (err == -EINTR || pm_interrupted) {
+				/* Keep only what finished. */
+				if (br->status != PM_BENCH_OK) {
+					pm_bench_result_free(br);
+					result.nbench--;
+				}
+				interrupted = true;
+				break;
 			}
-			interrupted = true;
-			break;
 		}
 	}
 	/* Said once: what the hotspots lack and how to get it. */
@@ -634,6 +698,7 @@ int cmd_run(int argc, char **argv)
 	if (interrupted)
 		status = 128 + (first_signal ? first_signal : SIGINT);
 
+done:
 	pm_rmtree(scratch_dir);
 	scratch_dir[0] = '\0';
 	restore_signals();

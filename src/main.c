@@ -17,7 +17,7 @@ char **pm_argv;
 struct pm_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const char *summary;	/* NULL: internal, not listed */
 };
 
 static const struct pm_cmd commands[] = {
@@ -29,6 +29,7 @@ static const struct pm_cmd commands[] = {
 	{ "explain", cmd_explain, "say why benchmarks changed between two runs or sets of runs" },
 	{ "import", cmd_import, "convert lmbench summaries and AIM9 logs to result files" },
 	{ "help", cmd_help, "open the manual page of a command" },
+	{ "__round", cmd_round, NULL },
 };
 
 static const char usage[] =
@@ -42,7 +43,8 @@ static void print_usage(FILE *f)
 	fputs(usage, f);
 	fputs("\ncommands:\n", f);
 	for (i = 0; i < PM_ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'pmbench help CMD' or 'pmbench CMD --help' opens the manual page.\n", f);
 }
 

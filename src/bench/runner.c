@@ -569,10 +569,15 @@ static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			  const struct pm_run_opts *o, struct pm_bench_result *out)
 {
 	uint64_t t_start = pm_now_ns();
+	struct pm_round round = { .run = o->run, .started_s = NAN };
+	struct pm_summary sum = { 0 };
+	bool converged = false;
 	size_t n = 0, cap = 0;
 	double *v = NULL;
 	int err = 0;
 
+	if (o->run_start_ns)
+		round.started_s = (double)(t_start - o->run_start_ns) / 1e9;
 	progress(o, b, "measure", NULL);
 	for (;;) {
 		if (n == cap) {
@@ -587,10 +592,10 @@ static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			err = -EINTR;
 			break;
 		}
-		pm_summarize(v, n, o->ci_level, &out->stats);
+		pm_summarize(v, n, o->ci_level, &sum);
 		if (n >= o->min_trials &&
-		    !(pm_summary_rel_halfwidth(&out->stats) > o->ci_target)) {
-			out->converged = true;
+		    !(pm_summary_rel_halfwidth(&sum) > o->ci_target)) {
+			converged = true;
 			break;
 		}
 		if (n >= o->max_trials || (n >= o->min_trials &&
@@ -602,10 +607,11 @@ static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		return err;
 	}
 	out->measured = true;
-	out->trials = v;
-	out->ntrials = n;
-	pm_summarize(v, n, o->ci_level, &out->stats);
-	if (ctx->params[0])
+	round.reference_ns = round.busy = NAN;
+	out->converged = (out->nrounds ? out->converged : true) && converged;
+	pm_bench_result_add_round(out, v, n, &round);
+	free(v);
+	if (ctx->params[0] && !out->params)
 		out->params = pm_xstrdup(ctx->params);
 	return 0;
 }
@@ -626,175 +632,288 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->busy = NAN;
 }
 
-int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
-		 struct pm_bench_result *out, struct pm_err *e)
-{
-	struct pm_ctx ctx = { 0 };
-	uint64_t iters = 0, ns, start = pm_now_ns();
-	double overhead, *trials = NULL, budget_ns;
-	size_t n = 0, cap = 0, nref = 0, nbusy = 0;
-	double *refs = NULL, busy = 0;
+/* A benchmark set up in this process, and what to undo afterwards. */
+struct bench_session {
+	const struct pm_bench *b;
+	struct pm_ctx ctx;
 	cpu_set_t saved;
-	bool restore = false;
+	bool restore;
+	uint64_t start;
+};
+
+static void session_restore(struct bench_session *s)
+{
+	if (s->restore)
+		sched_setaffinity(0, sizeof(s->saved), &s->saved);
+	s->restore = false;
+}
+
+/* Supported, pinned, set up: 0 to go on; 1 when out already says why
+ * it cannot run (unsupported, setup failed). */
+static int session_begin(struct bench_session *s, const struct pm_bench *b,
+			 const struct pm_run_opts *o, struct pm_bench_result *out)
+{
 	char why[256];
 	int err;
 
-	fill_descriptor(b, out);
+	memset(s, 0, sizeof(*s));
+	s->b = b;
+	s->start = pm_now_ns();
+	if (!out->name)
+		fill_descriptor(b, out);
 	if (!pm_bench_supported(b, why, sizeof(why))) {
 		set_status(out, PM_BENCH_UNSUPPORTED, why, EOPNOTSUPP);
-		return 0;
+		return 1;
 	}
-
-	ctx.bench = b;
-	ctx.scratch = o->scratch;
-	ctx.hello = o->hello;
-	ctx.spawner = o->spawner;
-	ctx.placement = o->placement;
-	ctx.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	ctx.ops_per_iter = 1;
-	ctx.cpu = o->cpu;
-	if (ctx.cpu < 0 && (b->flags & PM_PEERS) && o->placement != PM_PLACE_NONE)
-		ctx.cpu = first_allowed_cpu();
-	if (ctx.cpu >= 0) {
-		if (sched_getaffinity(0, sizeof(saved), &saved) == 0)
-			restore = true;
-		err = pm_pin_self(ctx.cpu);
+	s->ctx.bench = b;
+	s->ctx.scratch = o->scratch;
+	s->ctx.hello = o->hello;
+	s->ctx.spawner = o->spawner;
+	s->ctx.placement = o->placement;
+	s->ctx.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	s->ctx.ops_per_iter = 1;
+	s->ctx.cpu = o->cpu;
+	if (s->ctx.cpu < 0 && (b->flags & PM_PEERS) && o->placement != PM_PLACE_NONE)
+		s->ctx.cpu = first_allowed_cpu();
+	if (s->ctx.cpu >= 0) {
+		if (sched_getaffinity(0, sizeof(s->saved), &s->saved) == 0)
+			s->restore = true;
+		err = pm_pin_self(s->ctx.cpu);
 		if (err) {
-			set_status(out, PM_BENCH_FAILED, NULL, err);
-			pm_err_set(e, err, "cannot pin to CPU %d: %s", ctx.cpu,
-				   strerror(-err));
-			free(out->reason);
-			out->reason = pm_xstrdup(e->msg);
-			return 0;
+			char *msg = pm_xasprintf("cannot pin to CPU %d: %s", s->ctx.cpu,
+						 strerror(-err));
+
+			set_status(out, PM_BENCH_FAILED, msg, err);
+			free(msg);
+			return 1;
 		}
 	}
-	out->cpu = ctx.cpu;
-	if (b->flags & PM_PEERS)
+	out->cpu = s->ctx.cpu;
+	if ((b->flags & PM_PEERS) && !out->placement)
 		out->placement = pm_xstrdup(pm_placement_name(o->placement));
-
 	progress(o, b, "setup", NULL);
-	err = b->setup ? b->setup(&ctx) : 0;
+	err = b->setup ? b->setup(&s->ctx) : 0;
 	if (err) {
 		set_status(out, err == -EOPNOTSUPP ? PM_BENCH_UNSUPPORTED :
-			   PM_BENCH_FAILED, ctx.why, err);
-		pm_reap_peers(&ctx);
-		goto out;
+			   PM_BENCH_FAILED, s->ctx.why, err);
+		pm_reap_peers(&s->ctx);
+		session_restore(s);
+		return 1;
 	}
-	if (!ctx.ops_per_iter)
-		ctx.ops_per_iter = 1;
-	if (b->measure) {
-		err = measure_trials(b, &ctx, o, out);
-		if (err)
-			goto run_failed;
-		out->status = PM_BENCH_OK;
-		goto teardown;
+	if (!s->ctx.ops_per_iter)
+		s->ctx.ops_per_iter = 1;
+	return 0;
+}
+
+static void session_end(struct bench_session *s, const struct pm_run_opts *o,
+			struct pm_bench_result *out)
+{
+	if (s->b->teardown)
+		s->b->teardown(&s->ctx);
+	pm_reap_peers(&s->ctx);
+	if (s->ctx.detail) {
+		/* whatever the benchmark recorded; the first round's stays */
+		if (!out->detail)
+			out->detail = s->ctx.detail;
+		else
+			json_decref(s->ctx.detail);
+		s->ctx.detail = NULL;
 	}
+	session_restore(s);
+	out->elapsed_s += (double)(pm_now_ns() - s->start) / 1e9;
+	if (o->progress)
+		fprintf(stderr, "\r\033[K");
+}
 
-	progress(o, b, "calibrate", NULL);
-	err = calibrate(b, &ctx, o, &iters);
-	if (err)
-		goto run_failed;
-	overhead = loop_overhead_ns(&ctx, iters) / ctx.ops_per_iter +
-		   ctx.overhead_ns;
-
-	/* Warm up: caches, TLBs, page cache, CPU frequency. */
-	err = timed_run(b->run, &ctx, iters, &ns);
-	if (err)
-		goto run_failed;
-
-	budget_ns = o->max_time_s * 1e9;
-	{
-		uint64_t t_start = pm_now_ns();
-
-		for (;;) {
-			double v;
-
-			err = timed_run(b->run, &ctx, iters, &ns);
-			if (err)
-				goto run_failed;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 32;
-				trials = pm_xrealloc(trials, cap * sizeof(*trials));
-			}
-			v = (double)ns / ((double)iters * ctx.ops_per_iter) - overhead;
-			trials[n++] = v;
-			refs = pm_xrealloc(refs, (nref + 1) * sizeof(*refs));
-			refs[nref++] = reference_run();
-			{
-				int r = runnable_now();
-
-				if (r > 0) {
-					busy += r - 1;	/* others besides us */
-					nbusy++;
-				}
-			}
-			if (pm_interrupted) {
-				err = -EINTR;
-				goto run_failed;
-			}
-			if (n >= o->min_trials || n % 8 == 0) {
-				pm_summarize(trials, n, o->ci_level, &out->stats);
-				progress(o, b, "time", &out->stats);
-			}
-			if (n >= o->min_trials &&
-			    pm_summary_rel_halfwidth(&out->stats) <= o->ci_target) {
-				out->converged = true;
-				break;
-			}
-			/* --min-trials is a floor, the budget a ceiling above it */
-			if (n >= o->max_trials || (n >= o->min_trials &&
-			    (double)(pm_now_ns() - t_start) >= budget_ns))
-				break;
-		}
-	}
-	pm_summarize(trials, n, o->ci_level, &out->stats);
-	out->trials = trials;
-	out->ntrials = n;
-	trials = NULL;
-	out->reference_ns = pm_median(refs, nref);
-	out->busy = nbusy ? busy / (double)nbusy : NAN;
-	free(refs);
-	refs = NULL;
-	out->iterations = iters;
-	out->ops_per_iter = ctx.ops_per_iter;
-	out->overhead_ns = overhead;
-	out->bytes_per_op = ctx.bytes_per_op;
-	if (ctx.params[0])
-		out->params = pm_xstrdup(ctx.params);
-
-	if (o->counters) {
-		progress(o, b, "count", NULL);
-		counted_pass(b, &ctx, o, iters, overhead, out);
-	}
-	if (o->profiler && !pm_interrupted) {
-		progress(o, b, "profile", NULL);
-		profile_pass(b, &ctx, o, iters, out);
-	}
-	if (o->nscale && !pm_interrupted) {
-		progress(o, b, "scaling", NULL);
-		scaling_pass(b, &ctx, o, iters, out);
-	}
-	out->status = PM_BENCH_OK;
-	goto teardown;
-
-run_failed:
-	free(trials);
-	free(refs);
+static void run_failed(struct pm_bench_result *out, const struct pm_ctx *ctx, int err)
+{
 	if (err == -EINTR)
 		set_status(out, PM_BENCH_FAILED, "interrupted", err);
 	else
-		set_status(out, PM_BENCH_FAILED, ctx.why, err);
-teardown:
-	if (b->teardown)
-		b->teardown(&ctx);
-	pm_reap_peers(&ctx);
-	out->detail = ctx.detail;	/* whatever the benchmark recorded */
-	ctx.detail = NULL;
-out:
-	if (restore)
-		sched_setaffinity(0, sizeof(saved), &saved);
-	out->elapsed_s = (double)(pm_now_ns() - start) / 1e9;
-	if (o->progress)
-		fprintf(stderr, "\r\033[K");
+		set_status(out, PM_BENCH_FAILED, ctx->why, err);
+}
+
+/*
+ * The timed trials of one round: calibrate (unless out->iterations is
+ * already known from an earlier round), warm up, then trials until the
+ * interval of the median is within the target or the budget is spent.
+ * The round is appended to out.
+ */
+static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
+			const struct pm_run_opts *o, struct pm_bench_result *out)
+{
+	uint64_t iters = out->iterations, ns, t_start;
+	double overhead, *trials = NULL, *refs = NULL, busy = 0;
+	size_t n = 0, cap = 0, nbusy = 0;
+	struct pm_summary sum = { 0 };
+	struct pm_round round = { .run = o->run, .started_s = NAN };
+	bool converged = false;
+	int err;
+
+	if (o->run_start_ns)
+		round.started_s = (double)(pm_now_ns() - o->run_start_ns) / 1e9;
+	if (!iters) {
+		progress(o, b, "calibrate", NULL);
+		err = calibrate(b, ctx, o, &iters);
+		if (err)
+			return err;
+	}
+	overhead = loop_overhead_ns(ctx, iters) / ctx->ops_per_iter + ctx->overhead_ns;
+
+	/* Warm up: caches, TLBs, page cache, CPU frequency. */
+	err = timed_run(b->run, ctx, iters, &ns);
+	if (err)
+		return err;
+
+	t_start = pm_now_ns();
+	for (;;) {
+		int r;
+
+		err = timed_run(b->run, ctx, iters, &ns);
+		if (err)
+			goto fail;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			trials = pm_xrealloc(trials, cap * sizeof(*trials));
+			refs = pm_xrealloc(refs, cap * sizeof(*refs));
+		}
+		trials[n] = (double)ns / ((double)iters * ctx->ops_per_iter) - overhead;
+		refs[n++] = reference_run();
+		r = runnable_now();
+		if (r > 0) {
+			busy += r - 1;	/* others besides us */
+			nbusy++;
+		}
+		if (pm_interrupted) {
+			err = -EINTR;
+			goto fail;
+		}
+		if (n >= o->min_trials || n % 8 == 0) {
+			pm_summarize(trials, n, o->ci_level, &sum);
+			progress(o, b, "time", &sum);
+		}
+		if (n >= o->min_trials && pm_summary_rel_halfwidth(&sum) <= o->ci_target) {
+			converged = true;
+			break;
+		}
+		/* --min-trials is a floor, the budget a ceiling above it */
+		if (n >= o->max_trials || (n >= o->min_trials &&
+		    (double)(pm_now_ns() - t_start) >= o->max_time_s * 1e9))
+			break;
+	}
+	round.reference_ns = pm_median(refs, n);
+	round.busy = nbusy ? busy / (double)nbusy : NAN;
+	out->converged = (out->nrounds ? out->converged : true) && converged;
+	pm_bench_result_add_round(out, trials, n, &round);
+	out->iterations = iters;
+	out->ops_per_iter = ctx->ops_per_iter;
+	out->overhead_ns = overhead;
+	out->bytes_per_op = ctx->bytes_per_op;
+	if (ctx->params[0] && !out->params)
+		out->params = pm_xstrdup(ctx->params);
+	err = 0;
+fail:
+	free(trials);
+	free(refs);
+	return err;
+}
+
+void pm_bench_result_summarize(struct pm_bench_result *out, double level)
+{
+	double *v = pm_xcalloc(out->nrounds ? out->nrounds : 1, sizeof(*v));
+	double busy = 0;
+	size_t i, k = 0, nb = 0;
+
+	pm_summarize(out->trials, out->ntrials, level, &out->stats);
+	for (i = 0; i < out->nrounds; i++) {
+		if (!isnan(out->rounds[i].reference_ns))
+			v[k++] = out->rounds[i].reference_ns;
+		if (!isnan(out->rounds[i].busy)) {
+			busy += out->rounds[i].busy;
+			nb++;
+		}
+	}
+	out->reference_ns = k ? pm_median(v, k) : NAN;
+	out->busy = nb ? busy / (double)nb : NAN;
+	free(v);
+}
+
+/* The trials of one round (the whole run when there is one round). */
+static int round_trials(struct bench_session *s, const struct pm_run_opts *o,
+			struct pm_bench_result *out)
+{
+	int err;
+
+	if (s->b->measure)
+		err = measure_trials(s->b, &s->ctx, o, out);
+	else
+		err = timed_trials(s->b, &s->ctx, o, out);
+	if (err) {
+		run_failed(out, &s->ctx, err);
+		return err;
+	}
+	pm_bench_result_summarize(out, o->ci_level);
+	out->status = PM_BENCH_OK;
+	return 0;
+}
+
+/* Counted, sampled and scaling passes: after the trials, never timed. */
+static void extra_passes(struct bench_session *s, const struct pm_run_opts *o,
+			 struct pm_bench_result *out)
+{
+	if (s->b->measure || out->status != PM_BENCH_OK)
+		return;
+	if (o->counters && !pm_interrupted) {
+		progress(o, s->b, "count", NULL);
+		counted_pass(s->b, &s->ctx, o, out->iterations, out->overhead_ns, out);
+	}
+	if (o->profiler && !pm_interrupted) {
+		progress(o, s->b, "profile", NULL);
+		profile_pass(s->b, &s->ctx, o, out->iterations, out);
+	}
+	if (o->nscale && !pm_interrupted) {
+		progress(o, s->b, "scaling", NULL);
+		scaling_pass(s->b, &s->ctx, o, out->iterations, out);
+	}
+}
+
+int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
+		 struct pm_bench_result *out, struct pm_err *e)
+{
+	struct bench_session s;
+
+	if (session_begin(&s, b, o, out) == 0) {
+		if (round_trials(&s, o, out) == 0)
+			extra_passes(&s, o, out);
+		session_end(&s, o, out);
+	}
+	return pm_interrupted ? -EINTR : 0;
+}
+
+int pm_run_bench_round(const struct pm_bench *b, const struct pm_run_opts *o,
+		       struct pm_bench_result *out, struct pm_err *e)
+{
+	struct bench_session s;
+
+	if (session_begin(&s, b, o, out) == 0) {
+		round_trials(&s, o, out);
+		session_end(&s, o, out);
+	}
+	return pm_interrupted ? -EINTR : 0;
+}
+
+int pm_run_bench_passes(const struct pm_bench *b, const struct pm_run_opts *o,
+			struct pm_bench_result *out, struct pm_err *e)
+{
+	struct bench_session s;
+	double elapsed = out->elapsed_s;
+
+	if (out->status != PM_BENCH_OK || b->measure || pm_interrupted)
+		return pm_interrupted ? -EINTR : 0;
+	if (session_begin(&s, b, o, out) == 0) {
+		extra_passes(&s, o, out);
+		session_end(&s, o, out);
+	}
+	out->elapsed_s = elapsed;	/* the passes are not the benchmark's time */
 	return pm_interrupted ? -EINTR : 0;
 }

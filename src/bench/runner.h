@@ -7,12 +7,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bench/bench.h"
 #include "counters/counters.h"
 #include "results/result.h"
 #include "sample/profile.h"
 #include "util.h"
+
+/* Rounds of trials per benchmark, each in a fresh process (--rounds). */
+#define PM_DEFAULT_ROUNDS 5
 
 struct pm_run_opts {
 	double target_ns;	/* one trial lasts about this long (10 ms) */
@@ -33,6 +37,8 @@ struct pm_run_opts {
 	size_t nscale;
 	double scale_ns;	/* length of each scaling point (200 ms) */
 	bool progress;		/* progress line on stderr */
+	unsigned run;		/* run index recorded with each round (0) */
+	uint64_t run_start_ns;	/* pm_now_ns() at the start of the run, 0 unknown */
 	const struct pm_events *events;	/* hardware + software events */
 	const char *scratch;
 	const char *hello;	/* pmbench-hello */
@@ -44,12 +50,50 @@ const char *pm_placement_name(enum pm_placement p);
 int pm_placement_parse(const char *s, enum pm_placement *p);
 
 /*
- * Run one benchmark into out (which must be zeroed).  Returns 0 when the
- * result was recorded, whatever its status (ok, unsupported, failed);
- * -EINTR when interrupted.
+ * Run one benchmark into out (which must be zeroed): its trials as one
+ * round, then the counted, sampled and scaling passes, in this process.
+ * Returns 0 when the result was recorded, whatever its status (ok,
+ * unsupported, failed); -EINTR when interrupted.
  */
 int pm_run_bench(const struct pm_bench *b, const struct pm_run_opts *o,
 		 struct pm_bench_result *out, struct pm_err *e);
+
+/*
+ * One more round of b's trials into out (zeroed for the first round):
+ * set up, calibrate unless out->iterations is known, warm up, trials
+ * within o's per-round limits, tear down.  Status and reason as above.
+ */
+int pm_run_bench_round(const struct pm_bench *b, const struct pm_run_opts *o,
+		       struct pm_bench_result *out, struct pm_err *e);
+
+/* After the rounds: set up again for the counted, sampled and scaling
+ * passes, at out->iterations per trial.  Nothing when out is not ok. */
+int pm_run_bench_passes(const struct pm_bench *b, const struct pm_run_opts *o,
+			struct pm_bench_result *out, struct pm_err *e);
+
+/* Summary over all of out's rounds: statistics of the trials, machine
+ * speed (median of the rounds') and competition (their mean). */
+void pm_bench_result_summarize(struct pm_bench_result *out, double level);
+
+/*
+ * Rounds in fresh processes: round k of every benchmark runs in its own
+ * worker process (pmbench re-executed as "pmbench __round"), benchmarks
+ * in forward order on even rounds and backward on odd ones, so that a
+ * drift of the machine and what differs between processes (address-space
+ * layout, placement) hit every benchmark alike and show as spread between
+ * rounds.  o's trial limits are per benchmark over all rounds.  out[i]
+ * (zeroed) receives benches[i]'s rounds; then pm_run_bench_passes() adds
+ * the counted and sampled passes.  Returns 0, -EINTR when interrupted,
+ * or -errno when no worker could be started (e says why).
+ */
+int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
+		  const struct pm_run_opts *o, unsigned rounds,
+		  struct pm_bench_result *out, struct pm_err *e);
+
+/* The worker side: read a request on in, run its round, write one JSON
+ * line per benchmark on out.  Returns 0, -EINTR, or -EINVAL for a bad
+ * request (e says why). */
+int pm_round_worker(FILE *in, FILE *out, struct pm_err *e);
 
 /* Set by the SIGINT handler: stop as soon as possible. */
 extern volatile int pm_interrupted;

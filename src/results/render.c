@@ -171,9 +171,33 @@ static char *fmt_value(const struct pm_bench_result *b, double ns)
 	return fmt_time(ns);
 }
 
+/*
+ * The interval of a benchmark's figure: of its trials' median, or wider
+ * when its rounds (each in its own process) disagree more than the
+ * trials of one process do: 95% t interval of the rounds' medians.
+ */
 static double rel_ci(const struct pm_bench_result *b)
 {
-	return pm_summary_rel_halfwidth(&b->stats);
+	double ci = pm_summary_rel_halfwidth(&b->stats), *med, m = 0, ss = 0, r;
+	size_t i, k = b->nrounds;
+
+	if (k < 2 || b->measured)
+		return ci;
+	med = pm_xcalloc(k, sizeof(*med));
+	pm_bench_result_round_medians(b, med);
+	for (i = 0; i < k; i++) {
+		if (!(med[i] > 0)) {
+			free(med);
+			return ci;
+		}
+		m += log(med[i]);
+	}
+	m /= (double)k;
+	for (i = 0; i < k; i++)
+		ss += (log(med[i]) - m) * (log(med[i]) - m);
+	free(med);
+	r = expm1(pm_t_quantile(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k));
+	return isnan(ci) || r > ci ? r : ci;
 }
 
 /* "±0.8%", or "-" when there is no interval (one trial, imported). */
@@ -614,9 +638,10 @@ static void render_detail(const struct pm_bench_result *b, FILE *f)
 		fprintf(f, "  %-22s %s  (%zu trial%s, no interval)\n", "time/op", t0,
 			b->ntrials, b->ntrials == 1 ? "" : "s");
 	else
-		fprintf(f, "  %-22s %s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials x %llu iterations%s)\n",
+		fprintf(f, "  %-22s %s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)\n",
 			"time/op", t0, 100 * rel_ci(b), 100 * b->stats.ci_level, t1, t2,
-			b->ntrials, (unsigned long long)b->iterations,
+			b->ntrials, b->nrounds, b->nrounds == 1 ? "" : "s",
+			(unsigned long long)b->iterations,
 			b->converged ? "" : "; CI target not reached");
 	if (b->placement)
 		fprintf(f, "  %-22s %s (main process on CPU %d)\n", "placement",

@@ -25,7 +25,7 @@ expect_err "results written to $T/fork.json"
 pm run --max-time 0.3 --no-counters null stat
 expect_status 0
 expect_out '^benchmark +time/op +±95% +trials'
-expect_out '^null +[0-9.]+ ns'
+expect_out '^null +[0-9.]+ (ns|us)'
 expect_out '^stat +[0-9.]+ (ns|us)'
 
 # Groups expand; a benchmark named twice runs once.

@@ -1,0 +1,394 @@
+/*
+ * Rounds in fresh processes.  Trials inside one process share its
+ * address-space layout, its placement and the minute it ran in; two runs
+ * of the same kernel can differ by far more than the trials of one run
+ * (signal delivery 25% apart between two processes on a VM, for example).
+ * So each round of every benchmark runs in a new process, the rounds
+ * interleaved across benchmarks, and the spread between rounds (and
+ * between runs) is what explain judges a change against.
+ *
+ * Protocol: the parent writes one JSON request on the worker's stdin; the
+ * worker writes one JSON line per finished benchmark on its stdout:
+ * {"index": I, "result": <benchmark entry of pmbench-result(5)>}.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+
+#define WORKER_EXE "/proc/self/exe"
+#define WORKER_CMD "__round"
+
+static json_t *request_json(const struct pm_run_opts *o, unsigned round,
+			    unsigned rounds, const struct pm_bench *const *benches,
+			    const size_t *order, size_t n,
+			    const struct pm_bench_result *out)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t k = order[i];
+
+		json_array_append_new(list, json_pack("{s:I,s:s,s:I}",
+			"index", (json_int_t)k, "name", benches[k]->name,
+			"iterations", (json_int_t)out[k].iterations));
+	}
+	return json_pack("{s:i,s:i,s:i,s:f,s:f,s:f,s:i,s:i,s:f,s:i,s:s,s:s?,s:s?,s:s?,s:b,s:I,s:o}",
+		"round", (int)round, "rounds", (int)rounds, "run", (int)o->run,
+		"target_ns", o->target_ns, "ci_target", o->ci_target,
+		"ci_level", o->ci_level, "min_trials", (int)o->min_trials,
+		"max_trials", (int)o->max_trials, "max_time_s", o->max_time_s,
+		"cpu", o->cpu, "placement", pm_placement_name(o->placement),
+		"scratch", o->scratch, "hello", o->hello, "spawner", o->spawner,
+		"progress", o->progress, "run_start_ns", (json_int_t)o->run_start_ns,
+		"benchmarks", list);
+}
+
+/* A round's share of the per-benchmark limits. */
+static void round_limits(const struct pm_run_opts *o, unsigned rounds,
+			 struct pm_run_opts *r)
+{
+	*r = *o;
+	r->min_trials = (o->min_trials + rounds - 1) / rounds;
+	if (r->min_trials < 3)
+		r->min_trials = 3;
+	r->max_trials = (o->max_trials + rounds - 1) / rounds;
+	if (r->max_trials < r->min_trials)
+		r->max_trials = r->min_trials;
+	r->max_time_s = o->max_time_s / rounds;
+}
+
+static pid_t start_worker(int *to, FILE **from, struct pm_err *e)
+{
+	int in[2], res[2];
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC))
+		return pm_err_set(e, -errno, "cannot start a round: pipe: %s", strerror(errno));
+	if (pipe2(res, O_CLOEXEC)) {
+		int err = -errno;
+
+		close(in[0]);
+		close(in[1]);
+		return pm_err_set(e, err, "cannot start a round: pipe: %s", strerror(-err));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(in[0]);
+		close(in[1]);
+		close(res[0]);
+		close(res[1]);
+		return pm_err_set(e, err, "cannot start a round: fork: %s", strerror(-err));
+	}
+	if (pid == 0) {
+		char *argv[] = { "pmbench", WORKER_CMD, NULL };
+
+		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(res[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execv(WORKER_EXE, argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(res[1]);
+	*to = in[1];
+	*from = fdopen(res[0], "r");
+	if (!*from) {
+		close(res[0]);
+		close(in[1]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return pm_err_set(e, -ENOMEM, "cannot start a round: out of memory");
+	}
+	return pid;
+}
+
+/* Fold a worker's round of one benchmark into the benchmark's result. */
+static void take_round(struct pm_bench_result *acc, struct pm_bench_result *r,
+		       unsigned round)
+{
+	size_t i, at = 0;
+
+	if (!acc->name) {
+		/* first round: the worker's entry is the result so far */
+		*acc = *r;
+		memset(r, 0, sizeof(*r));
+		return;
+	}
+	if (r->status != PM_BENCH_OK) {
+		/* worked before, failed now: keep the rounds, say so */
+		acc->status = r->status;
+		free(acc->reason);
+		acc->reason = pm_xasprintf("round %u: %s", round + 1,
+					   r->reason ? r->reason : "failed");
+		return;
+	}
+	for (i = 0; i < r->nrounds; i++) {
+		pm_bench_result_add_round(acc, r->trials + at, r->rounds[i].ntrials,
+					  &r->rounds[i]);
+		at += r->rounds[i].ntrials;
+	}
+	acc->converged = acc->converged && r->converged;
+	acc->elapsed_s += r->elapsed_s;
+	if (!acc->detail && r->detail) {
+		acc->detail = r->detail;
+		r->detail = NULL;
+	}
+}
+
+static int read_replies(FILE *from, struct pm_bench_result *out, size_t nout,
+			bool *seen, unsigned round, struct pm_err *e)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	while (getline(&line, &cap, from) > 0) {
+		json_error_t je;
+		json_t *j = json_loads(line, 0, &je), *res;
+		struct pm_bench_result r;
+		json_int_t idx;
+
+		if (!j || !json_is_integer(json_object_get(j, "index")) ||
+		    !(res = json_object_get(j, "result"))) {
+			json_decref(j);
+			err = pm_err_set(e, -EPROTO, "round %u: a malformed reply from the worker",
+					 round + 1);
+			break;
+		}
+		idx = json_integer_value(json_object_get(j, "index"));
+		if (idx < 0 || (size_t)idx >= nout || seen[idx] ||
+		    pm_bench_result_from_json(&r, res, "round worker", e)) {
+			json_decref(j);
+			err = -EPROTO;
+			if (!e->msg[0] || idx < 0 || (size_t)idx >= nout || seen[idx])
+				pm_err_set(e, err, "round %u: a reply for an unknown benchmark",
+					   round + 1);
+			break;
+		}
+		json_decref(j);
+		seen[idx] = true;
+		take_round(&out[idx], &r, round);
+		pm_bench_result_free(&r);
+	}
+	free(line);
+	return err;
+}
+
+static char *worker_death(int status)
+{
+	if (WIFSIGNALED(status))
+		return pm_xasprintf("the round's process was killed by signal %d (%s)",
+				    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return pm_xstrdup("the round's process could not be started (exec of "
+				  WORKER_EXE " failed)");
+	return pm_xasprintf("the round's process exited with status %d",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
+		  const struct pm_run_opts *o, unsigned rounds,
+		  struct pm_bench_result *out, struct pm_err *e)
+{
+	size_t *order = pm_xcalloc(n ? n : 1, sizeof(*order));
+	bool *seen = pm_xcalloc(n ? n : 1, sizeof(*seen));
+	struct pm_run_opts ro;
+	unsigned k;
+	int err = 0;
+
+	round_limits(o, rounds, &ro);
+	for (k = 0; k < rounds && !pm_interrupted && !err; k++) {
+		size_t i, m = 0;
+		char *text;
+		FILE *from;
+		pid_t pid;
+		int to = -1, status = 0;
+
+		/* forward on even rounds, backward on odd ones; only what still runs */
+		for (i = 0; i < n; i++) {
+			size_t b = k % 2 ? n - 1 - i : i;
+
+			if (!out[b].name || out[b].status == PM_BENCH_OK)
+				order[m++] = b;
+			seen[b] = false;
+		}
+		if (!m)
+			break;
+		{
+			json_t *req = request_json(&ro, k, rounds, benches, order, m, out);
+
+			text = json_dumps(req, JSON_COMPACT);
+			json_decref(req);
+		}
+		pid = start_worker(&to, &from, e);
+		if (pid < 0) {
+			free(text);
+			err = (int)pid;
+			break;
+		}
+		/* the request is small (a pipe buffer holds it) */
+		if (pm_write_full(to, text, strlen(text)))
+			pm_err_set(e, -EPIPE, "round %u: cannot send the request", k + 1);
+		close(to);
+		free(text);
+		err = read_replies(from, out, n, seen, k, e);
+		fclose(from);
+		if (err)
+			kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (err)
+			break;
+		if (pm_interrupted)
+			break;
+		/* what the worker did not report: it died on it */
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			char *why = worker_death(status);
+
+			for (i = 0; i < m; i++) {
+				struct pm_bench_result *b = &out[order[i]];
+
+				if (seen[order[i]])
+					continue;
+				if (!b->name) {
+					b->name = pm_xstrdup(benches[order[i]]->name);
+					b->group = pm_xstrdup(benches[order[i]]->group);
+					b->summary = pm_xstrdup(benches[order[i]]->summary);
+					b->unit = pm_xstrdup(benches[order[i]]->unit);
+					b->lmbench = benches[order[i]]->lmbench ?
+						pm_xstrdup(benches[order[i]]->lmbench) : NULL;
+					b->aim9 = benches[order[i]]->aim9 ?
+						pm_xstrdup(benches[order[i]]->aim9) : NULL;
+					b->cpu = -1;
+					b->ops_per_iter = 1;
+					b->reference_ns = b->busy = NAN;
+					b->counters.ns_per_op = b->counters.perturbation = NAN;
+					b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
+				}
+				b->status = PM_BENCH_FAILED;
+				free(b->reason);
+				b->reason = pm_xasprintf("round %u: %s", k + 1, why);
+			}
+			free(why);
+		}
+	}
+	for (k = 0; k < n; k++)
+		if (out[k].name && out[k].nrounds)
+			pm_bench_result_summarize(&out[k], o->ci_level);
+	free(order);
+	free(seen);
+	if (err)
+		return err;
+	return pm_interrupted ? -EINTR : 0;
+}
+
+/* ---- the worker ---- */
+
+static int req_num(json_t *req, const char *key, double *v)
+{
+	json_t *j = json_object_get(req, key);
+
+	if (!json_is_number(j))
+		return -EINVAL;
+	*v = json_number_value(j);
+	return 0;
+}
+
+static const char *req_str(json_t *req, const char *key)
+{
+	return json_string_value(json_object_get(req, key));
+}
+
+int pm_round_worker(FILE *in, FILE *out, struct pm_err *e)
+{
+	double target, ci, level, mint, maxt, maxs, cpu, run, round, rounds, start;
+	struct pm_run_opts o;
+	json_error_t je;
+	json_t *req, *list;
+	size_t i;
+	int err = 0;
+
+	req = json_loadf(in, 0, &je);
+	if (!req)
+		return pm_err_set(e, -EINVAL, "round request: %s", je.text);
+	list = json_object_get(req, "benchmarks");
+	pm_run_opts_default(&o);
+	if (req_num(req, "target_ns", &target) || req_num(req, "ci_target", &ci) ||
+	    req_num(req, "ci_level", &level) || req_num(req, "min_trials", &mint) ||
+	    req_num(req, "max_trials", &maxt) || req_num(req, "max_time_s", &maxs) ||
+	    req_num(req, "cpu", &cpu) || req_num(req, "run", &run) ||
+	    req_num(req, "round", &round) || req_num(req, "rounds", &rounds) ||
+	    req_num(req, "run_start_ns", &start) || !json_is_array(list) ||
+	    !req_str(req, "placement") ||
+	    pm_placement_parse(req_str(req, "placement"), &o.placement)) {
+		json_decref(req);
+		return pm_err_set(e, -EINVAL, "round request: a field is missing or malformed");
+	}
+	o.target_ns = target;
+	o.ci_target = ci;
+	o.ci_level = level;
+	o.min_trials = (unsigned)mint;
+	o.max_trials = (unsigned)maxt;
+	o.max_time_s = maxs;
+	o.cpu = (int)cpu;
+	o.run = (unsigned)run;
+	o.run_start_ns = (uint64_t)start;
+	o.counters = false;
+	o.scratch = req_str(req, "scratch");
+	o.hello = req_str(req, "hello");
+	o.spawner = req_str(req, "spawner");
+	o.progress = json_is_true(json_object_get(req, "progress"));
+
+	for (i = 0; i < json_array_size(list) && !pm_interrupted; i++) {
+		json_t *item = json_array_get(list, i), *line;
+		const char *name = req_str(item, "name");
+		const struct pm_bench *b = name ? pm_bench_find(name) : NULL;
+		json_t *idx = json_object_get(item, "index");
+		struct pm_bench_result r = { 0 };
+		double iters = 0;
+		char *text;
+
+		if (!b || !json_is_integer(idx)) {
+			err = pm_err_set(e, -EINVAL, "round request: unknown benchmark '%s'",
+					 name ? name : "?");
+			break;
+		}
+		req_num(item, "iterations", &iters);
+		if (o.progress)
+			fprintf(stderr, "\r\033[K[round %d/%d %zu/%zu]", (int)round + 1,
+				(int)rounds, i + 1, json_array_size(list));
+		r.iterations = (uint64_t)iters;
+		if (pm_run_bench_round(b, &o, &r, e) == -EINTR || pm_interrupted) {
+			pm_bench_result_free(&r);
+			break;
+		}
+		line = json_pack("{s:O,s:o}", "index", idx, "result",
+				 pm_bench_result_to_json(&r));
+		text = json_dumps(line, JSON_COMPACT);
+		json_decref(line);
+		pm_bench_result_free(&r);
+		if (!text || fprintf(out, "%s\n", text) < 0 || fflush(out)) {
+			free(text);
+			err = pm_err_set(e, -EPIPE, "round reply: %s", strerror(errno));
+			break;
+		}
+		free(text);
+	}
+	if (o.progress)
+		fprintf(stderr, "\r\033[K");
+	json_decref(req);
+	if (err)
+		return err;
+	return pm_interrupted ? -EINTR : 0;
+}

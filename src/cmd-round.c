@@ -1,0 +1,55 @@
+/*
+ * pmbench __round: one round of trials in a fresh process, for `pmbench
+ * run` (src/bench/rounds.c).  Not for users: it reads its request on
+ * standard input and answers on standard output.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/runner.h"
+#include "cmd.h"
+
+static volatile sig_atomic_t signals_seen;
+
+static void on_signal(int sig)
+{
+	/* the first stops after the current trial; a second kills */
+	if (signals_seen++ == 0) {
+		pm_interrupted = 1;
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int cmd_round(int argc, char **argv)
+{
+	struct sigaction sa;
+	struct pm_err e = { 0 };
+	int err;
+
+	if (argc != 1) {
+		pm_error("__round is internal to 'pmbench run' and takes no arguments");
+		return PM_EXIT_USAGE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	err = pm_round_worker(stdin, stdout, &e);
+	if (err == -EINTR)
+		return 130;
+	if (err) {
+		pm_error("%s", e.msg);
+		return err == -EINVAL ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
+	}
+	return PM_EXIT_OK;
+}
