@@ -13,7 +13,8 @@
 #define PM_EXIT_FOUND 3
 
 static const char usage[] =
-	"usage: pmbench explain [--format text|markdown|json] [--noise PCT] [--all]\n"
+	"usage: pmbench explain [--format text|markdown|json] [--noise PCT]\n"
+	"                       [--single-run-margin PCT] [--all]\n"
 	"                       [--fail-on regression|change] [-b BENCH] OLD NEW\n"
 	"       pmbench explain --rules\n"
 	"\n"
@@ -21,6 +22,9 @@ static const char usage[] =
 	"  runs of the same kernel/config/machine).\n"
 	"      --format FMT      text (default), markdown (for mails and reviews), json\n"
 	"      --noise PCT       changes smaller than this are not changes (default 3)\n"
+	"      --single-run-margin PCT\n"
+	"                        with one run on a side, a change must exceed this\n"
+	"                        (default 6): nothing shows how much runs differ\n"
 	"      --all             also detail benchmarks that did not change\n"
 	"      --fail-on WHAT    exit 3 when a regression (or any change) is found\n"
 	"  -b, --bench BENCH     only this benchmark\n"
@@ -29,6 +33,7 @@ static const char usage[] =
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "noise", required_argument, NULL, 'n' },
+	{ "single-run-margin", required_argument, NULL, 'm' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "fail-on", required_argument, NULL, 'F' },
 	{ "bench", required_argument, NULL, 'b' },
@@ -67,6 +72,14 @@ int cmd_explain(int argc, char **argv)
 			if (end == optarg || *end || !(o.noise_floor >= 0 && o.noise_floor < 1))
 				return pm_usage_error("explain", usage,
 					"--noise: '%s' is not a percentage in [0, 100)", optarg);
+			break;
+		case 'm':
+			o.single_run_margin = strtod(optarg, &end) / 100;
+			if (end == optarg || *end ||
+			    !(o.single_run_margin >= 0 && o.single_run_margin < 10))
+				return pm_usage_error("explain", usage,
+					"--single-run-margin: '%s' is not a percentage in [0, 1000)",
+					optarg);
 			break;
 		case 'a':
 			all = true;

@@ -1,8 +1,8 @@
 /*
  * Is it a change?  Sides are loaded (a file, or a directory of runs),
- * and each benchmark's distributions are compared: bootstrap CI of the
- * ratio of medians and a rank test, with runs as the unit of
- * replication when each side has several.
+ * and each benchmark is compared at the highest level of replication
+ * both sides have (runs, rounds, trials): a t interval of the ratio of
+ * geometric means, with a margin where runs are missing.
  */
 #include "config.h"
 
@@ -102,189 +102,344 @@ const char *pm_verdict_name(enum pm_verdict v)
 	return names[v];
 }
 
-/*
- * The samples of one side: the runs' medians when there are several
- * runs (a run is the unit of replication: trials within one run share
- * its boot, placement and background), else that run's trials.
- */
-static size_t side_runs(const struct pm_side *s, const char *name)
+const char *pm_unit_name(enum pm_unit u)
 {
-	size_t i, runs = 0;
+	static const char *const names[] = {
+		[PM_UNIT_RUNS] = "runs",
+		[PM_UNIT_ROUNDS] = "rounds",
+		[PM_UNIT_TRIALS] = "trials",
+		[PM_UNIT_FIGURES] = "figures",
+	};
 
+	return names[u];
+}
+
+/* A growing array of doubles. */
+struct vec {
+	double *v;
+	size_t n;
+};
+
+static void vec_push(struct vec *a, double x)
+{
+	a->v = pm_xrealloc(a->v, (a->n + 1) * sizeof(*a->v));
+	a->v[a->n++] = x;
+}
+
+/*
+ * One side of one benchmark, at every level: each run's value (the
+ * geometric mean of its rounds' medians), each round's median, every
+ * trial, and each round's machine-speed probe.  A file is a run, or
+ * several when its rounds say so (merged files).
+ */
+struct side_data {
+	struct vec runs, rounds, trials, refs, busy;
+	double within_ss, within_df;	/* log round medians around their run's mean */
+	const struct pm_bench_result *first;
+	bool converged;
+};
+
+static void side_collect(const struct pm_side *s, const char *name, struct side_data *d)
+{
+	size_t i, k;
+
+	memset(d, 0, sizeof(*d));
+	d->converged = true;
 	for (i = 0; i < s->nruns; i++) {
 		const struct pm_bench_result *b = pm_result_find(&s->runs[i], name);
+		double *med;
+		bool *done;
 
-		runs += b && b->status == PM_BENCH_OK && b->ntrials;
+		if (!b || b->status != PM_BENCH_OK || !b->ntrials || !b->nrounds)
+			continue;
+		if (!d->first)
+			d->first = b;
+		d->converged = d->converged && b->converged;
+		for (k = 0; k < b->ntrials; k++)
+			vec_push(&d->trials, b->trials[k]);
+		med = pm_xcalloc(b->nrounds, sizeof(*med));
+		done = pm_xcalloc(b->nrounds, sizeof(*done));
+		pm_bench_result_round_medians(b, med);
+		for (k = 0; k < b->nrounds; k++) {
+			vec_push(&d->rounds, med[k]);
+			if (!isnan(b->rounds[k].reference_ns))
+				vec_push(&d->refs, b->rounds[k].reference_ns);
+			if (!isnan(b->rounds[k].busy))
+				vec_push(&d->busy, b->rounds[k].busy);
+		}
+		/* one value per run: the geometric mean of its rounds */
+		for (k = 0; k < b->nrounds; k++) {
+			struct vec r = { 0 };
+			size_t m;
+
+			if (done[k])
+				continue;
+			for (m = k; m < b->nrounds; m++) {
+				if (b->rounds[m].run != b->rounds[k].run)
+					continue;
+				done[m] = true;
+				vec_push(&r, med[m]);
+			}
+			vec_push(&d->runs, pm_geomean(r.v, r.n));
+			for (m = 0; m < r.n; m++)
+				d->within_ss += (log(r.v[m]) - log(d->runs.v[d->runs.n - 1])) *
+						(log(r.v[m]) - log(d->runs.v[d->runs.n - 1]));
+			d->within_df += (double)r.n - 1;
+			free(r.v);
+		}
+		free(med);
+		free(done);
 	}
-	return runs;
 }
 
-/* by_runs in: the other side has several runs, so this one also gives
- * run medians (the same unit on both sides, one value for one run). */
-static double *side_samples(const struct pm_side *s, const char *name,
-			    size_t *n, bool *by_runs, const struct pm_bench_result **first)
+static void side_free(struct side_data *d)
 {
-	const struct pm_bench_result *b;
-	size_t i, runs = 0, k;
-	double *v;
-
-	*first = NULL;
-	for (i = 0; i < s->nruns; i++) {
-		b = pm_result_find(&s->runs[i], name);
-		if (b && b->status == PM_BENCH_OK && b->ntrials) {
-			runs++;
-			if (!*first)
-				*first = b;
-		}
-	}
-	*by_runs = *by_runs || runs > 1;
-	if (runs == 0) {
-		*n = 0;
-		return NULL;
-	}
-	if (*by_runs) {
-		v = pm_xcalloc(runs, sizeof(*v));
-		for (i = 0, k = 0; i < s->nruns; i++) {
-			b = pm_result_find(&s->runs[i], name);
-			if (b && b->status == PM_BENCH_OK && b->ntrials)
-				v[k++] = pm_median(b->trials, b->ntrials);
-		}
-		*n = k;
-		return v;
-	}
-	v = pm_xcalloc((*first)->ntrials, sizeof(*v));
-	memcpy(v, (*first)->trials, (*first)->ntrials * sizeof(*v));
-	*n = (*first)->ntrials;
-	return v;
+	free(d->runs.v);
+	free(d->rounds.v);
+	free(d->trials.v);
+	free(d->refs.v);
+	free(d->busy.v);
 }
 
-/* Worst (widest) relative CI half-width and convergence over runs. */
-static void side_quality(const struct pm_side *s, const char *name,
-			 double *rel, bool *converged)
+static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
 {
+	switch (u) {
+	case PM_UNIT_RUNS:
+		return &d->runs;
+	case PM_UNIT_ROUNDS:
+		return &d->rounds;
+	case PM_UNIT_FIGURES:
+		/* a single figure against the other side's rounds when it has them */
+		return d->rounds.n >= 2 ? &d->rounds : &d->trials;
+	default:
+		return &d->trials;
+	}
+}
+
+/* The finest level both sides can be compared at, and the margin it needs. */
+static enum pm_unit choose_unit(const struct side_data *a, const struct side_data *b,
+				const struct pm_explain_opts *o, double *margin)
+{
+	if (a->runs.n >= 2 && b->runs.n >= 2) {
+		*margin = o->noise_floor;
+		return PM_UNIT_RUNS;
+	}
+	if (a->trials.n < 2 || b->trials.n < 2) {
+		/* a single figure on a side (an import) */
+		*margin = 3 * o->noise_floor;
+		return PM_UNIT_FIGURES;
+	}
+	if (a->rounds.n >= 2 && b->rounds.n >= 2) {
+		*margin = fmax(o->noise_floor, o->single_run_margin);
+		return PM_UNIT_ROUNDS;
+	}
+	*margin = fmax(o->noise_floor, o->one_round_margin);
+	return PM_UNIT_TRIALS;
+}
+
+/* Relative half-width of the CI of one side's geometric mean. */
+static double side_rel_ci(const struct vec *u, double level)
+{
+	double s = 0, m = 0;
 	size_t i;
 
-	*rel = 0;
-	*converged = true;
-	for (i = 0; i < s->nruns; i++) {
-		const struct pm_bench_result *b = pm_result_find(&s->runs[i], name);
-		double r;
+	if (u->n < 2)
+		return NAN;
+	for (i = 0; i < u->n; i++)
+		m += log(u->v[i]);
+	m /= (double)u->n;
+	for (i = 0; i < u->n; i++)
+		s += (log(u->v[i]) - m) * (log(u->v[i]) - m);
+	s = sqrt(s / (double)(u->n - 1));
+	return expm1(pm_t_quantile(0.5 + level / 2, (double)(u->n - 1)) * s / sqrt((double)u->n));
+}
 
-		if (!b || b->status != PM_BENCH_OK)
-			continue;
-		r = pm_summary_rel_halfwidth(&b->stats);
-		if (isnan(r) || b->ntrials < 2)
-			*converged = false;
-		else if (r > *rel)
-			*rel = r;
-		if (!b->converged)
-			*converged = false;
+/*
+ * The verdict: a change must clear the noise floor with its whole
+ * interval, and its estimate must clear the margin of the unit compared
+ * (the floor when runs were compared; wider when a side has one run and
+ * the spread between runs is unknown).  No change: the interval lies
+ * within the floor.
+ */
+static enum pm_verdict verdict_of(const struct pm_bench_cmp *c, double floor)
+{
+	double up = 1 + c->margin, down = 1 / (1 + c->margin);
+
+	if (isnan(c->ci_low))
+		return fabs(c->ratio - 1) < floor ? PM_NO_CHANGE :
+		       c->ratio < up && c->ratio > down ? PM_INCONCLUSIVE :
+		       c->ratio > 1 ? PM_REGRESSION : PM_IMPROVEMENT;
+	if (c->ci_low > 1 + floor && c->ratio >= up)
+		return PM_REGRESSION;
+	if (c->ci_high < 1 / (1 + floor) && c->ratio <= down)
+		return PM_IMPROVEMENT;
+	if (c->ci_low >= 1 / (1 + floor) && c->ci_high <= 1 + floor)
+		return PM_NO_CHANGE;
+	return PM_INCONCLUSIVE;
+}
+
+/* Units per side for a 90% chance that the interval clears a distance
+ * h (log scale) given a spread s between units:
+ * n = 2 ((t + z_0.90) s / h)^2, at least 3. */
+static unsigned units_needed(double s, double h, double level)
+{
+	double n = 3;
+	int i;
+
+	if (!(s > 0) || !(h > 0))
+		return 3;
+	/* t depends on n: iterate a few times */
+	for (i = 0; i < 8; i++) {
+		double t = pm_t_quantile(0.5 + level / 2, fmax(1, 2 * n - 2)) + 1.2816;
+
+		n = fmax(3, ceil(2 * (t * s / h) * (t * s / h)));
 	}
+	return n > 1000 ? 1000 : (unsigned)n;
 }
 
 /* What would settle an inconclusive comparison. */
-static char *settle_advice(const struct pm_bench_cmp *c)
+static char *settle_advice(const struct pm_bench_cmp *c, double floor)
 {
 	const struct pm_bench_result *o = c->ref_old, *n = c->ref_new;
-	char buf[512] = "";
+	double d = fabs(log(c->ratio)), f = log1p(floor), s = c->unit_sd;
+	char buf[640] = "";
 	size_t len = 0;
 
 #define ADD(...) len += (size_t)snprintf(buf + len, sizeof(buf) - len, __VA_ARGS__)
-	if (c->n_old < 2 || c->n_new < 2)
+	switch (c->unit) {
+	case PM_UNIT_RUNS:
+		if (isnan(s) || !(fabs(d - f) > 0.002))
+			ADD("more runs per side (%zu vs %zu now); ", c->n_old, c->n_new);
+		else
+			ADD("about %u runs per side for a 90%% chance (%zu vs %zu now), if runs keep "
+			    "differing by ±%.1f%% as these do: %s; ", units_needed(s, fabs(d - f), c->level),
+			    c->n_old, c->n_new, 100 * expm1(s),
+			    d > f ? "a difference this size needs that many to stand out"
+				  : "that many would show it is within the noise floor");
+		break;
+	case PM_UNIT_ROUNDS:
+		ADD("at least 3 runs per side (now %zu vs %zu): one run cannot show how much "
+		    "runs of the same kernel differ, so a change must exceed %.0f%% to be "
+		    "called (a directory of result files per side, or pmbench ab --rounds); ",
+		    c->runs_old, c->runs_new, 100 * c->margin);
+		break;
+	case PM_UNIT_TRIALS:
+		ADD("rounds in fresh processes (a newer pmbench run, --rounds 5) and several "
+		    "runs per side: these files have one round each, so not even the spread "
+		    "between processes is known; ");
+		break;
+	case PM_UNIT_FIGURES:
 		ADD("several runs per side (single figures have no interval: a directory of "
-		    "imported reports per side); ");
-	else if (c->n_old < 5 || c->n_new < 5)
-		ADD("more %s (%zu vs %zu now; --min-trials, or more result files per side); ",
-		    c->by_runs ? "runs" : "trials", c->n_old, c->n_new);
-	if (c->n_old >= 2 && c->n_new >= 2 && ((o && o->cpu < 0) || (n && n->cpu < 0)))
+		    "imported reports per side, or several rows per host); ");
+		break;
+	}
+	if (c->unit != PM_UNIT_FIGURES && ((o && o->cpu < 0) || (n && n->cpu < 0)) &&
+	    fmax(c->spread_old, c->spread_new) > 0.03)
 		ADD("pinning (--cpu N) so the scheduler cannot move it; ");
-	if (c->n_old >= 2 && c->n_new >= 2 &&
-	    (!c->converged_old || !c->converged_new || c->rel_ci_old > 0.02 ||
-	     c->rel_ci_new > 0.02))
-		ADD("an idle machine and a longer --max-time (the intervals are ±%.1f%% and ±%.1f%%); ",
-		    100 * c->rel_ci_old, 100 * c->rel_ci_new);
-	if (!len)
-		ADD("more runs per side, to tell a small change from run-to-run variation; ");
+	if (c->unit != PM_UNIT_FIGURES &&
+	    (!c->converged_old || !c->converged_new || fmax(c->spread_old, c->spread_new) > 0.03))
+		ADD("an idle machine (the %s differ by ±%.1f%% and ±%.1f%%); ",
+		    pm_unit_name(c->unit), 100 * c->spread_old, 100 * c->spread_new);
 #undef ADD
 	buf[len >= 2 ? len - 2 : 0] = '\0';
 	return pm_xstrdup(buf);
 }
 
-/* Median over the side's runs of a per-benchmark figure. */
-static double side_median(const struct pm_side *s, const char *name,
-			  size_t offset)
+static double spread_of(const struct vec *u)
 {
-	double v[64];
-	size_t i, n = 0;
+	double m = 0, s = 0;
+	size_t i;
 
-	for (i = 0; i < s->nruns && n < PM_ARRAY_SIZE(v); i++) {
-		const struct pm_bench_result *b = pm_result_find(&s->runs[i], name);
-		double x;
-
-		if (!b || b->status != PM_BENCH_OK)
-			continue;
-		x = *(const double *)((const char *)b + offset);
-		if (!isnan(x))
-			v[n++] = x;
-	}
-	return n ? pm_median(v, n) : NAN;
+	if (u->n < 2)
+		return NAN;
+	for (i = 0; i < u->n; i++)
+		m += log(u->v[i]);
+	m /= (double)u->n;
+	for (i = 0; i < u->n; i++)
+		s += (log(u->v[i]) - m) * (log(u->v[i]) - m);
+	return expm1(sqrt(s / (double)(u->n - 1)));
 }
 
-static enum pm_verdict verdict_of(double ratio, double lo, double hi, double p,
-				  double floor)
+static double vec_median(const struct vec *u)
 {
-	/* single figures (imports): no interval; only a change well above
-	 * the floor is called one */
-	if (isnan(lo))
-		return fabs(ratio - 1) < floor ? PM_NO_CHANGE :
-		       fabs(ratio - 1) < 3 * floor ? PM_INCONCLUSIVE :
-		       ratio > 1 ? PM_REGRESSION : PM_IMPROVEMENT;
-	if (lo > 1 + floor || (lo > 1 && ratio > 1 + floor && p < 0.01))
-		return PM_REGRESSION;
-	if (hi < 1 - floor || (hi < 1 && ratio < 1 - floor && p < 0.01))
-		return PM_IMPROVEMENT;
-	if (lo >= 1 - floor && hi <= 1 + floor)
-		return PM_NO_CHANGE;
-	/* a small effect inside a slightly wider interval */
-	if (fabs(ratio - 1) < floor && lo > 1 - 2 * floor && hi < 1 + 2 * floor)
-		return PM_NO_CHANGE;
-	return PM_INCONCLUSIVE;
+	return u->n ? pm_median(u->v, u->n) : NAN;
+}
+
+static double vec_mean(const struct vec *u)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		s += u->v[i];
+	return u->n ? s / (double)u->n : NAN;
 }
 
 void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		      const struct pm_side *new, const char *name,
 		      const struct pm_explain_opts *o)
 {
-	double *a, *b, floor = o->noise_floor;
-	bool runs_a, runs_b;
+	struct side_data a, b;
+	const struct vec *ua, *ub;
+	struct pm_log_cmp lc;
+	double min_var = 0;
 
 	c->name = pm_xstrdup(name);
 	c->level = o->level;
-	runs_a = runs_b = side_runs(old, name) > 1 || side_runs(new, name) > 1;
-	a = side_samples(old, name, &c->n_old, &runs_a, &c->ref_old);
-	b = side_samples(new, name, &c->n_new, &runs_b, &c->ref_new);
-	c->by_runs = runs_a || runs_b;
+	side_collect(old, name, &a);
+	side_collect(new, name, &b);
+	c->ref_old = a.first;
+	c->ref_new = b.first;
 	c->measured = c->ref_old->measured;
 	c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
-	side_quality(old, name, &c->rel_ci_old, &c->converged_old);
-	side_quality(new, name, &c->rel_ci_new, &c->converged_new);
-	c->ref_ratio = side_median(new, name, offsetof(struct pm_bench_result, reference_ns)) /
-		       side_median(old, name, offsetof(struct pm_bench_result, reference_ns));
-	c->busy.old = side_median(old, name, offsetof(struct pm_bench_result, busy));
-	c->busy.new = side_median(new, name, offsetof(struct pm_bench_result, busy));
-	c->med_old = pm_median(a, c->n_old);
-	c->med_new = pm_median(b, c->n_new);
-	c->p_value = pm_mann_whitney(a, c->n_old, b, c->n_new, NULL);
-	if (c->n_old >= 2 && c->n_new >= 2) {
-		pm_bootstrap_ratio(a, c->n_old, b, c->n_new, o->level, o->reps,
-				   0x706d62656e6368ull, &c->ratio, &c->ci_low, &c->ci_high);
+	c->runs_old = a.runs.n;
+	c->runs_new = b.runs.n;
+	c->rounds_old = a.rounds.n;
+	c->rounds_new = b.rounds.n;
+	c->unit = choose_unit(&a, &b, o, &c->margin);
+	c->by_runs = c->unit == PM_UNIT_RUNS;
+	ua = side_units(&a, c->unit);
+	ub = side_units(&b, c->unit);
+	c->n_old = ua->n;
+	c->n_new = ub->n;
+	c->converged_old = a.converged;
+	c->converged_new = b.converged;
+	c->spread_old = spread_of(ua);
+	c->spread_new = spread_of(ub);
+	c->rel_ci_old = side_rel_ci(ua, o->level);
+	c->rel_ci_new = side_rel_ci(ub, o->level);
+	if (isnan(c->rel_ci_old))
+		c->rel_ci_old = 0;
+	if (isnan(c->rel_ci_new))
+		c->rel_ci_new = 0;
+	c->ref_ratio = vec_median(&b.refs) / vec_median(&a.refs);
+	c->busy.old = vec_mean(&a.busy);
+	c->busy.new = vec_mean(&b.busy);
+	c->med_old = pm_geomean(ua->v, ua->n);
+	c->med_new = pm_geomean(ub->v, ub->n);
+	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
+	/*
+	 * A run's value is the mean of its rounds, so its variance is at
+	 * least the rounds' variance over their number, which the rounds of
+	 * all runs estimate well: three runs that agree by chance do not
+	 * make a certain change.
+	 */
+	if (c->unit == PM_UNIT_RUNS && a.within_df + b.within_df > 0)
+		min_var = (a.within_ss + b.within_ss) / (a.within_df + b.within_df) /
+			  ((double)(a.rounds.n + b.rounds.n) / (double)(a.runs.n + b.runs.n));
+	if (pm_log_ratio_t(ua->v, ua->n, ub->v, ub->n, o->level, min_var, &lc) == 0) {
+		c->ratio = lc.ratio;
+		c->unit_sd = lc.sd;
+		c->ci_low = lc.lo;
+		c->ci_high = lc.hi;
+		c->p_value = lc.p;
 	} else {
-		/* single figures (imports): a ratio, no interval */
+		/* single figures on both sides: a ratio, no interval */
 		c->ratio = c->med_new / c->med_old;
-		c->ci_low = c->ci_high = NAN;
+		c->ci_low = c->ci_high = c->p_value = c->unit_sd = NAN;
 	}
-	free(a);
-	free(b);
+	side_free(&a);
+	side_free(&b);
 	c->raw_ratio = c->ratio;
 
 	if (c->measured) {
@@ -292,9 +447,9 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		return;
 	}
 	/* Times per op: > 1 is slower, whatever the table's unit. */
-	c->verdict = verdict_of(c->ratio, c->ci_low, c->ci_high, c->p_value, floor);
+	c->verdict = verdict_of(c, o->noise_floor);
 	if (c->verdict == PM_INCONCLUSIVE)
-		c->settle = settle_advice(c);
+		c->settle = settle_advice(c, o->noise_floor);
 }
 
 static bool cpu_differs(const struct pm_explanation *x)
@@ -337,65 +492,73 @@ static double profile_distance(const struct pm_bench_cmp *c)
 
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	double floor = x->opts.noise_floor, r = c->ref_ratio;
-	enum pm_verdict v;
+	double r = c->ref_ratio, lr = log(r), lb = log(c->ratio);
 
 	if (c->measured || (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT))
 		return;
 	/*
-	 * Other tasks competed for the CPUs during a side's trials (or one
-	 * side much more than the other): with nothing else different, not
-	 * even the profile's shape, that is the difference.
+	 * Other tasks competed for the CPUs much more during one side's
+	 * trials than during the other's: that alone changes the figures
+	 * (and the profile: caches, page clearing, scheduler), so the
+	 * difference cannot be put on the code.  Equal competition on both
+	 * sides is judged like any other spread, by the rounds and runs.
 	 */
-	if (same_fingerprint(x) && !isnan(c->busy.old) && !isnan(c->busy.new) &&
-	    (fabs(c->busy.new - c->busy.old) >= 0.5 || fmax(c->busy.old, c->busy.new) >= 1) &&
-	    (!c->have_hotspots || profile_distance(c) < 0.15)) {
+	if (!isnan(c->busy.old) && !isnan(c->busy.new) &&
+	    fabs(c->busy.new - c->busy.old) >= 0.5) {
 		c->verdict = PM_INCONCLUSIVE;
 		free(c->settle);
 		c->settle = pm_xasprintf(
-			"runs on an idle machine: other runnable tasks averaged %.1f during OLD's "
-			"trials and %.1f during NEW's (/proc/loadavg), the profiles have the same "
-			"shape and nothing else differs", c->busy.old, c->busy.new);
+			"runs while the machine is as busy on both sides (better: idle): other "
+			"runnable tasks averaged %.1f during OLD's trials and %.1f during NEW's "
+			"(/proc/loadavg)%s", c->busy.old, c->busy.new,
+			same_fingerprint(x) ? ", and nothing else differs" : "");
 		return;
 	}
 	/*
-	 * The reference loop ran at a different speed and the CPU is the
-	 * same: the machine was busier or clocked differently during one
-	 * run.  Judge the benchmark with that taken out.
+	 * The machine-speed probe (a fixed user-space loop timed after every
+	 * trial) moved in the same direction by at least half as much as the
+	 * benchmark, on the same CPU: the machine ran at another speed, which
+	 * is not a change of the code.  When it did not move, say that too.
 	 */
-	if (!isnan(r) && r > 0 && fabs(r - 1) > 0.03 && !cpu_differs(x)) {
-		c->ratio /= r;
-		c->ci_low /= r;
-		c->ci_high /= r;
-		v = verdict_of(c->ratio, c->ci_low, c->ci_high, c->p_value, floor);
-		c->machine_note = pm_xasprintf(
-			"the machine itself ran %.0f%% %s during NEW's run (a fixed user-space "
-			"loop timed between trials: x%.2f); with that taken out the change is "
-			"%+.1f%% (raw %+.1f%%)", 100 * fabs(r - 1), r > 1 ? "slower" : "faster",
-			r, 100 * (c->ratio - 1), 100 * (c->raw_ratio - 1));
-		if (v != c->verdict) {
-			c->verdict = v;
-			if (v == PM_INCONCLUSIVE)
-				c->settle = pm_xstrdup("runs on a quieter machine, several per side");
-			return;
-		}
+	if (isnan(r) || !(r > 0)) {
+		c->machine_note = pm_xstrdup("no machine-speed probe on a side (older or "
+					     "imported results): a change of the machine's own "
+					     "speed cannot be ruled out");
+		return;
 	}
+	if (!cpu_differs(x) && fabs(r - 1) > 0.02 && lr * lb > 0 && fabs(lr) >= 0.5 * fabs(lb)) {
+		c->verdict = PM_INCONCLUSIVE;
+		c->machine_note = pm_xasprintf(
+			"the machine itself ran %.1f%% %s during NEW (a fixed user-space loop timed "
+			"after every trial: x%.3f) while the benchmark changed %+.1f%%: that is "
+			"the machine's speed, not a change of the code", 100 * fabs(r - 1),
+			r > 1 ? "slower" : "faster", r, 100 * (c->ratio - 1));
+		free(c->settle);
+		c->settle = pm_xstrdup("runs on a machine that keeps its speed (an idle host, a "
+				       "fixed CPU frequency), several per side");
+		return;
+	}
+	c->machine_note = pm_xasprintf(
+		"the machine-speed probe (a fixed user-space loop timed after every trial) "
+		"moved %+.1f%% while the benchmark changed %+.1f%%: not the machine's speed%s",
+		100 * (r - 1), 100 * (c->ratio - 1),
+		cpu_differs(x) ? " alone (the CPUs differ, see the causes)" : "");
 	/*
-	 * One run a side, identical fingerprints, and the profile has the
-	 * same shape (same symbols in the same proportions, same
-	 * kernel/user split): the code did not change, the machine's speed
-	 * did.  Say so instead of calling it a regression.
+	 * Old files (one round per run): identical fingerprints and a profile
+	 * of the same shape (same symbols in the same proportions, same
+	 * kernel/user split) mean the code did not change, the machine's
+	 * speed did, in a way the probe missed.
 	 */
-	if (!c->by_runs && same_fingerprint(x) && c->have_hotspots &&
+	if (c->unit == PM_UNIT_TRIALS && same_fingerprint(x) && c->have_hotspots &&
 	    profile_distance(c) < 0.08 &&
 	    fabs(c->kernel_ns.new / c->med_new - c->kernel_ns.old / c->med_old) < 0.05) {
 		c->verdict = PM_INCONCLUSIVE;
 		free(c->settle);
 		c->settle = pm_xasprintf(
-			"several runs per side: the fingerprints are identical and the profile "
-			"has the same shape (distance %.2f), so the whole benchmark ran %+.1f%% "
-			"%s: that is the machine's speed varying between runs, not the code",
-			profile_distance(c), 100 * (c->ratio - 1),
+			"rounds in fresh processes and several runs per side: the fingerprints "
+			"are identical and the profile has the same shape (distance %.2f), so the "
+			"whole benchmark ran %+.1f%% %s: that is the machine's speed varying "
+			"between runs, not the code", profile_distance(c), 100 * (c->ratio - 1),
 			c->ratio > 1 ? "slower" : "faster");
 	}
 }

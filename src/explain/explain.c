@@ -12,8 +12,9 @@ void pm_explain_opts_default(struct pm_explain_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->noise_floor = 0.03;
-	o->level = 0.95;
-	o->reps = 2000;
+	o->single_run_margin = 0.06;
+	o->one_round_margin = 0.10;
+	o->level = 0.99;
 }
 
 static bool strv_has(char **v, size_t n, const char *s)

@@ -64,6 +64,22 @@ struct pm_cause {
 	size_t nevidence;
 };
 
+/*
+ * What a verdict compares: the unit of replication.  Runs when both sides
+ * have several (the variance between runs is then measured); rounds of
+ * one run when a side has one run (no between-run evidence: a margin
+ * stands in for it); trials when a run has one round (old files: not even
+ * the spread between processes is known); single figures (imports).
+ */
+enum pm_unit {
+	PM_UNIT_RUNS,
+	PM_UNIT_ROUNDS,
+	PM_UNIT_TRIALS,
+	PM_UNIT_FIGURES,
+};
+
+const char *pm_unit_name(enum pm_unit u);
+
 /* Everything explain knows about one benchmark present on both sides. */
 struct pm_bench_cmp {
 	char *name;		/* owned */
@@ -72,12 +88,18 @@ struct pm_bench_cmp {
 	bool higher_is_better;
 
 	/* 1. is it a change? (times in ns per op) */
-	size_t n_old, n_new;	/* samples compared: run medians or trials */
-	bool by_runs;		/* runs were the unit of replication */
-	double med_old, med_new;
-	double ratio, ci_low, ci_high;	/* new/old, bootstrap CI */
+	enum pm_unit unit;	/* what n_old and n_new count */
+	size_t n_old, n_new;	/* units compared */
+	size_t runs_old, runs_new, rounds_old, rounds_new;
+	bool by_runs;		/* unit == PM_UNIT_RUNS */
+	double med_old, med_new;	/* side estimates: geometric means of the units */
+	double ratio, ci_low, ci_high;	/* new/old and its CI (Welch t on logs) */
 	double level;		/* of that CI */
-	double p_value;		/* Mann-Whitney, NAN when not computable */
+	double p_value;		/* Welch t on logs, NAN when not computable */
+	double p_rank;		/* Mann-Whitney on the units, NAN when not computable */
+	double margin;		/* the effect a verdict needed (floor or a wider margin) */
+	double spread_old, spread_new;	/* relative spread (sd) between units */
+	double unit_sd;		/* sd of a unit's logarithm the test used (pooled) */
 	double rel_ci_old, rel_ci_new;	/* relative CI half-widths of the sides */
 	bool converged_old, converged_new;
 	enum pm_verdict verdict;
@@ -117,8 +139,9 @@ struct pm_fp_diff {
 
 struct pm_explain_opts {
 	double noise_floor;	/* relative change below which nothing is called a change (0.03) */
+	double single_run_margin;	/* one run a side: the effect needed (0.06) */
+	double one_round_margin;	/* runs of a single round (old files): (0.10) */
 	double level;		/* confidence level (0.95) */
-	unsigned reps;		/* bootstrap resamples (2000) */
 	const char *only;	/* one benchmark, or NULL */
 };
 

@@ -41,29 +41,59 @@ static char *side_desc(const struct pm_side *s)
 	const json_t *rel = pm_sysinfo_get(si, "kernel.release");
 	const json_t *host = pm_sysinfo_get(si, "hostname");
 	bool imported = s->runs[0].source && strcmp(s->runs[0].source, "run");
+	size_t i, runs = 0;
 
-	return pm_xasprintf("%s: %zu run%s, Linux %s on %s%s%s", s->name, s->nruns,
-			    s->nruns == 1 ? "" : "s",
+	for (i = 0; i < s->nruns; i++)
+		runs += pm_result_nruns(&s->runs[i]);
+	return pm_xasprintf("%s: %zu run%s, Linux %s on %s%s%s", s->name, runs,
+			    runs == 1 ? "" : "s",
 			    json_is_string(rel) ? json_string_value(rel) : "?",
 			    json_is_string(host) ? json_string_value(host) : "?",
 			    imported ? ", " : "", imported ? s->runs[0].source : "");
 }
 
+/* How the verdict was reached, in a few words: units and margin. */
+static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
+{
+	switch (c->unit) {
+	case PM_UNIT_RUNS:
+		snprintf(buf, len, "%zu vs %zu runs", c->n_old, c->n_new);
+		break;
+	case PM_UNIT_ROUNDS:
+		snprintf(buf, len, "%zu vs %zu rounds; %s run%s: no between-run evidence, "
+			 "a change must exceed %.0f%%", c->n_old, c->n_new,
+			 c->runs_old < 2 && c->runs_new < 2 ? "one" : "one side has one",
+			 c->runs_old < 2 && c->runs_new < 2 ? " per side" : "",
+			 100 * c->margin);
+		break;
+	case PM_UNIT_TRIALS:
+		snprintf(buf, len, "%zu vs %zu trials of one round: no between-process or "
+			 "between-run evidence, a change must exceed %.0f%%", c->n_old, c->n_new,
+			 100 * c->margin);
+		break;
+	case PM_UNIT_FIGURES:
+		snprintf(buf, len, "%zu vs %zu; a single figure on a side, a change must "
+			 "exceed %.0f%%", c->n_old, c->n_new, 100 * c->margin);
+		break;
+	}
+}
+
 static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
 {
-	char a[32], b[32];
+	char a[32], b[32], why[200];
 
 	fmt_val(a, sizeof(a), c, c->med_old);
 	fmt_val(b, sizeof(b), c, c->med_new);
+	basis(c, why, sizeof(why));
 	if (isnan(c->ci_low))
-		snprintf(buf, len, "%s -> %s  %+.1f%% (single figures, no interval)",
-			 a, b, 100 * (c->ratio - 1));
+		snprintf(buf, len, "%s -> %s  %+.1f%% (single figures, no interval; a change "
+			 "must exceed %.0f%%)", a, b, 100 * (c->ratio - 1), 100 * c->margin);
 	else
-		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% CI %+.1f%% .. %+.1f%%; p %s %.2g; %zu vs %zu %s)",
+		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% CI %+.1f%% .. %+.1f%%; p %s %.2g; %s)",
 			 a, b, 100 * (c->ratio - 1), 100 * c->level,
 			 100 * (c->ci_low - 1), 100 * (c->ci_high - 1),
 			 c->p_value < 0.001 ? "<" : "=", c->p_value < 0.001 ? 0.001 : c->p_value,
-			 c->n_old, c->n_new, c->by_runs ? "runs" : "trials");
+			 why);
 }
 
 static void where_lines(const struct pm_bench_cmp *c, FILE *f, const char *ind)
@@ -325,6 +355,15 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "n_old", json_integer((json_int_t)c->n_old));
 		json_object_set_new(b, "n_new", json_integer((json_int_t)c->n_new));
 		json_object_set_new(b, "by_runs", json_boolean(c->by_runs));
+		json_object_set_new(b, "unit", json_string(pm_unit_name(c->unit)));
+		json_object_set_new(b, "margin", num(c->margin));
+		json_object_set_new(b, "runs_old", json_integer((json_int_t)c->runs_old));
+		json_object_set_new(b, "runs_new", json_integer((json_int_t)c->runs_new));
+		json_object_set_new(b, "rounds_old", json_integer((json_int_t)c->rounds_old));
+		json_object_set_new(b, "rounds_new", json_integer((json_int_t)c->rounds_new));
+		json_object_set_new(b, "spread_old", num(c->spread_old));
+		json_object_set_new(b, "spread_new", num(c->spread_new));
+		json_object_set_new(b, "p_rank", num(c->p_rank));
 		if (c->settle)
 			json_object_set_new(b, "settle", json_string(c->settle));
 		json_object_set_new(b, "delta_ns", num(c->delta_ns));

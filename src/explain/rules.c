@@ -766,8 +766,8 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		evidence(f, "migrations/op: %.3f -> %.3f", c->migrations.old, c->migrations.new);
 	if (ctxsw)
 		evidence(f, "context switches/op: %.3f -> %.3f", c->ctxsw.old, c->ctxsw.new);
-	evidence(f, "trials compared: %zu vs %zu %s", c->n_old, c->n_new,
-		 c->by_runs ? "run medians" : "trials");
+	evidence(f, "compared: %zu vs %zu %s%s", c->n_old, c->n_new, pm_unit_name(c->unit),
+		 c->unit == PM_UNIT_ROUNDS ? " (one run on a side: no between-run evidence)" : "");
 }
 
 static void rule_user(const struct pm_bench_cmp *c, const struct pm_explanation *x,

@@ -26,8 +26,8 @@ static void sort_doubles(double *v, size_t n)
 /*
  * Wirth's selection: leaves v[k] as the k-th smallest with everything
  * before it <= v[k] and everything after it >= v[k].  Hoare-style
- * partitioning keeps it linear on the many duplicates that bootstrap
- * resamples contain; the scan stops are negated comparisons, so NaNs
+ * partitioning keeps it linear on many duplicates (trials of a fast
+ * benchmark often repeat a figure); the scan stops are negated comparisons, so NaNs
  * cannot run the indices out of bounds.
  */
 static double select_k(double *v, size_t n, size_t k)
@@ -304,65 +304,6 @@ size_t pm_rng_below(struct pm_rng *r, size_t n)
 
 /* ---- comparing two samples ---- */
 
-static double resample_median(struct pm_rng *r, const double *v, size_t n,
-			      double *buf)
-{
-	for (size_t i = 0; i < n; i++)
-		buf[i] = v[pm_rng_below(r, n)];
-	return median_inplace(buf, n);
-}
-
-int pm_bootstrap_ratio(const double *a, size_t na, const double *b,
-		       size_t nb, double level, unsigned reps, uint64_t seed,
-		       double *ratio, double *lo, double *hi)
-{
-	struct pm_rng rng;
-	double *buf, *ratios, ma, alpha;
-
-	if (ratio)
-		*ratio = NAN;
-	if (lo)
-		*lo = NAN;
-	if (hi)
-		*hi = NAN;
-	if (!a || !b || na == 0 || nb == 0 || reps == 0 ||
-	    !(level > 0 && level < 1))
-		return -EINVAL;
-
-	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
-	ratios = malloc((size_t)reps * sizeof(*ratios));
-	if (!buf || !ratios) {
-		free(buf);
-		free(ratios);
-		return -ENOMEM;
-	}
-
-	memcpy(buf, a, na * sizeof(*buf));
-	ma = median_inplace(buf, na);
-	memcpy(buf, b, nb * sizeof(*buf));
-	if (ratio)
-		*ratio = median_inplace(buf, nb) / ma;
-
-	/* a then b per replicate: the stream, hence the CI, depends only
-	 * on the seed and the inputs */
-	pm_rng_seed(&rng, seed);
-	for (unsigned i = 0; i < reps; i++) {
-		double ra = resample_median(&rng, a, na, buf);
-		double rb = resample_median(&rng, b, nb, buf);
-
-		ratios[i] = rb / ra;
-	}
-	sort_doubles(ratios, reps);
-	alpha = (1 - level) / 2;
-	if (lo)
-		*lo = pm_quantile_sorted(ratios, reps, alpha);
-	if (hi)
-		*hi = pm_quantile_sorted(ratios, reps, 1 - alpha);
-	free(buf);
-	free(ratios);
-	return 0;
-}
-
 struct mw_item {
 	double v;
 	int from_a;
@@ -489,4 +430,162 @@ double pm_hodges_lehmann(const double *a, size_t na, const double *b,
 	m = median_inplace(d, k);
 	free(d);
 	return m;
+}
+
+/* ---- Student's t, for intervals over a few runs or rounds ---- */
+
+/*
+ * Continued fraction of the regularized incomplete beta function
+ * (modified Lentz); converges quickly for x < (a+1)/(a+b+2).  Written
+ * here rather than taking a numerics library for two functions.
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b) */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double pm_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double pm_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6;
+	int i;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	/* bisection: monotone, and a few dozen steps are nothing here */
+	for (i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, fabs(lo)); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (pm_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double pm_geomean(const double *v, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return NAN;
+		s += log(v[i]);
+	}
+	return exp(s / (double)n);
+}
+
+static void log_mean_var(const double *v, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += log(v[i]);
+	*mean = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+int pm_log_ratio_t(const double *a, size_t na, const double *b, size_t nb,
+		   double level, double min_var, struct pm_log_cmp *out)
+{
+	double ma, va, mb, vb, pooled, t;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->ratio = out->lo = out->hi = out->se = out->df = out->p = NAN;
+	out->sd_a = out->sd_b = out->sd = NAN;
+	if (!na || !nb || (na < 2 && nb < 2))
+		return -EINVAL;
+	for (i = 0; i < na; i++)
+		if (!(a[i] > 0))
+			return -EINVAL;
+	for (i = 0; i < nb; i++)
+		if (!(b[i] > 0))
+			return -EINVAL;
+	log_mean_var(a, na, &ma, &va);
+	log_mean_var(b, nb, &mb, &vb);
+	out->ratio = exp(mb - ma);
+	out->sd_a = sqrt(va);
+	out->sd_b = sqrt(vb);
+	/* one value on a side: the other side's spread stands for both */
+	out->df = (double)(na + nb) - 2;
+	pooled = ((na > 1 ? (double)(na - 1) * va : 0) + (nb > 1 ? (double)(nb - 1) * vb : 0)) /
+		 out->df;
+	if (pooled < min_var)
+		pooled = min_var;
+	out->sd = sqrt(pooled);
+	out->se = sqrt(pooled / (double)na + pooled / (double)nb);
+	if (out->se == 0) {
+		/* identical values throughout: the interval is the point */
+		out->lo = out->hi = out->ratio;
+		out->p = mb == ma ? 1 : 0;
+		return 0;
+	}
+	t = pm_t_quantile(0.5 + level / 2, out->df);
+	out->lo = exp(mb - ma - t * out->se);
+	out->hi = exp(mb - ma + t * out->se);
+	out->p = 2 * (1 - pm_t_cdf(fabs(mb - ma) / out->se, out->df));
+	return 0;
 }

@@ -31,7 +31,7 @@ double pm_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi);
 /* Relative half-width of the CI: max(median-lo, hi-median)/median. */
 double pm_summary_rel_halfwidth(const struct pm_summary *s);
 
-/* Deterministic PRNG (xoshiro256**) for bootstrap resampling. */
+/* Deterministic PRNG (xoshiro256**), for reproducible randomness. */
 struct pm_rng {
 	uint64_t s[4];
 };
@@ -44,14 +44,6 @@ int pm_cmp_double(const void *a, const void *b);
 
 /* ---- comparing two samples (explain) ---- */
 
-/*
- * Bootstrap (percentile) confidence interval of median(b)/median(a),
- * resampling each side independently `reps` times with a fixed seed so
- * results are reproducible.  Returns 0, or -EINVAL for empty input.
- */
-int pm_bootstrap_ratio(const double *a, size_t na, const double *b,
-		       size_t nb, double level, unsigned reps, uint64_t seed,
-		       double *ratio, double *lo, double *hi);
 
 /*
  * Two-sided Mann-Whitney U (Wilcoxon rank-sum) test with tie correction:
@@ -66,5 +58,36 @@ double pm_mann_whitney(const double *a, size_t na, const double *b,
  * differences). */
 double pm_hodges_lehmann(const double *a, size_t na, const double *b,
 			 size_t nb);
+
+/* ---- comparing a few runs or rounds (explain's verdicts) ---- */
+
+/* Student's t distribution: CDF, and the quantile q with P(T <= q) = p. */
+double pm_t_cdf(double t, double df);
+double pm_t_quantile(double p, double df);
+/* Geometric mean; NAN when empty or a value is not positive. */
+double pm_geomean(const double *v, size_t n);
+
+struct pm_log_cmp {
+	double ratio;		/* geomean(b) / geomean(a) */
+	double lo, hi;		/* its CI at the requested level */
+	double se, df;		/* of the difference of mean logs */
+	double sd;		/* of one value's logarithm: pooled, at least sqrt(min_var) */
+	double p;		/* two-sided t-test */
+	double sd_a, sd_b;	/* standard deviations of the logs (NAN for n < 2) */
+};
+
+/*
+ * Student's t on logarithms, with the variance pooled over both sides
+ * (the same benchmark on the same machine: one spread, estimated from
+ * both): the ratio of geometric means of b and a with its interval and
+ * p-value, so that a change reads as a factor.  A side holding a single
+ * value contributes no variance, only its mean.  min_var is a lower bound
+ * for the variance of one value's logarithm, known from elsewhere (the
+ * rounds inside the runs compared): a few values can agree by chance.
+ * Returns 0, or -EINVAL when both sides have fewer than two values or a
+ * value is not positive.
+ */
+int pm_log_ratio_t(const double *a, size_t na, const double *b, size_t nb,
+		   double level, double min_var, struct pm_log_cmp *out);
 
 #endif

@@ -4,8 +4,10 @@
  * kernel-side slowdown for explain to find.
  *
  * The filter inspects the arguments (and allows either way), so the
- * kernel's per-syscall "always allow" cache cannot skip it; four copies
- * are stacked so the cost stands well above a busy machine's noise.
+ * kernel's per-syscall "always allow" cache cannot skip it; copies are
+ * stacked so the cost stands well above a busy machine's noise, also
+ * where a system call is slow already (a VM's): PM_SECCOMP_COPIES of
+ * them (default 24; each adds some tens of ns to every system call).
  *
  * usage: seccomp-exec COMMAND [ARG...]
  */
@@ -14,6 +16,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -23,7 +26,8 @@ int main(int argc, char **argv)
 {
 	struct sock_filter code[128];
 	struct sock_fprog prog;
-	unsigned n = 0, i;
+	const char *env = getenv("PM_SECCOMP_COPIES");
+	unsigned n = 0, i, copies = env && *env ? (unsigned)atoi(env) : 24;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: seccomp-exec COMMAND [ARG...]\n");
@@ -42,7 +46,7 @@ int main(int argc, char **argv)
 		perror("seccomp-exec: PR_SET_NO_NEW_PRIVS");
 		return 77;
 	}
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < copies; i++) {
 		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0)) {
 			perror("seccomp-exec: cannot install the filter");
 			return 77;

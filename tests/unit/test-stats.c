@@ -312,94 +312,6 @@ START_TEST(test_cmp_double)
 }
 END_TEST
 
-/* ---- bootstrap ---- */
-
-/* base * (1 + uniform noise in [-spread, spread]) */
-static void noisy(double *v, size_t n, double base, double spread,
-		  uint64_t seed)
-{
-	struct pm_rng r;
-
-	pm_rng_seed(&r, seed);
-	for (size_t i = 0; i < n; i++) {
-		double u = (double)(pm_rng_next(&r) >> 11) / 9007199254740992.0;
-
-		v[i] = base * (1 + spread * (2 * u - 1));
-	}
-}
-
-START_TEST(test_bootstrap)
-{
-	static double a[400], b[400];
-	double ratio, lo, hi, ratio2, lo2, hi2, slo, shi;
-
-	/* same noise shape, b 10% slower: true ratio 1.1 */
-	noisy(a, 400, 100, 0.05, 1);
-	noisy(b, 400, 110, 0.05, 2);
-
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 20, b, 20, 0.95, 2000, 42,
-					    &ratio, &slo, &shi), 0);
-	ck_assert_double_eq_tol(ratio, pm_median(b, 20) / pm_median(a, 20),
-				EPS);
-	ck_assert(slo <= ratio && ratio <= shi);
-	ck_assert(slo < 1.1 && 1.1 < shi);
-	ck_assert(slo > 1.0);
-
-	/* deterministic for a seed */
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 20, b, 20, 0.95, 2000, 42,
-					    &ratio2, &lo2, &hi2), 0);
-	ck_assert_double_eq(ratio, ratio2);
-	ck_assert_double_eq(slo, lo2);
-	ck_assert_double_eq(shi, hi2);
-	/* another seed gives a (slightly) different interval */
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 20, b, 20, 0.95, 2000, 43,
-					    &ratio2, &lo2, &hi2), 0);
-	ck_assert(lo2 != slo || hi2 != shi);
-
-	/* 20x the data: roughly sqrt(20) narrower */
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 400, b, 400, 0.95, 2000, 42,
-					    &ratio, &lo, &hi), 0);
-	ck_assert(lo < 1.1 && 1.1 < hi);
-	ck_assert(hi - lo < (shi - slo) / 2);
-
-	/* a wider level gives a wider interval */
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 400, b, 400, 0.99, 2000, 42,
-					    &ratio, &lo2, &hi2), 0);
-	ck_assert(lo2 <= lo && hi <= hi2);
-}
-END_TEST
-
-START_TEST(test_bootstrap_constant)
-{
-	const double a[] = { 2, 2, 2 }, b[] = { 3, 3, 3, 3 };
-	double ratio, lo, hi;
-
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 3, b, 4, 0.95, 100, 1,
-					    &ratio, &lo, &hi), 0);
-	ck_assert_double_eq_tol(ratio, 1.5, EPS);
-	ck_assert_double_eq_tol(lo, 1.5, EPS);
-	ck_assert_double_eq_tol(hi, 1.5, EPS);
-}
-END_TEST
-
-START_TEST(test_bootstrap_einval)
-{
-	const double a[] = { 1, 2 };
-	double ratio = 0, lo = 0, hi = 0;
-
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 0, a, 2, 0.95, 100, 1,
-					    &ratio, &lo, &hi), -EINVAL);
-	ck_assert(isnan(ratio) && isnan(lo) && isnan(hi));
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 2, a, 0, 0.95, 100, 1,
-					    &ratio, &lo, &hi), -EINVAL);
-	ck_assert_int_eq(pm_bootstrap_ratio(NULL, 2, a, 2, 0.95, 100, 1,
-					    &ratio, &lo, &hi), -EINVAL);
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 2, a, 2, 0.95, 0, 1,
-					    &ratio, &lo, &hi), -EINVAL);
-	ck_assert_int_eq(pm_bootstrap_ratio(a, 2, a, 2, 1.5, 100, 1,
-					    &ratio, &lo, &hi), -EINVAL);
-}
-END_TEST
 
 /* ---- Mann-Whitney ---- */
 
@@ -519,6 +431,52 @@ START_TEST(test_hodges_lehmann)
 }
 END_TEST
 
+/* Student's t against printed tables. */
+START_TEST(test_t_quantile)
+{
+	ck_assert_double_eq_tol(pm_t_quantile(0.975, 1), 12.706, 1e-3);
+	ck_assert_double_eq_tol(pm_t_quantile(0.975, 4), 2.776, 1e-3);
+	ck_assert_double_eq_tol(pm_t_quantile(0.995, 8), 3.355, 1e-3);
+	ck_assert_double_eq_tol(pm_t_quantile(0.975, 1000), 1.962, 1e-3);
+	ck_assert_double_eq_tol(pm_t_quantile(0.025, 4), -2.776, 1e-3);
+	ck_assert_double_eq_tol(pm_t_cdf(0, 3), 0.5, 1e-12);
+	ck_assert_double_eq_tol(pm_t_cdf(2, 8), 0.95974, 1e-5);
+	ck_assert(isnan(pm_t_quantile(1, 4)));
+	ck_assert(isnan(pm_t_quantile(0.5, 0)));
+}
+END_TEST
+
+/* The ratio of geometric means with a pooled-variance t interval: a
+ * worked example (log values 0, 0.1 vs 0.2, 0.3: d = 0.2, pooled
+ * variance 0.005, se 0.0707, df 2, t 4.303). */
+START_TEST(test_log_ratio_t)
+{
+	double a[] = { 1, exp(0.1) }, b[] = { exp(0.2), exp(0.3) };
+	double c[] = { 5 }, d[] = { 5, 5, 5 };
+	struct pm_log_cmp r;
+
+	ck_assert_int_eq(pm_log_ratio_t(a, 2, b, 2, 0.95, 0, &r), 0);
+	ck_assert_double_eq_tol(r.ratio, exp(0.2), 1e-12);
+	ck_assert_double_eq_tol(r.se, sqrt(0.005), 1e-12);
+	ck_assert_double_eq(r.df, 2);
+	ck_assert_double_eq_tol(r.lo, exp(0.2 - 4.3027 * sqrt(0.005)), 1e-4);
+	ck_assert_double_eq_tol(r.hi, exp(0.2 + 4.3027 * sqrt(0.005)), 1e-4);
+	ck_assert(r.p > 0.05 && r.p < 0.2);
+	/* a floor on the variance widens it */
+	ck_assert_int_eq(pm_log_ratio_t(a, 2, b, 2, 0.95, 0.02, &r), 0);
+	ck_assert_double_eq_tol(r.sd, sqrt(0.02), 1e-12);
+	/* one value against several with no spread: the point */
+	ck_assert_int_eq(pm_log_ratio_t(c, 1, d, 3, 0.95, 0, &r), 0);
+	ck_assert_double_eq(r.ratio, 1);
+	ck_assert_double_eq(r.lo, 1);
+	ck_assert_int_eq(pm_log_ratio_t(c, 1, c, 1, 0.95, 0, &r), -EINVAL);
+	d[1] = -1;
+	ck_assert_int_eq(pm_log_ratio_t(a, 2, d, 3, 0.95, 0, &r), -EINVAL);
+	ck_assert_double_eq_tol(pm_geomean(a, 2), exp(0.05), 1e-12);
+	ck_assert(isnan(pm_geomean(d, 3)));
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -535,15 +493,14 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_summary_small_and_empty);
 	tcase_add_test(tc, test_rng);
 	tcase_add_test(tc, test_cmp_double);
-	tcase_add_test(tc, test_bootstrap);
-	tcase_add_test(tc, test_bootstrap_constant);
-	tcase_add_test(tc, test_bootstrap_einval);
 	tcase_add_test(tc, test_mw_identical);
 	tcase_add_test(tc, test_mw_exact);
 	tcase_add_test(tc, test_mw_tied);
 	tcase_add_test(tc, test_mw_normal);
 	tcase_add_test(tc, test_mw_empty);
 	tcase_add_test(tc, test_hodges_lehmann);
+	tcase_add_test(tc, test_t_quantile);
+	tcase_add_test(tc, test_log_ratio_t);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -104,10 +104,28 @@ def hotspots(median, kshare, syms, samples=8000):
             "kernel_unavailable": None, "symbols": out,
             "stacks": [{"stack": "pmbench;" + s[0], "samples": int(s[3] * samples)} for s in syms]}
 
+def rounds_of(med, rel, per_round, rng, runs, nrounds, round_sd, run_sd, ref, busy):
+    """trials in rounds (each a fresh process) of one or several runs: a
+    small shift per round and per run, symmetric so that the geometric
+    mean of the rounds stays at med"""
+    t, rounds = [], []
+    sym = lambda n: [(i - (n - 1) / 2) for i in range(n)]
+    run_shift = sym(runs)
+    for r in range(runs):
+        shifts = sym(nrounds)
+        rng.shuffle(shifts)
+        for k in range(nrounds):
+            m = med * math.exp(run_sd * run_shift[r] + round_sd * shifts[k])
+            t += trials(m, rel, per_round, rng)
+            rounds.append({"run": r, "trials": per_round, "reference_ns": ref, "busy": busy,
+                           "started_s": 0.2 * (k + 1)})
+    return t, rounds
+
 def bench(name, median_us, rng, syms=None, kshare=0.8, rel=0.008, sw=None, hw=None,
-          ref=1.2, busy=0.0, converged=True, migrations=0.0, unit="us", cpu=0, n=12):
+          ref=1.2, busy=0.0, converged=True, migrations=0.0, unit="us", cpu=0, n=4,
+          runs=1, nrounds=5, round_sd=0.004, run_sd=0.004):
     med = median_us * 1000.0
-    t = trials(med, rel, n, rng)
+    t, rounds = rounds_of(med, rel, n, rng, runs, nrounds, round_sd, run_sd, ref, busy)
     st = stats(t, converged)
     sw = dict(sw or {})
     sw.setdefault("task-clock", med)
@@ -118,7 +136,8 @@ def bench(name, median_us, rng, syms=None, kshare=0.8, rel=0.008, sw=None, hw=No
          "aim9": None, "status": "ok", "reason": None,
          "params": {"iterations": 1000, "ops_per_iter": 1, "overhead_ns": 0.5, "bytes_per_op": None,
                     "placement": None, "cpu": cpu, "detail": None},
-         "trials_ns": t, "stats": st, "elapsed_s": 1.0, "reference_ns": ref, "busy": busy,
+         "trials_ns": t, "rounds": rounds, "stats": st, "elapsed_s": 1.0,
+         "reference_ns": ref, "busy": busy,
          "counters": counters(sw, hw, inherit=name in ("fork", "exec", "sh"))}
     if syms is not None:
         b["hotspots"] = hotspots(med, kshare, syms)
@@ -132,9 +151,15 @@ def shaped(median_ns, syms_ns, user_other):
     return {"syms": syms, "kshare": 1 - user / median_ns}
 
 def result(label, si, benches):
-    return {"format": "pmbench-result", "schema": 1, "source": "run", "created": "2026-12-02T10:00:00Z",
-            "pmbench_version": "0.1.0", "label": label, "command": ["pmbench", "run", "quick"],
-            "options": {"target_time_ms": 10.0}, "sysinfo": si, "benchmarks": benches}
+    r = {"format": "pmbench-result", "schema": 1, "source": "run", "created": "2026-12-02T10:00:00Z",
+         "pmbench_version": "0.1.0", "label": label, "command": ["pmbench", "run", "quick"],
+         "options": {"target_time_ms": 10.0, "rounds": 5}, "sysinfo": si, "benchmarks": benches}
+    runs = max(x["run"] for b in benches for x in b["rounds"]) + 1
+    if runs > 1:
+        # several runs merged into one file, as pmbench ab writes them
+        r["runs"] = [{"created": "2026-12-02T10:%02d:00Z" % i, "label": label, "file": None}
+                     for i in range(runs)]
+    return r
 
 def write(dirname, name, obj):
     d = os.path.join(HERE, dirname)
@@ -238,7 +263,7 @@ def paravirt():
             syms.append(("pv_native_flush_tlb_one_user", "[kernel]", True, 16_000 / mm, 48))
             syms.append(("native_flush_tlb_one_user", "[kernel]", True, 10_000 / mm, 48))
         lst.append(bench("mmap", mm_us, random.Random(21 if side == "old" else 22), syms=syms,
-                         kshare=0.9, sw={"page-faults": 128}))
+                         kshare=0.9, sw={"page-faults": 128}, runs=5, run_sd=0.006))
         cfg = {"CONFIG_X86_64": "y", "CONFIG_HZ": "250"}
         if pv:
             cfg["CONFIG_PARAVIRT"] = "y"
@@ -296,8 +321,9 @@ def noisy():
     new = []
     r = random.Random(52)
     for b in syscall_benches(random.Random(53), scale=1.08):
-        t = trials(b["stats"]["median_ns"], 0.25, 40, r)
+        t, rounds = rounds_of(b["stats"]["median_ns"], 0.25, 8, r, 1, 5, 0.08, 0, 1.2, 1.6)
         b["trials_ns"] = t
+        b["rounds"] = rounds
         b["stats"] = stats(t, converged=False)
         b["busy"] = 1.6
         b["params"]["cpu"] = -1
@@ -318,7 +344,7 @@ def scaling():
     out = {}
     for side, one_us, eff4 in (("old", 1 / 0.274220, 0.35), ("new", 1 / 0.274220 * 1.05, 0.9)):
         r = random.Random(61 if side == "old" else 62)
-        b = bench("aim9-shared-memory", one_us, r, unit="ops/s")
+        b = bench("aim9-shared-memory", one_us, r, unit="ops/s", runs=3)
         b["group"] = "aim9"
         b["aim9"] = "shared_memory"
         b["lmbench"] = None
