@@ -187,4 +187,28 @@ expect_status 2 "an input of 17 MB"
 expect_err "^pmbench: $T/huge.txt: larger than 16 MiB"
 rm -f "$T/huge.txt"
 
+# explain between an imported side and a fresh run: the figures are
+# compared, and no cause needs what the report lacks (counters, hotspots,
+# placement, fingerprint): only noise and the CPU clock.
+pm run --no-profile -e '' --min-trials 5 --max-time 0.3 -o "$T/fresh.json" null stat pipe
+expect_status 0 "a fresh run"
+for side in "$T"/vm/1-*.json "$T"/collapsed/1-*.json; do
+	pm explain "$side" "$T/fresh.json"
+	expect_status 0 "explain $side NEW"
+	expect_out '^  OLD .*import:lmbench'
+	expect_out '^(null|stat|pipe) '
+	expect_out 'OLD is imported from a text report: figures only, with no counters, hotspots or fingerprint beyond the OS string and Mhz'
+	pm explain --format json "$side" "$T/fresh.json"
+	expect_status 0 "explain --format json"
+	grep '"rule":' "$T/out" | grep -Ev '"rule": "(noise|cpu)"' > "$T/causes" || true
+	[ ! -s "$T/causes" ] || fail "explain $side: a cause an imported side cannot support: $(head -1 "$T/causes")"
+	grep -q '"name": "null"' "$T/out" || fail "explain $side: null not compared"
+done
+pm explain "$T/fresh.json" "$T"/vm/1-*.json
+expect_status 0 "explain fresh OLD, imported NEW"
+expect_out 'NEW is imported from a text report'
+pm show "$T"/vm/2-*.json
+expect_status 0
+expect_out '^imported from .*lmbench3-getsummary-vm.txt \(an lmbench summary\): figures only; no counters, hotspots or fingerprint beyond the host, OS string and Mhz it prints'
+
 finish

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "explain/explain.h"
 #include "results/import.h"
 #include "results/lmbench.h"
 #include "sysinfo.h"
@@ -1155,6 +1156,71 @@ START_TEST(latin1_text)
 }
 END_TEST
 
+/* ---- explain on an imported side ---- */
+
+/* An imported side has figures, OS string and Mhz only: explain names
+ * no cause that needs more (here a placement that differs, which on two
+ * runs is a high-confidence cause), while the CPU clock and noise stand. */
+START_TEST(explain_imported_side)
+{
+	struct pm_side old = { 0 }, new = { 0 };
+	struct pm_explain_opts opts;
+	struct pm_explanation x;
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n, i, k, pipe = 0;
+
+	import_ok("lmbench-collapsed-2.6.11.txt", 0, &runs, &n, NULL);
+	ck_assert_uint_eq(n, 2);
+	old.name = pm_xstrdup("old");
+	old.runs = pm_xcalloc(1, sizeof(*old.runs));
+	old.runs[0] = runs[0];
+	old.nruns = 1;
+	/* the other as if run here: placed, on a faster clock */
+	new.name = pm_xstrdup("new");
+	new.runs = pm_xcalloc(1, sizeof(*new.runs));
+	new.runs[0] = runs[1];
+	new.nruns = 1;
+	free(runs);
+	free(new.runs[0].source);
+	new.runs[0].source = pm_xstrdup("run");
+	for (i = 0; i < new.runs[0].nbench; i++) {
+		new.runs[0].bench[i].placement = pm_xstrdup("same");
+		new.runs[0].bench[i].cpu = 0;
+	}
+	json_object_set_new(json_object_get(new.runs[0].sysinfo, "cpu"), "cur_mhz",
+			    json_integer(3000));
+	pm_explain_opts_default(&opts);
+	ck_assert_msg(pm_explain(&x, &old, &new, &opts, &e) == 0, "%s", e.msg);
+	ck_assert_uint_gt(x.ncmp, 30);
+	for (i = 0; i < x.ncmp; i++) {
+		const struct pm_bench_cmp *c = &x.cmp[i];
+
+		for (k = 0; k < c->ncauses; k++)
+			ck_assert_msg(!strcmp(c->causes[k].rule, "noise") ||
+				      !strcmp(c->causes[k].rule, "cpu"),
+				      "%s: cause %s on an imported side", c->name, c->causes[k].rule);
+		if (!strcmp(c->name, "bw-pipe")) {
+			/* 313. -> 554. MB/s: a change, the clock one cause */
+			pipe++;
+			ck_assert(c->ncauses >= 1);
+			for (k = 0; k < c->ncauses && strcmp(c->causes[k].rule, "cpu"); k++)
+				;
+			ck_assert_msg(k < c->ncauses, "bw-pipe: no CPU clock cause");
+			ck_assert_ptr_nonnull(strstr(c->causes[k].sentence, "2400 MHz -> 3000 MHz"));
+		}
+	}
+	ck_assert_uint_eq(pipe, 1);
+	for (i = 0; i < x.nunavailable && !strstr(x.unavailable[i], "OLD is imported"); i++)
+		;
+	ck_assert_msg(i < x.nunavailable, "no note on the imported side");
+	ck_assert_ptr_nonnull(strstr(x.unavailable[i], "figures only, with no counters, hotspots or fingerprint beyond the OS string and Mhz"));
+	pm_explanation_free(&x);
+	pm_side_free(&old);
+	pm_side_free(&new);
+}
+END_TEST
+
 /* ---- the renderer ---- */
 
 START_TEST(num_format)
@@ -1305,6 +1371,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, placed_by_shape);
 	tcase_add_test(tc, text_inside_table);
 	tcase_add_test(tc, latin1_text);
+	tcase_add_test(tc, explain_imported_side);
 	tcase_add_test(tc, num_format);
 	tcase_add_test(tc, render_round_trip);
 	tcase_add_test(tc, layout_matches_registry);
