@@ -2,11 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "results/import.h"
@@ -15,30 +17,92 @@
 
 static const char usage[] =
 	"usage: pmbench import lmbench|aim9 FILE [-o PATH] [--label TEXT]\n"
-	"                      [--format table|json] [--partial]\n"
+	"                      [--format table|json] [--strict] [-v]\n"
 	"\n"
 	"  -o, --output PATH  write the result file (one run) or a directory of\n"
 	"                     them, N-HOST-OS.json (several runs)\n"
 	"      --label TEXT   label of the runs (\"TEXT #N\" when there are several)\n"
 	"      --format FMT   what to print: table (default: what was read, in the\n"
 	"                     suite's own layout), json (the result file; one run)\n"
-	"      --partial      lmbench: leave out, with a warning, the figures of rows\n"
-	"                     whose blank columns the text does not show, instead of\n"
-	"                     failing\n"
+	"      --strict       lmbench: fail on a row whose figures cannot all be\n"
+	"                     placed in their columns (default: leave them\n"
+	"                     unmeasured, with a warning)\n"
+	"  -v, --verbose      say what text was skipped (footers, signatures, prose)\n"
 	"\n"
 	"FILE holds an lmbench summary (getsummary output) or AIM9 log lines, such\n"
-	"as a mail; see pmbench-import(1).\n";
+	"as a mail; - reads standard input; see pmbench-import(1).\n";
 
-enum { OPT_LABEL = 256, OPT_FORMAT, OPT_PARTIAL };
+enum { OPT_LABEL = 256, OPT_FORMAT, OPT_STRICT, OPT_PARTIAL };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	/* what --strict is not, once an option; now the default */
 	{ "partial", no_argument, NULL, OPT_PARTIAL },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* A mailed report is a few kilobytes; a much larger input is not one. */
+#define REPORT_MAX_BYTES (16u << 20)
+
+/*
+ * The report as text, from a file or standard input ("-"), at most
+ * REPORT_MAX_BYTES and without NUL bytes.  pm_read_file() has no bound,
+ * hence this reader.  Returns 0, or -errno with *why set, or -EINVAL.
+ */
+static int read_report(const char *path, char **out, const char **why)
+{
+	size_t cap = 8192, n = 0;
+	char *buf;
+	int fd, err = 0;
+
+	*out = NULL;
+	*why = NULL;
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0)
+		return -errno;
+	buf = pm_xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (n > REPORT_MAX_BYTES) {
+			*why = "larger than 16 MiB: not a mailed report";
+			err = -EINVAL;
+			break;
+		}
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = pm_xrealloc(buf, cap);
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (!err && memchr(buf, '\0', n)) {
+		*why = "binary data (a NUL byte): not a text report";
+		err = -EINVAL;
+	}
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
 
 /* AIM9's own columns: test, operations per second, description. */
 static void render_aim9(const struct pm_result *runs, size_t n, FILE *f)
@@ -169,14 +233,17 @@ int cmd_import(int argc, char **argv)
 	const char *output = NULL, *label = NULL, *format = "table", *kind, *file;
 	struct pm_result *runs = NULL;
 	struct pm_err e;
-	bool partial = false;
+	struct pm_import_log log = { 0 };
+	bool verbose = false;
+	unsigned flags = 0;
+	const char *why;
 	size_t n = 0, i, k;
 	char *text = NULL;
 	int c, err, status = PM_EXIT_OK;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:vh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -190,8 +257,14 @@ int cmd_import(int argc, char **argv)
 					"--format: '%s' is not one of table, json", optarg);
 			format = optarg;
 			break;
+		case OPT_STRICT:
+			flags |= PM_IMPORT_STRICT;
+			break;
 		case OPT_PARTIAL:
-			partial = true;
+			flags &= ~PM_IMPORT_STRICT;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -217,21 +290,30 @@ int cmd_import(int argc, char **argv)
 	if (strcmp(kind, "lmbench") && strcmp(kind, "aim9"))
 		return pm_usage_error("import", usage, "'%s' is not lmbench or aim9", kind);
 
-	err = pm_read_file(file, &text, NULL);
+	err = read_report(file, &text, &why);
 	if (err) {
-		pm_error("%s: %s", file, strerror(-err));
+		pm_error("%s: %s", strcmp(file, "-") ? file : "standard input",
+			 why ? why : strerror(-err));
 		return PM_EXIT_USAGE;
 	}
+	if (!strcmp(file, "-"))
+		file = "<stdin>";
 	if (!strcmp(kind, "lmbench"))
-		err = pm_import_lmbench_flags(text, file, partial ? PM_IMPORT_PARTIAL : 0,
-					      &runs, &n, &e);
+		err = pm_import_lmbench_flags(text, file, flags, &runs, &n, &log, &e);
 	else
 		err = pm_import_aim9(text, file, &runs, &n, &e);
 	free(text);
+	if (verbose)
+		for (k = 0; k < log.nnotes; k++)
+			fprintf(stderr, "pmbench: note: %s\n", log.notes[k]);
 	if (err) {
+		pm_import_log_free(&log);
 		pm_error("%s", e.msg);
 		return pm_exit_status(err);
 	}
+	for (k = 0; k < log.nwarnings; k++)
+		pm_warn("%s", log.warnings[k]);
+	pm_import_log_free(&log);
 	if (!strcmp(format, "json") && n != 1) {
 		pm_import_free(runs, n);
 		return pm_usage_error("import", usage,
@@ -240,9 +322,6 @@ int cmd_import(int argc, char **argv)
 	}
 
 	for (i = 0; i < n; i++) {
-		const json_t *left = json_object_get(json_object_get(runs[i].options, "import"),
-						     "left_out");
-
 		runs[i].command = json_array();
 		for (k = 0; k < (size_t)pm_argc; k++)
 			json_array_append_new(runs[i].command, json_string(pm_argv[k]));
@@ -251,8 +330,6 @@ int cmd_import(int argc, char **argv)
 			runs[i].label = n == 1 ? pm_xstrdup(label) :
 				pm_xasprintf("%s #%zu", label, i + 1);
 		}
-		for (k = 0; k < json_array_size(left); k++)
-			pm_warn("%s: %s", file, json_string_value(json_array_get(left, k)));
 	}
 
 	if (!strcmp(format, "json")) {

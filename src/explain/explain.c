@@ -81,10 +81,12 @@ static void missing_evidence(struct pm_explanation *x)
 		ksyms += c->have_kernel_syms;
 	}
 	if (side_imported(x->old) || side_imported(x->new))
-		note(x, pm_xasprintf("%s is imported from a text report: single figures with "
-				     "no trials, counters or hotspots; a change can only be "
-				     "stated against the noise floor, and causes only from "
-				     "the benchmark and the kernel version",
+		note(x, pm_xasprintf("%s is imported from a text report: figures only, with "
+				     "no counters, hotspots or fingerprint beyond the OS "
+				     "string and Mhz the report prints; what changed is the "
+				     "figure, and the only causes named are noise and the "
+				     "CPU clock",
+				     side_imported(x->old) && side_imported(x->new) ? "each side" :
 				     side_imported(x->old) ? "OLD" : "NEW"));
 	if (!changed)
 		return;

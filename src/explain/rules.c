@@ -955,6 +955,32 @@ static int cmp_cause(const void *a, const void *b)
 	return x->confidence < y->confidence ? 1 : x->confidence > y->confidence ? -1 : 0;
 }
 
+/*
+ * A side imported from a text report (lmbench, AIM9) has its figures,
+ * the OS string and the Mhz, and nothing else: no counters, hotspots,
+ * placement or fingerprint.  Only rules that need no more may speak for
+ * a benchmark such a side holds: noise (how far single figures go) and
+ * the CPU clock (the Mhz both reports print).
+ */
+static bool rule_fits_imports(const struct rule *rule, const struct pm_bench_cmp *c,
+			      const struct pm_explanation *x)
+{
+	const struct pm_side *sides[] = { x->old, x->new };
+	size_t s, i;
+
+	if (rule->fn == rule_noise || rule->fn == rule_cpu)
+		return true;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->nruns; i++) {
+			const struct pm_result *r = &sides[s]->runs[i];
+
+			if (r->source && !strncmp(r->source, "import", 6) &&
+			    pm_result_find(r, c->name))
+				return false;
+		}
+	return true;
+}
+
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	size_t i;
@@ -967,6 +993,8 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 
 		/* an inconclusive comparison only gets the noise diagnosis */
 		if (c->verdict == PM_INCONCLUSIVE && rules[i].fn != rule_noise)
+			continue;
+		if (!rule_fits_imports(&rules[i], c, x))
 			continue;
 		rules[i].fn(c, x, &f);
 		if (f.confidence < 0.1 || !f.sentence[0]) {

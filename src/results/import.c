@@ -2,15 +2,17 @@
  * Importing lmbench summaries and AIM9 logs.
  *
  * Mail mangles lmbench summaries: archives collapse runs of blanks or a
- * whole message onto one line, mailers wrap rows at 72 columns.  So the
- * text is read as tokens: a section starts at its title, its column
- * heads are matched word for word against the layouts lmbench printed
- * (results/lmbench.c), and its rows start at "HOST Linux RELEASE".
- * getsummary prints a missing figure as blanks in any column, so a row
- * with fewer figures than columns is placed by the characters' columns
- * when the row kept its blanks, else by the field widths (lmbench cuts
- * every figure to its field); a row that can still be placed more than
- * one way is an error, never a guess.
+ * whole message onto one line, mailers wrap rows at 72 columns, lists
+ * append footers.  So the text is read as tokens: a table starts at its
+ * title, its column heads are matched word for word against the layouts
+ * lmbench printed (results/lmbench.c), its rows start at "HOST Linux
+ * RELEASE" and end where their figures end; other text is skipped.
+ * '-', '-1' and blank cells are "not measured".  getsummary prints a
+ * missing figure as blanks in any column, so a row with fewer figures
+ * than columns is placed by the characters' columns when the row kept
+ * its blanks, else by the shapes getsummary prints figures in (lmbench
+ * cuts every figure to its field); figures that can still be in more
+ * than one column are left out with a warning, never guessed.
  */
 #include "config.h"
 
@@ -24,13 +26,79 @@
 #include "results/import.h"
 #include "results/lmbench.h"
 
+/* ---- text ---- */
+
+/* The length of the valid UTF-8 sequence at p (what jansson accepts), or
+ * 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned cp;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* A copy of text in UTF-8, as result files need it: a byte that is not
+ * part of valid UTF-8 is read as Latin-1, as old mails often are. */
+static char *utf8_copy(const char *text)
+{
+	size_t len = strlen(text), i, n, o = 0;
+	char *out = pm_xmalloc(2 * len + 1);
+
+	for (i = 0; i < len; i += n) {
+		n = utf8_len((const unsigned char *)text + i);
+		if (n) {
+			memcpy(out + o, text + i, n);
+			o += n;
+		} else {
+			unsigned char b = (unsigned char)text[i];
+
+			out[o++] = (char)(0xc0 | b >> 6);
+			out[o++] = (char)(0x80 | (b & 0x3f));
+			n = 1;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Characters (not bytes) of UTF-8 text: lmbench cut fields by bytes of
+ * what may have been Latin-1. */
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 /* ---- tokens ---- */
 
 struct tok {
 	const char *s;
 	size_t len;
-	int line, col;		/* col counted after the quote marks */
+	int line, col;		/* col: tabs expanded, after the quote marks */
 	bool para;		/* an empty line comes before it */
+	bool bol;		/* the first on its line */
 };
 
 struct toks {
@@ -58,15 +126,18 @@ static void tokenize(const char *text, struct toks *t)
 	bool para = false;
 
 	memset(t, 0, sizeof(*t));
-	t->buf = pm_xstrdup(text);
+	t->buf = utf8_copy(text);
 	for (p = t->buf; *p; line++) {
 		char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 		size_t q = quote_len(p, len), j;
 		bool any = false;
+		int col = 0;
 
 		for (i = q; i < len; i = j) {
 			if (isspace((unsigned char)p[i])) {
+				/* a mailer may have turned blanks into tabs */
+				col = p[i] == '\t' ? (col / 8 + 1) * 8 : col + 1;
 				j = i + 1;
 				continue;
 			}
@@ -76,7 +147,8 @@ static void tokenize(const char *text, struct toks *t)
 				cap = cap ? 2 * cap : 256;
 				t->v = pm_xrealloc(t->v, cap * sizeof(*t->v));
 			}
-			t->v[t->n++] = (struct tok){ p + i, j - i, line, (int)(i - q), para };
+			t->v[t->n++] = (struct tok){ p + i, j - i, line, col, para, !any };
+			col += (int)(j - i);
 			para = false;
 			any = true;
 		}
@@ -197,12 +269,17 @@ static bool plain_number(const char *s, double *out)
 struct lrow {
 	size_t first;			/* host token */
 	const char *host, *rel;
-	const char *text[PM_LMB_MAX_COLS];	/* NULL: blank or left out */
-	char *left_out;			/* partial import: what was left out */
+	const char *desc;		/* Description, or NULL */
+	size_t cells, ncells;		/* its cells: figures, '-' and '-1' */
+	size_t extra;			/* figures after the last column */
+	size_t last;			/* its last token */
+	const char *text[PM_LMB_MAX_COLS];	/* NULL: not measured or left out */
+	char *left_out;			/* figures not placed, and why */
 };
 
 struct lsec {
 	const struct pm_lmb_section *sec;
+	bool layout3;			/* lmbench 3's heads: results/lmbench.c's layout */
 	signed char cols[PM_LMB_MAX_COLS];	/* columns shown, in order */
 	size_t ncols;
 	size_t dash0;			/* first token of the column rules */
@@ -218,8 +295,23 @@ struct lctx {
 	struct toks t;
 	struct lsec *secs;
 	size_t nsecs;
+	struct pm_import_log *log;
 	struct pm_err *e;
 };
+
+static void strv_push(char ***v, size_t *n, char *s)
+{
+	*v = pm_xrealloc(*v, (*n + 1) * sizeof(char *));
+	(*v)[(*n)++] = s;
+}
+
+static void log_note(struct lctx *c, char *msg)
+{
+	if (c->log)
+		strv_push(&c->log->notes, &c->log->nnotes, msg);
+	else
+		free(msg);
+}
 
 static int row_err(struct lctx *c, const struct lsec *s, size_t r,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -257,6 +349,134 @@ static bool row_start(const struct toks *t, size_t i, size_t end)
 	       strcmp(t->v[i + 2].s, "Linux");
 }
 
+/* lmbench writes -1 for a figure it did not get, and people write '-'. */
+static bool not_measured(const char *s)
+{
+	return !strcmp(s, "-") || !strcmp(s, "-1");
+}
+
+static bool is_figure(const struct tok *k)
+{
+	double v;
+
+	return lmb_number(k->s, 0, &v);
+}
+
+/* What a row holds in a column: a figure, or not measured. */
+static bool is_cell(const struct tok *k)
+{
+	return not_measured(k->s) || is_figure(k);
+}
+
+/* A table also ends without an empty line: at a rule (or a signature's
+ * "--"), or at the column heads of another table. */
+static bool table_end(const struct toks *t, size_t i)
+{
+	return (is_dash(t, i) && t->v[i].len >= 2) ||
+	       (!strcmp(t->v[i].s, "Host") && i + 1 < t->n && !strcmp(t->v[i + 1].s, "OS"));
+}
+
+/* Where a row's cells stop, whatever they are. */
+static bool boundary(const struct toks *t, const struct lsec *s, size_t i)
+{
+	return i >= s->end || row_start(t, i, s->end) || table_end(t, i) || t->v[i].para;
+}
+
+static bool has_kind(const struct lsec *s, enum pm_lmb_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncols; i++)
+		if (s->sec->cols[s->cols[i]].kind == kind)
+			return true;
+	return false;
+}
+
+/* After skipped text a row starts only where one plausibly does: host
+ * and release no longer than lmbench prints them, then a figure, at the
+ * start of a line, or else two (prose seldom has two numbers in a row). */
+static bool resumes_row(const struct toks *t, const struct lsec *s, size_t i)
+{
+	size_t k = i + 3, n = 0;
+
+	if (!row_start(t, i, s->end) || utf8_chars(t->v[i].s) > 9 ||
+	    utf8_chars(t->v[i + 2].s) > 7 || is_figure(&t->v[i]))
+		return false;
+	if (has_kind(s, PM_LMB_DESC) && k < s->end && !is_cell(&t->v[k]))
+		k++;
+	for (; k < s->end && n < 2 && is_cell(&t->v[k]); k++)
+		n++;
+	return n >= (t->v[i].bol ? 1u : 2u);
+}
+
+/* The words from..to, shortened, for a note. */
+static char *quote_words(const struct toks *t, size_t from, size_t to)
+{
+	char buf[96] = "";
+	size_t i, n = 0;
+
+	for (i = from; i < to && n < 60; i++) {
+		int w = snprintf(buf + n, sizeof(buf) - n, "%s%s", i > from ? " " : "", t->v[i].s);
+
+		n = w < 0 || (size_t)w >= sizeof(buf) - n ? sizeof(buf) - 1 : n + (size_t)w;
+	}
+	if (n > 60)
+		n = 60;
+	while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+		n--;		/* not inside a character */
+	buf[n] = '\0';
+	return pm_xasprintf("\"%s%s\" (%zu word%s)", buf, i < to || n == 60 ? "..." : "",
+			    to - from, to - from == 1 ? "" : "s");
+}
+
+/* Text in a table where a row belongs: skipped up to the next row or the
+ * table's end, with a note. */
+static size_t skip_text(struct lctx *c, const struct lsec *s, size_t i)
+{
+	const struct toks *t = &c->t;
+	size_t j;
+	char *what;
+
+	for (j = i + 1; j < s->end; j++)
+		if (table_end(t, j) || (t->v[j].para && !row_start(t, j, s->end)) ||
+		    resumes_row(t, s, j))
+			break;
+	what = quote_words(t, i, j);
+	if (s->nrows)
+		log_note(c, pm_xasprintf("%s: %s: after row %zu (%s Linux %s), %s skipped: not figures",
+					 c->file, s->sec->name, s->nrows, s->rows[s->nrows - 1].host,
+					 s->rows[s->nrows - 1].rel, what));
+	else
+		log_note(c, pm_xasprintf("%s: %s: %s skipped where the first row belongs",
+					 c->file, s->sec->name, what));
+	free(what);
+	return j;
+}
+
+static size_t phrase_words(const char *p)
+{
+	size_t n = 0;
+
+	for (p += strspn(p, " "); *p; p += strspn(p, " "), n++)
+		p += strcspn(p, " ");
+	return n;
+}
+
+/* getsummary's guesses ("No L2 cache?") where a Memory latencies row's
+ * figures end: their word count, or 0. */
+static size_t guess_tokens(const struct toks *t, size_t at, size_t end)
+{
+	static const char *const guesses[] = { "No L1 cache?", "No L2 cache?", "Bad mhz?" };
+	size_t g, n;
+
+	for (g = 0; g < PM_ARRAY_SIZE(guesses); g++) {
+		n = phrase_words(guesses[g]);
+		if (at + n <= end && match_phrase(t, at, guesses[g]) == n)
+			return n;
+	}
+	return 0;
+}
+
 /* Section titles followed by a rule; a title in prose is not one. */
 static int find_sections(struct lctx *c)
 {
@@ -290,13 +510,13 @@ static int find_sections(struct lctx *c)
 		c->secs[s].end = s + 1 < c->nsecs ? c->secs[s + 1].start : t->n;
 	if (!c->nsecs)
 		return pm_err_set(c->e, -EINVAL,
-				  "%s: no lmbench summary table (no section title such as \"%s\" followed by its rule)",
+				  "%s: no lmbench table found (no table title such as \"%s\" followed by its rule)",
 				  c->file, pm_lmb_sections[1].title);
 	for (s = 0; s < c->nsecs; s++)
 		for (i = 0; i < s; i++)
 			if (c->secs[i].sec == c->secs[s].sec)
 				return pm_err_set(c->e, -EINVAL,
-						  "%s: %s: the section appears twice (two summaries in one file?)",
+						  "%s: %s: the table appears twice (two summaries in one file?)",
 						  c->file, c->secs[s].sec->name);
 	return 0;
 }
@@ -317,6 +537,7 @@ static int read_heads(struct lctx *c, struct lsec *s)
 		for (i = 0; i < sec->ncols; i++)
 			s->cols[i] = (signed char)i;
 		s->ncols = sec->ncols;
+		s->layout3 = true;
 	} else {
 		for (v = 0; v < sec->nvariants; v++)
 			if (heads_match(t, h0, k, sec->variants[v].heads))
@@ -344,63 +565,72 @@ static int read_heads(struct lctx *c, struct lsec *s)
 	return 0;
 }
 
-/* Split the section's tokens into rows: they end at the next row, at an
- * empty line (text after the table) or at the next section. */
-static int split_rows(struct lctx *c, struct lsec *s)
+/*
+ * Split a table into rows.  A row is its host, "Linux" and release, a
+ * Description where the table has one, then cells up to one per column,
+ * then a Guesses phrase where the table has one.  Text after that which
+ * is not the next row ends the row and is skipped; the table ends at an
+ * empty line, a rule, another table's heads or the next table's title.
+ */
+static int read_rows(struct lctx *c, struct lsec *s)
 {
 	const struct toks *t = &c->t;
-	size_t i = s->rows_from, j;
-	double v;
+	bool desc = has_kind(s, PM_LMB_DESC), guess = has_kind(s, PM_LMB_GUESS);
+	size_t i = s->rows_from, m = s->ncols - desc - guess, k, r;
 
 	while (i < s->end) {
+		struct lrow *row;
+
+		if (table_end(t, i) || (t->v[i].para && !row_start(t, i, s->end)))
+			break;
 		if (!row_start(t, i, s->end)) {
-			if (t->v[i].para)
-				break;
-			return pm_err_set(c->e, -EINVAL,
-					  "%s: %s: \"%s\" where a row (host, Linux, release, figures) %s",
-					  c->file, s->sec->name, t->v[i].s,
-					  s->nrows ? "or the end of the table belongs" : "belongs");
+			i = skip_text(c, s, i);
+			continue;
 		}
-		for (j = i + 1; j < s->end && !row_start(t, j, s->end) && !t->v[j].para; j++)
-			;
-		s->rows = pm_xrealloc(s->rows, (s->nrows + 1) * sizeof(*s->rows));
-		memset(&s->rows[s->nrows], 0, sizeof(*s->rows));
-		s->rows[s->nrows].first = i;
-		s->rows[s->nrows].host = t->v[i].s;
-		s->rows[s->nrows].rel = t->v[i + 2].s;
-		s->nrows++;
+		r = s->nrows;
+		s->rows = pm_xrealloc(s->rows, (r + 1) * sizeof(*s->rows));
+		row = memset(&s->rows[s->nrows++], 0, sizeof(*s->rows));
+		row->first = i;
+		row->host = t->v[i].s;
+		row->rel = t->v[i + 2].s;
 		/* lmbench prints "%-9.9s %13.13s": a longer one is not a host */
-		if (t->v[i].len > 9 || t->v[i + 2].len > 7)
-			return row_err(c, s, s->nrows - 1,
+		if (utf8_chars(row->host) > 9 || utf8_chars(row->rel) > 7)
+			return row_err(c, s, r,
 				       "longer than lmbench's Host (9 characters) and OS (13) columns");
-		if (lmb_number(t->v[i].s, 0, &v))
-			return row_err(c, s, s->nrows - 1,
+		if (is_figure(&t->v[i]))
+			return row_err(c, s, r,
 				       "the host \"%s\" reads as a figure: is the Host column empty?",
 				       t->v[i].s);
-		i = j;
+		k = i + 3;
+		if (desc && !boundary(t, s, k) && !is_cell(&t->v[k]))
+			row->desc = t->v[k++].s;
+		row->cells = k;
+		while (row->ncells < m && !boundary(t, s, k) && is_cell(&t->v[k])) {
+			row->ncells++;
+			k++;
+		}
+		/* a word where a figure belongs ends the row, unless it is a
+		 * figure gone wrong */
+		if (row->ncells < m && !boundary(t, s, k) &&
+		    isdigit((unsigned char)t->v[k].s[0]))
+			return row_err(c, s, r, "\"%s\" is not a figure", t->v[k].s);
+		while (!boundary(t, s, k) && is_figure(&t->v[k])) {
+			row->extra++;
+			k++;
+		}
+		if (guess)
+			k += guess_tokens(t, k, s->end);
+		row->last = k - 1;
+		i = k;
+		if (!boundary(t, s, i))
+			i = skip_text(c, s, i);
 	}
-	return 0;
-}
+	if (i < s->end) {
+		char *what = quote_words(t, i, s->end);
 
-static size_t phrase_words(const char *p)
-{
-	size_t n = 0;
-
-	for (p += strspn(p, " "); *p; p += strspn(p, " "), n++)
-		p += strcspn(p, " ");
-	return n;
-}
-
-/* "No L2 cache?" and the like at the end of a Memory latencies row. */
-static size_t guess_tokens(const struct toks *t, size_t from, size_t end)
-{
-	static const char *const guesses[] = { "No L1 cache?", "No L2 cache?", "Bad mhz?" };
-	size_t g, n;
-
-	for (g = 0; g < PM_ARRAY_SIZE(guesses); g++) {
-		n = phrase_words(guesses[g]);
-		if (end - from >= n && match_phrase(t, end - n, guesses[g]) == n)
-			return n;
+		log_note(c, pm_xasprintf("%s: %s: %s after the table skipped", c->file,
+					 s->sec->name, what));
+		free(what);
 	}
 	return 0;
 }
@@ -410,6 +640,7 @@ struct vcol {
 	const struct pm_lmb_column *col;
 	int index;			/* in the section's table */
 	const struct tok *rule;
+	bool exact;			/* getsummary's number format is known */
 };
 
 /* getsummary always prints the Mhz of Processor and Memory ("%4.0f",
@@ -419,21 +650,57 @@ static bool required(const struct vcol *vc)
 	return vc->col->fmt == PM_LMB_FIXED || vc->col->fmt == PM_LMB_INT;
 }
 
+/* Could getsummary have printed s in this column?  num(v, len) has a
+ * fixed shape: below 10, len-2 decimals ("7.09560" needs a field of 7);
+ * from 10, "%.1f" cut to len ("1269" is a cut "1269.3": a field of 4); K
+ * and M likewise; the field then cut to its width. */
+static bool printed_as(const char *s, const struct pm_lmb_column *col)
+{
+	char buf[64], *p = buf;
+	double v;
+	size_t n;
+
+	if (col->fmt == PM_LMB_INUM)
+		return strspn(s, "0123456789") == strlen(s) && strlen(s) <= col->len;
+	if (col->fmt != PM_LMB_NUM || !lmb_number(s, 0, &v))
+		return false;
+	pm_lmb_num(buf, sizeof(buf), v, col->len);
+	if (col->width < strlen(buf))
+		buf[col->width] = '\0';
+	p += strspn(p, " ");
+	for (n = strlen(p); n > 0 && p[n - 1] == ' '; n--)
+		p[n - 1] = '\0';
+	return !strcmp(p, s);
+}
+
 static bool fits(const struct tok *v, const struct vcol *vc)
 {
 	size_t w = vc->col->width > vc->rule->len ? vc->col->width : vc->rule->len;
 
-	/* not cut to its field */
-	if (required(vc))
+	if (not_measured(v->s) || required(vc))
 		return true;
-	return !strcmp(v->s, "-") || v->len <= w;
+	if (vc->exact)
+		return printed_as(v->s, vc->col);
+	/* another version's layout: only its field widths are known */
+	return v->len <= w;
+}
+
+/* The length of the n-th group of dashes of a layout's rule line. */
+static size_t layout_rule_len(const char *dashes, size_t n)
+{
+	const char *p = dashes + strspn(dashes, " ");
+
+	while (n-- > 0 && *p) {
+		p += strspn(p, "-");
+		p += strspn(p, " ");
+	}
+	return strspn(p, "-");
 }
 
 /* Whitespace intact: the row's characters say which column each figure
  * is in (getsummary right-aligns figures under their column rule). */
 static bool place_by_columns(const struct toks *t, const struct lsec *s,
-			     const struct lrow *row, size_t last,
-			     const struct tok *vals, size_t n,
+			     const struct lrow *row, const struct tok *vals, size_t n,
 			     const struct vcol *vc, size_t m, int *at)
 {
 	const struct tok *r0 = &t->v[s->dash0], *host = &t->v[row->first];
@@ -443,7 +710,7 @@ static bool place_by_columns(const struct toks *t, const struct lsec *s,
 	for (i = 0; i < s->ncols + 2; i++)
 		if (t->v[s->dash0 + i].line != r0->line)
 			return false;
-	if (t->v[last].line != host->line || host->col != r0->col ||
+	if (t->v[row->last].line != host->line || host->col != r0->col ||
 	    rel->col + (int)rel->len != os->col + (int)os->len)
 		return false;
 	for (i = 0; i < n; i++) {
@@ -501,62 +768,84 @@ static int place_by_widths(const struct tok *vals, size_t n,
 	return (int)suf[0][0];
 }
 
+/*
+ * Figures that cannot be placed: with --strict an error; else they are
+ * left unmeasured, with one warning for the row saying which and why.
+ */
+static int unplaced(struct lctx *c, struct lsec *s, size_t r, const struct tok *vals,
+		    size_t n, const int *at, const char *why, const char *hint)
+{
+	struct lrow *row = &s->rows[r];
+	char out[400] = "";
+	size_t i, len;
+
+	if (c->flags & PM_IMPORT_STRICT)
+		return row_err(c, s, r, "%s%s", why, hint ? hint : "");
+	for (i = 0; i < n; i++) {
+		if ((at && at[i] >= 0) || not_measured(vals[i].s))
+			continue;
+		len = strlen(out);
+		if (len < 300)
+			snprintf(out + len, sizeof(out) - len, "%s%s", len ? " " : "", vals[i].s);
+		else if (!strstr(out, " ..."))
+			snprintf(out + len, sizeof(out) - len, " ...");
+	}
+	row->left_out = pm_xasprintf("%s: row %zu (%s Linux %s): %s not imported: %s",
+				     s->sec->name, r + 1, row->host, row->rel,
+				     out[0] ? out : "no figure", why);
+	if (c->log)
+		strv_push(&c->log->warnings, &c->log->nwarnings,
+			  pm_xasprintf("%s: %s", c->file, row->left_out));
+	return 0;
+}
+
 /* Put a row's figures in their columns. */
 static int read_row(struct lctx *c, struct lsec *s, size_t r)
 {
 	const struct toks *t = &c->t;
 	struct lrow *row = &s->rows[r];
-	size_t end = r + 1 < s->nrows ? s->rows[r + 1].first : s->end;
-	size_t from = row->first + 3, last, n = 0, m = 0, i, j;
+	const struct tok *vals = &t->v[row->cells];
+	size_t n = row->ncells, m = 0, i, j;
 	struct vcol vc[PM_LMB_MAX_COLS];
-	const struct tok *vals;
 	int at[PM_LMB_MAX_COLS], ways;
-	double v;
+	char why[400];
 
-	/* rows end at an empty line: find this one's end */
-	for (j = from; j < end && !t->v[j].para; j++)
-		;
-	end = j;
-	last = end - 1;
 	for (i = 0; i < s->ncols; i++) {
 		const struct pm_lmb_column *col = &s->sec->cols[s->cols[i]];
 
 		if (col->kind == PM_LMB_DESC) {
-			if (from >= end)
-				return row_err(c, s, r, "no Description");
-			row->text[s->cols[i]] = t->v[from++].s;
-		} else if (col->kind == PM_LMB_GUESS) {
-			end -= guess_tokens(t, from, end);
-		} else {
+			row->text[s->cols[i]] = row->desc;
+		} else if (col->kind != PM_LMB_GUESS) {
 			vc[m].col = col;
 			vc[m].index = s->cols[i];
-			vc[m++].rule = &t->v[s->dash0 + 2 + i];
+			vc[m].rule = &t->v[s->dash0 + 2 + i];
+			vc[m].exact = s->layout3 &&
+				      vc[m].rule->len == layout_rule_len(s->sec->dashes, i + 2);
+			m++;
 		}
 	}
-	vals = &t->v[from];
-	n = end > from ? end - from : 0;
-	for (i = 0; i < n; i++)
-		if (strcmp(vals[i].s, "-") && !lmb_number(vals[i].s, 0, &v) &&
-		    !(n == m && vc[i].col->kind == PM_LMB_MHZ && !strcmp(vals[i].s, "-1")))
-			return row_err(c, s, r, "\"%s\" is not a figure%s%s", vals[i].s,
-				       n == m ? " in column " : "",
-				       n == m ? col_name(vc[i].col) : "");
-	if (n > m)
-		return row_err(c, s, r, "%zu figures for %zu columns", n, m);
+	if (row->extra) {
+		snprintf(why, sizeof(why), "%zu figures for %zu columns", n + row->extra, m);
+		return unplaced(c, s, r, vals, n + row->extra, NULL, why, NULL);
+	}
 	if (n == m) {
 		for (i = 0; i < n; i++)
 			at[i] = (int)i;
-	} else if (!place_by_columns(t, s, row, last, vals, n, vc, m, at)) {
+	} else if (!place_by_columns(t, s, row, vals, n, vc, m, at)) {
 		ways = place_by_widths(vals, n, vc, m, at);
-		if (ways == 0)
-			return row_err(c, s, r, "%zu figures do not fit the widths of the %zu columns",
-				       n, m);
-		for (i = 0; i < n && (at[i] >= 0 || !strcmp(vals[i].s, "-")); i++)
+		if (ways == 0) {
+			snprintf(why, sizeof(why),
+				 "%zu figures for %zu columns, and they fit no set of the columns' fields",
+				 n, m);
+			return unplaced(c, s, r, vals, n, NULL, why, NULL);
+		}
+		for (i = 0; i < n && (at[i] >= 0 || not_measured(vals[i].s)); i++)
 			;
-		/* only '-' blanks are unplaced ("Bad mhz?" rows): nothing lost */
+		/* only '-' blanks unplaced ("Bad mhz?" rows): nothing lost */
 		if (ways > 1 && i < n) {
-			char cand[300] = "", out[300] = "";
+			char cand[300] = "";
 			bool filled[PM_LMB_MAX_COLS] = { false };
+			int err;
 
 			for (i = 0; i < n; i++)
 				if (at[i] >= 0)
@@ -565,23 +854,26 @@ static int read_row(struct lctx *c, struct lsec *s, size_t r)
 				if (!filled[j])
 					snprintf(cand + strlen(cand), sizeof(cand) - strlen(cand),
 						 "%s%s", cand[0] ? ", " : "", col_name(vc[j].col));
-			if (!(c->flags & PM_IMPORT_PARTIAL))
-				return row_err(c, s, r,
-					       "%zu figures for %zu columns, and they do not show which %s blank (any of %s); write '-' in the blank column",
-					       n, m, m - n == 1 ? "one is" : "ones are", cand);
-			for (i = 0; i < n; i++)
-				if (at[i] < 0)
-					snprintf(out + strlen(out), sizeof(out) - strlen(out),
-						 "%s%s", out[0] ? " " : "", vals[i].s);
-			row->left_out = pm_xasprintf("%s: row %zu (%s Linux %s): %s not imported: %zu figures for %zu columns, and they do not show which %s blank (any of %s)",
-						     s->sec->name, r + 1, row->host, row->rel,
-						     out, n, m, m - n == 1 ? "one is" : "ones are",
-						     cand);
+			snprintf(why, sizeof(why),
+				 "%zu figures for %zu columns, and they do not show which %s blank (any of %s)",
+				 n, m, m - n == 1 ? "one is" : "ones are", cand);
+			err = unplaced(c, s, r, vals, n, at, why,
+				       "; write '-' in the blank column");
+			if (err)
+				return err;
 		}
 	}
-	for (i = 0; i < n; i++)
-		if (at[i] >= 0 && strcmp(vals[i].s, "-") && strcmp(vals[i].s, "-1"))
-			row->text[vc[at[i]].index] = vals[i].s;
+	for (i = 0; i < n; i++) {
+		const struct vcol *v = &vc[at[i] >= 0 ? at[i] : 0];
+		double x;
+
+		if (at[i] < 0 || not_measured(vals[i].s))
+			continue;
+		/* getsummary prints an unknown clock rate as -1, or 0 */
+		if (v->col->kind == PM_LMB_MHZ && (!lmb_number(vals[i].s, 0, &x) || !(x > 0)))
+			continue;
+		row->text[v->index] = vals[i].s;
+	}
 	return 0;
 }
 
@@ -726,6 +1018,7 @@ static int build_run(struct lctx *c, size_t run, size_t nruns,
 {
 	const struct lrow *id = &ref->rows[run];
 	const char *mhz = NULL, *mhz_sec = NULL, *desc = NULL;
+	bool mhz_col = false;
 	json_t *imp, *left = json_array(), *si, *jmhz;
 	size_t s, i, row, col;
 	char *os;
@@ -755,6 +1048,7 @@ static int build_run(struct lctx *c, size_t run, size_t nruns,
 			const struct pm_lmb_column *lc = &x->sec->cols[col];
 			const char *text = x->rows[row].text[col];
 
+			mhz_col |= lc->kind == PM_LMB_MHZ;
 			if (!text)
 				continue;
 			if (lc->kind == PM_LMB_DESC) {
@@ -796,7 +1090,8 @@ static int build_run(struct lctx *c, size_t run, size_t nruns,
 		       "unavailable", unavailable("not in an lmbench summary"));
 	if (!mhz)
 		json_object_set_new(json_object_get(si, "unavailable"), "cpu.cur_mhz",
-				    json_string("no Mhz column in the lmbench summary"));
+				    json_string(mhz_col ? "not measured (Mhz -1 or blank in the lmbench summary)" :
+						"no Mhz column in the lmbench summary"));
 	r->sysinfo = si;
 	return 0;
 }
@@ -825,11 +1120,25 @@ static void lctx_free(struct lctx *c)
 	free(c->t.buf);
 }
 
+void pm_import_log_free(struct pm_import_log *log)
+{
+	size_t i;
+
+	for (i = 0; i < log->nwarnings; i++)
+		free(log->warnings[i]);
+	for (i = 0; i < log->nnotes; i++)
+		free(log->notes[i]);
+	free(log->warnings);
+	free(log->notes);
+	memset(log, 0, sizeof(*log));
+}
+
 int pm_import_lmbench_flags(const char *text, const char *file, unsigned flags,
 			    struct pm_result **out, size_t *nout,
-			    struct pm_err *e)
+			    struct pm_import_log *log, struct pm_err *e)
 {
-	struct lctx c = { .file = file, .flags = flags, .e = e };
+	char *name = utf8_copy(file);
+	struct lctx c = { .file = name, .flags = flags, .log = log, .e = e };
 	struct pm_result *runs = NULL;
 	struct lsec *ref;
 	size_t s, r, nruns = 0;
@@ -842,7 +1151,7 @@ int pm_import_lmbench_flags(const char *text, const char *file, unsigned flags,
 	for (s = 0; !err && s < c.nsecs; s++)
 		err = read_heads(&c, &c.secs[s]);
 	for (s = 0; !err && s < c.nsecs; s++)
-		err = split_rows(&c, &c.secs[s]);
+		err = read_rows(&c, &c.secs[s]);
 	for (s = 0; !err && s < c.nsecs; s++)
 		for (r = 0; !err && r < c.secs[s].nrows; r++)
 			err = read_row(&c, &c.secs[s], r);
@@ -854,6 +1163,7 @@ int pm_import_lmbench_flags(const char *text, const char *file, unsigned flags,
 			err = build_run(&c, r, nruns, ref, &runs[r]);
 	}
 	lctx_free(&c);
+	free(name);
 	if (err) {
 		pm_import_free(runs, nruns);
 		return err;
@@ -866,7 +1176,7 @@ int pm_import_lmbench_flags(const char *text, const char *file, unsigned flags,
 int pm_import_lmbench(const char *text, const char *file,
 		      struct pm_result **out, size_t *nout, struct pm_err *e)
 {
-	return pm_import_lmbench_flags(text, file, 0, out, nout, e);
+	return pm_import_lmbench_flags(text, file, 0, out, nout, NULL, e);
 }
 
 /* ---- AIM9 ---- */
@@ -1031,7 +1341,7 @@ int pm_import_aim9(const char *text, const char *file,
 {
 	struct atest *tests = NULL;
 	size_t ntests = 0, nruns = 0, i, k;
-	char *buf = pm_xstrdup(text), *p, *eol;
+	char *buf = utf8_copy(text), *name = utf8_copy(file), *p, *eol;
 	int lineno = 0, err = 0;
 
 	*out = NULL;
@@ -1044,7 +1354,7 @@ int pm_import_aim9(const char *text, const char *file,
 		if (eol)
 			*eol = '\0';
 		lineno++;
-		got = aim9_line(p + quote_len(p, strlen(p)), lineno, file, &a, e);
+		got = aim9_line(p + quote_len(p, strlen(p)), lineno, name, &a, e);
 		if (got <= 0) {
 			err = got;
 			continue;
@@ -1064,20 +1374,21 @@ int pm_import_aim9(const char *text, const char *file,
 	free(buf);
 	if (!err && !ntests)
 		err = pm_err_set(e, -EINVAL, "%s: no AIM9 result lines (name, elapsed ms, iterations/s, operations/s, description/second)",
-				 file);
+				 name);
 	/* line k of every test is run k: all need the same count */
 	for (i = 0; !err && i < ntests; i++)
 		if (tests[i].n != nruns)
 			err = pm_err_set(e, -EINVAL,
 					 "%s:%d: %s appears %zu time%s but other tests %zu times: which runs its lines belong to is unknown",
-					 file, tests[i].v[0].line, tests[i].name, tests[i].n,
+					 name, tests[i].v[0].line, tests[i].name, tests[i].n,
 					 tests[i].n == 1 ? "" : "s", nruns);
 	if (!err) {
 		*out = pm_xcalloc(nruns, sizeof(**out));
 		*nout = nruns;
 		for (k = 0; k < nruns; k++)
-			aim9_run(file, tests, ntests, k, nruns, &(*out)[k]);
+			aim9_run(name, tests, ntests, k, nruns, &(*out)[k]);
 	}
 	atests_free(tests, ntests);
+	free(name);
 	return err;
 }

@@ -11,23 +11,36 @@
 #include "util.h"
 
 enum pm_import_flags {
-	/* Leave out, rather than fail on, rows whose blank columns the
-	 * figures do not place; each is described in the result's
-	 * options.import.left_out. */
-	PM_IMPORT_PARTIAL = 1u << 0,
+	/* Fail on a row whose figures cannot all be placed in their
+	 * columns, rather than leave those figures unmeasured. */
+	PM_IMPORT_STRICT = 1u << 0,
 };
+
+/* What an import says besides its results. */
+struct pm_import_log {
+	char **warnings;	/* "FILE: SECTION: row N (...): A B not imported: why" */
+	size_t nwarnings;
+	char **notes;		/* text skipped (footers, signatures, prose) */
+	size_t nnotes;
+};
+
+void pm_import_log_free(struct pm_import_log *log);
 
 /*
  * One result per row of the summary (per run), in order.  Figures are
- * exactly those printed; anything that cannot be read with certainty is
- * an error (-EINVAL) naming the file, the section and the row.  *out is
- * an array of *nout results: pm_result_free() each, then free(*out).
+ * exactly those printed; '-', '-1' and blank cells are not measured.
+ * A row's figures that cannot be placed with certainty are left out,
+ * each such row with a warning in *log and in the result's
+ * options.import.left_out (with PM_IMPORT_STRICT: an error).  Other
+ * unreadable input is an error (-EINVAL) naming the file, the table and
+ * the row.  *out is an array of *nout results: pm_import_free() it.
+ * log may be NULL.
  */
 int pm_import_lmbench(const char *text, const char *file,
 		      struct pm_result **out, size_t *nout, struct pm_err *e);
 int pm_import_lmbench_flags(const char *text, const char *file, unsigned flags,
 			    struct pm_result **out, size_t *nout,
-			    struct pm_err *e);
+			    struct pm_import_log *log, struct pm_err *e);
 
 /*
  * AIM9 log lines "name elapsed_ms iterations/s ops/s description/second",

@@ -35,6 +35,26 @@ static const char *si_str(const json_t *si, const char *key)
 	return json_is_string(j) ? json_string_value(j) : NULL;
 }
 
+/* An imported result holds only what the report printed: say so. */
+static void import_note(const struct pm_result *r, FILE *f)
+{
+	const json_t *imp = json_object_get(r->options, "import");
+	const char *file = json_string_value(json_object_get(imp, "file"));
+	size_t left = json_array_size(json_object_get(imp, "left_out"));
+	bool aim9 = !strcmp(r->source, "import:aim9");
+
+	if (aim9)
+		fprintf(f, "imported from %s (an AIM9 log): figures only; no counters, hotspots "
+			"or fingerprint (the log names no host or kernel)\n", file ? file : "a report");
+	else
+		fprintf(f, "imported from %s (an lmbench summary): figures only; no counters, "
+			"hotspots or fingerprint beyond the host, OS string and Mhz it prints\n",
+			file ? file : "a report");
+	if (left)
+		fprintf(f, "%zu row%s of the summary had figures that could not be placed and "
+			"were left out (options.import.left_out)\n", left, left == 1 ? "" : "s");
+}
+
 void pm_render_header(const struct pm_result *r, FILE *f)
 {
 	const json_t *si = r->sysinfo;
@@ -59,6 +79,8 @@ void pm_render_header(const struct pm_result *r, FILE *f)
 	if (r->label)
 		fprintf(f, " [%s]", r->label);
 	fputc('\n', f);
+	if (r->source && !strncmp(r->source, "import:", 7))
+		import_note(r, f);
 }
 
 /* ---- a tiny column table ---- */

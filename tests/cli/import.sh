@@ -12,31 +12,68 @@ count_files() {
 }
 
 # Every fixture, written with -o into a directory (several runs each).
+# The whole mail on one line, the list footer run onto the last row.
 pm import lmbench "$S/lmbench-collapsed-2.6.11.txt" -o "$T/collapsed"
 expect_status 0 "import collapsed"
 expect_out '^commando-  Linux 2.6.10 2400 0.49 0.57 2.06 3.06 19.6 0.89 2.70 166. 857. 2972$'
+expect_out '^commando-  Linux 2.6.11 554. 450. 224. 1564.8 1548.3  549.9  574.6 1528 760.5$'
 expect_err "2 results written to $T/collapsed/"
+if grep -q 'warning\|note' "$T/err"; then fail "collapsed: warnings or notes without -v"; fi
 count_files "$T/collapsed" 2
 [ -f "$T/collapsed/1-commando--Linux_2.6.10.json" ] || fail "no 1-commando--Linux_2.6.10.json"
+pm import lmbench -v "$S/lmbench-collapsed-2.6.11.txt"
+expect_status 0 "import -v"
+expect_err '^pmbench: note: .*\*Local\* Communication bandwidths: after row 2 \(commando- Linux 2.6.11\), "- You get this because'
 
+# lmbench 2, two runs of three kernels (OS cut to "2.6.7-r"), an archive
+# page's footer after the "-" line under the last row.
 pm import lmbench "$S/lmbench2-six-rows.txt" -o "$T/six"
 expect_status 0 "import lmbench 2"
 expect_out '^214.2.168 Linux 2.6.7-r 2.9000   20.7   57.3   35.7  192.2    44.7   265.8$'
+expect_out '^214.2.168   Linux 2.6.6   407 7.4680   55.2  257.8$'
 count_files "$T/six" 6
 
-# The wrapped summary has two rows whose blank column cannot be told.
-pm import lmbench "$S/lmbench3-wrapped-ppc.txt" -o "$T/wrapped"
+# Wrapped at 72 columns and blanks collapsed: two rows have a blank the
+# text does not place.  By default those figures are left out with one
+# warning per row; --strict refuses.
+pm import lmbench "$S/lmbench3-wrapped-ppc.txt" --strict -o "$T/wrapped"
 expect_status 2 "import wrapped, strict"
-expect_err "^pmbench: $S/lmbench3-wrapped-ppc.txt: \*Local\* Communication latencies: row 1 \(9919_unit Linux 2.6.25\): 7 figures for 8 columns"
+expect_err "^pmbench: $S/lmbench3-wrapped-ppc.txt: \*Local\* Communication latencies: row 1 \(9919_unit Linux 2.6.25\): 7 figures for 8 columns, and they do not show which one is blank \(any of UDP, RPC/UDP, TCP, RPC/TCP\)"
 expect_one_line_error
 [ ! -e "$T/wrapped" ] || fail "a rejected import wrote files"
-pm import lmbench --partial "$S/lmbench3-wrapped-ppc.txt" -o "$T/wrapped"
-expect_status 0 "import wrapped, partial"
-expect_err 'warning: .*row 1 \(9919_unit Linux 2.6.25\): 20.6 68.8 131. 353.1 533.4 461.7 1269 not imported'
+pm import lmbench "$S/lmbench3-wrapped-ppc.txt" -o "$T/wrapped"
+expect_status 0 "import wrapped"
+expect_err 'warning: .*row 1 \(9919_unit Linux 2.6.25\): 353.1 533.4 461.7 not imported'
 expect_err 'warning: .*row 2 \(9919_unit Linux 2.6.18\): 181.5 144.3 789.3 293.9 23.9K not imported'
+[ "$(grep -c warning "$T/err")" -eq 2 ] || fail "wrapped: not one warning per row"
+expect_out '^9919_unit  Linux 2.6.25  20.6  68.8 131\.                         1269$'
 expect_out '^9919_unit  Linux 2.6.18                                           7.09560  19.3$'
 expect_out '^9919_unit  Linux 2.6.25   434 4.8150  174.6  183.3       511.8    No L2 cache\?$'
 count_files "$T/wrapped" 2
+pm import lmbench "$S/lmbench3-wrapped-ppc.txt" --strict --partial
+expect_status 0 "--partial after --strict: the default again"
+
+# getsummary's own output on a VM: Mhz -1, blank cells in fixed columns.
+pm import lmbench "$S/lmbench3-getsummary-vm.txt" --strict -o "$T/vm"
+expect_status 0 "import getsummary"
+if grep -q warning "$T/err"; then fail "getsummary: warnings"; fi
+count_files "$T/vm" 2
+pm show --format lmbench "$T"/vm/1-*.json
+expect_status 0
+# not measured: no Mhz, blank integer add and RPC cells
+expect_out '^vm        Linux 6.18.44      [0-9.]{4} '
+expect_out '^vm        Linux 6.18.44 [0-9.]{6}        [0-9.]{6} '
+expect_out '^vm        Linux 6.18.44 [0-9. ]{5} +[0-9.]+ +[0-9.]+ +[0-9.]+       +[0-9.]+       +[0-9.K]+$'
+pm show --format json "$T"/vm/1-*.json
+expect_out '"cur_mhz": null'
+expect_out '"cpu.cur_mhz": "not measured \(Mhz -1 or blank in the lmbench summary\)"'
+expect_no_out '"int-add"'
+expect_no_out '"rpc-udp"'
+
+# Pasted on standard input.
+pm import lmbench - < "$S/lmbench3-getsummary-vm.txt"
+expect_status 0 "standard input"
+expect_out '^vm        Linux 6.18.44'
 
 pm import aim9 "$S/aim9-quoted.txt" -o "$T/aim9" --label 2.4-vs-2.5
 expect_status 0 "import aim9"
@@ -61,8 +98,7 @@ expect_out '^fork,ok,us,166000,166000,166000,1,166,'
 expect_out '^bw-file-reread,ok,MB/s,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,1,1551.7,'
 
 # The two runs of the collapsed mail in lmbench's layout: as expected,
-# and word for word the seed's table once blanks are collapsed as the
-# mail archive did.
+# and every row, blanks collapsed as the archive did, is in the mail.
 pm show --format lmbench "$T"/collapsed/1-*.json "$T"/collapsed/2-*.json
 expect_status 0 "show --format lmbench"
 cp "$T/out" "$T/collapsed.txt"
@@ -70,9 +106,11 @@ if ! cmp -s "$T/out" "$S/lmbench-collapsed-2.6.11.expected"; then
 	fail "show --format lmbench differs from lmbench-collapsed-2.6.11.expected"
 	diff "$S/lmbench-collapsed-2.6.11.expected" "$T/out" | head -20 | sed 's/^/  /' >&2
 fi
-flat() { tr -s ' \n' '  ' < "$1" | sed 's/ *$//'; }
-[ "$(flat "$T/out")" = "$(flat "$S/lmbench-collapsed-2.6.11.txt")" ] ||
-	fail "show --format lmbench, blanks collapsed, is not the seed's text"
+grep '^commando-' "$T/out" | tr -s ' ' > "$T/rows.txt"
+[ "$(wc -l < "$T/rows.txt")" -eq 10 ] || fail "not 10 rows shown"
+while IFS= read -r row; do
+	grep -qF -- "$row" "$S/lmbench-collapsed-2.6.11.txt" || fail "row not in the mail: $row"
+done < "$T/rows.txt"
 
 # What it prints imports again to the same figures.
 pm import lmbench "$T/collapsed.txt" -o "$T/again"
@@ -108,7 +146,16 @@ expect_status 0 "the printed json is a result file"
 # Bad input: exit 2, one line naming the file or the problem.
 pm import lmbench "$T/one.txt"
 expect_status 2 "no lmbench table"
-expect_err "^pmbench: $T/one.txt: no lmbench summary table"
+expect_err "^pmbench: $T/one.txt: no lmbench table found"
+expect_one_line_error
+pm import lmbench "$S/lmbench-no-table.txt"
+expect_status 2 "a mail without a table"
+expect_err "^pmbench: $S/lmbench-no-table.txt: no lmbench table found \(no table title such as"
+expect_one_line_error
+printf 'Processor\000\n' > "$T/binary.txt"
+pm import lmbench "$T/binary.txt"
+expect_status 2 "binary input"
+expect_err "^pmbench: $T/binary.txt: binary data"
 expect_one_line_error
 sed 's/ 166\. / 16x. /' "$S/lmbench-collapsed-2.6.11.txt" > "$T/bad.txt"
 pm import lmbench "$T/bad.txt"
@@ -134,5 +181,34 @@ expect_err '^usage: pmbench import'
 pm import aim9 "$T/one.txt" --format xml
 expect_status 2
 expect_err "'xml' is not one of table, json"
+head -c 17000000 /dev/zero | tr '\000' 'x' > "$T/huge.txt"
+pm import lmbench "$T/huge.txt"
+expect_status 2 "an input of 17 MB"
+expect_err "^pmbench: $T/huge.txt: larger than 16 MiB"
+rm -f "$T/huge.txt"
+
+# explain between an imported side and a fresh run: the figures are
+# compared, and no cause needs what the report lacks (counters, hotspots,
+# placement, fingerprint): only noise and the CPU clock.
+pm run --no-profile -e '' --min-trials 5 --max-time 0.3 -o "$T/fresh.json" null stat pipe
+expect_status 0 "a fresh run"
+for side in "$T"/vm/1-*.json "$T"/collapsed/1-*.json; do
+	pm explain "$side" "$T/fresh.json"
+	expect_status 0 "explain $side NEW"
+	expect_out '^  OLD .*import:lmbench'
+	expect_out '^(null|stat|pipe) '
+	expect_out 'OLD is imported from a text report: figures only, with no counters, hotspots or fingerprint beyond the OS string and Mhz'
+	pm explain --format json "$side" "$T/fresh.json"
+	expect_status 0 "explain --format json"
+	grep '"rule":' "$T/out" | grep -Ev '"rule": "(noise|cpu)"' > "$T/causes" || true
+	[ ! -s "$T/causes" ] || fail "explain $side: a cause an imported side cannot support: $(head -1 "$T/causes")"
+	grep -q '"name": "null"' "$T/out" || fail "explain $side: null not compared"
+done
+pm explain "$T/fresh.json" "$T"/vm/1-*.json
+expect_status 0 "explain fresh OLD, imported NEW"
+expect_out 'NEW is imported from a text report'
+pm show "$T"/vm/2-*.json
+expect_status 0
+expect_out '^imported from .*lmbench3-getsummary-vm.txt \(an lmbench summary\): figures only; no counters, hotspots or fingerprint beyond the host, OS string and Mhz it prints'
 
 finish

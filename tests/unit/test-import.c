@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "explain/explain.h"
 #include "results/import.h"
 #include "results/lmbench.h"
 #include "sysinfo.h"
@@ -77,7 +78,8 @@ struct xrun {
 	double mhz;
 };
 
-/* lmbench-collapsed-2.6.11.txt: lmbench 3.0-a3, the whole mail on one line */
+/* lmbench-collapsed-2.6.11.txt: lmbench 3.0-a3, the whole mail on one line,
+ * the list's footer right after the last row */
 static const struct xrun runs000[] = {
 	{ "commando-", "2.6.10", 2400 },
 	{ "commando-", "2.6.11", 2400 },
@@ -105,8 +107,9 @@ static const struct xsec secs000[] = {
 	} },
 };
 
-/* lmbench3-wrapped-ppc.txt: lmbench 3, wrapped at 72 columns, with
- * --partial (without, it is rejected: see wrapped_strict) */
+/* lmbench3-wrapped-ppc.txt: lmbench 3, wrapped at 72 columns, blanks
+ * collapsed, a signature after the last row; two rows have a blank cell
+ * the text does not place (rejected with PM_IMPORT_STRICT) */
 static const struct xrun runs002[] = {
 	{ "9919_unit", "2.6.25", 434 },
 	{ "9919_unit", "2.6.18", 445 },
@@ -138,8 +141,12 @@ static const struct xsec secs002[] = {
 	} },
 	{ lat_keys, {
 		/* "20.6 68.8 131. 353.1 533.4 461.7 1269": 7 figures for 8
-		 * columns, and any column may be the blank one */
-		{ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN },
+		 * columns.  "1269" is a cut "1269.x": only a field of 4
+		 * prints it, TCP conn here ("%4.4s" of num(v, 5)) as AF UNIX
+		 * is taken by "131." (a cut "131.x", AF UNIX or TCP conn);
+		 * the blank is one of UDP .. RPC/TCP, so the three figures
+		 * between are left out */
+		{ 20.6, 68.8, 131., NAN, NAN, NAN, NAN, 1269 },
 		{ 5.330, 36.1, 87.8, 225.3, 402.7, 331.8, 520.1, 970. },
 	} },
 	{ fs_keys, {
@@ -228,6 +235,56 @@ static const struct xsec secs004[] = {
 	} },
 };
 
+/* lmbench3-getsummary-vm.txt: getsummary's output as printed (make see)
+ * for two runs on a VM: Mhz -1 (not measured), blank cells in fixed
+ * columns (int add, the RPC latencies, the file create/delete ones). */
+static const struct xrun runsvm[] = {
+	{ "vm", "6.18.44", NAN },
+	{ "vm", "6.18.44", NAN },
+};
+static const struct xsec secsvm[] = {
+	{ basic_keys, {
+		{ 58, 64, 8.9500, 1 },
+		{ 96, 64, 242.4, 1 },
+	} },
+	{ proc_keys, {
+		{ 1.02, 1.14, 1.87, 3.38, 4.20, 1.08, 2.85, 1231, 2975, 5787 },
+		{ 1.71, 2.03, 3.07, 5.50, 7.65, 1.17, 3.63, 1368, 3317, 6720 },
+	} },
+	{ int_keys, {
+		{ 0.2100, NAN, 0.8600, 3.0400, 3.4200 },
+		{ 0.3700, NAN, 0.8700, 3.0800, 3.3800 },
+	} },
+	{ float_keys, {
+		{ 0.5500, 0.8400, 2.7900, 0.6900 },
+		{ 0.5600, 0.9300, 2.8300, 0.7000 },
+	} },
+	{ double_keys, {
+		{ 0.5600, 0.8300, 3.6500, 1.1200 },
+		{ 0.5600, 0.8400, 3.6700, 1.1100 },
+	} },
+	{ ctx_keys, {
+		{ 5.1200, 5.0700, 4.3100, 13.9, 13.5, 13.8, 14.9 },
+		{ 8.3000, 8.3900, 7.9600, 12.1, 12.0, 11.5, 12.1 },
+	} },
+	{ lat_keys, {
+		{ 5.120, 22.6, 30.4, 28.8, NAN, 29.9, NAN, 4607 },
+		{ 8.300, 16.5, 20.8, 25.5, NAN, 28.3, NAN, 25. },
+	} },
+	{ fs_keys, {
+		{ NAN, NAN, NAN, NAN, 509.0, 9.198, 1.22900, 1.837 },
+		{ NAN, NAN, NAN, NAN, 517.0, 17.6, 1.24240, 3.055 },
+	} },
+	{ bw_keys, {
+		{ 2438, 5425, 3231, 10.5e3, 45.1e3, 19.5e3, 19.6e3, 15e3, 24.1e3 },
+		{ 2862, 4943, 2911, 11.6e3, 49.7e3, 53.4e3, 24.4e3, 26e3, 27.4e3 },
+	} },
+	{ mem_keys, {
+		{ 1.1280, 3.3680, 8.4440, 185.9 },
+		{ 1.3130, 3.5310, 9.2480, 21.7 },
+	} },
+};
+
 static const struct pm_bench_result *by_key(const struct pm_result *r, const char *key)
 {
 	size_t i;
@@ -272,7 +329,11 @@ static void check_runs(const struct pm_result *runs, size_t n, const char *file,
 				 xr[r].host);
 		ck_assert_str_eq(json_string_value(pm_sysinfo_get(x->sysinfo, "kernel.release")),
 				 xr[r].rel);
-		ck_assert(json_number_value(pm_sysinfo_get(x->sysinfo, "cpu.cur_mhz")) == xr[r].mhz);
+		if (isnan(xr[r].mhz))
+			ck_assert(json_is_null(pm_sysinfo_get(x->sysinfo, "cpu.cur_mhz")));
+		else
+			ck_assert(json_number_value(pm_sysinfo_get(x->sysinfo, "cpu.cur_mhz")) ==
+				  xr[r].mhz);
 		ck_assert_str_eq(json_string_value(json_object_get(imp, "file")), file);
 		ck_assert_int_eq(json_integer_value(json_object_get(imp, "row")), (json_int_t)r + 1);
 		for (s = 0, count = 0; s < nxs; s++) {
@@ -307,14 +368,27 @@ static void check_runs(const struct pm_result *runs, size_t n, const char *file,
 	}
 }
 
-static void import_ok(const char *name, unsigned flags, struct pm_result **runs, size_t *n)
+/* Import a fixture; *log (if given) gets the warnings and notes. */
+static void import_ok(const char *name, unsigned flags, struct pm_result **runs, size_t *n,
+		      struct pm_import_log *log)
 {
 	struct pm_err e = { "" };
 	char *text = seed(name);
-	int err = pm_import_lmbench_flags(text, name, flags, runs, n, &e);
+	int err = pm_import_lmbench_flags(text, name, flags, runs, n, log, &e);
 
 	ck_assert_msg(err == 0, "%s: %s", name, e.msg);
 	free(text);
+}
+
+/* Does one of the log's lines contain `what`? */
+static bool logged(char **v, size_t n, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strstr(v[i], what))
+			return true;
+	return false;
 }
 
 START_TEST(collapsed_one_line)
@@ -322,9 +396,18 @@ START_TEST(collapsed_one_line)
 	struct pm_result *runs;
 	size_t n;
 
-	import_ok("lmbench-collapsed-2.6.11.txt", 0, &runs, &n);
+	struct pm_import_log log = { 0 };
+
+	import_ok("lmbench-collapsed-2.6.11.txt", 0, &runs, &n, &log);
 	check_runs(runs, n, "lmbench-collapsed-2.6.11.txt", runs000, PM_ARRAY_SIZE(runs000),
 		   secs000, PM_ARRAY_SIZE(secs000));
+	/* the footer after the last row is skipped, with a note; nothing
+	 * was left out */
+	ck_assert_uint_eq(log.nwarnings, 0);
+	ck_assert_uint_eq(log.nnotes, 1);
+	ck_assert_msg(strstr(log.notes[0], "*Local* Communication bandwidths: after row 2 (commando- Linux 2.6.11), \"- You get this because"),
+		      "%s", log.notes[0]);
+	pm_import_log_free(&log);
 	pm_import_free(runs, n);
 }
 END_TEST
@@ -334,7 +417,14 @@ START_TEST(lmbench2_six_rows)
 	struct pm_result *runs;
 	size_t n, r;
 
-	import_ok("lmbench2-six-rows.txt", 0, &runs, &n);
+	struct pm_import_log log = { 0 };
+
+	import_ok("lmbench2-six-rows.txt", 0, &runs, &n, &log);
+	/* the "-" line and the archive's footer after the last row */
+	ck_assert_uint_eq(log.nwarnings, 0);
+	ck_assert(logged(log.notes, log.nnotes, "Memory latencies: after row 6 (214.2.168 Linux 2.6.6), \"- You get this"));
+	ck_assert(logged(log.notes, log.nnotes, "\"Next message: C. Other:"));
+	pm_import_log_free(&log);
 	check_runs(runs, n, "lmbench2-six-rows.txt", runs004, PM_ARRAY_SIZE(runs004),
 		   secs004, PM_ARRAY_SIZE(secs004));
 	for (r = 0; r < n; r++)
@@ -345,8 +435,29 @@ START_TEST(lmbench2_six_rows)
 }
 END_TEST
 
+/* getsummary's own output: -1 and blank cells are "not measured", the
+ * blanks placed by the columns' positions; nothing refused or left out. */
+START_TEST(getsummary_report)
+{
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs;
+	size_t n;
+
+	import_ok("lmbench3-getsummary-vm.txt", PM_IMPORT_STRICT, &runs, &n, &log);
+	check_runs(runs, n, "lmbench3-getsummary-vm.txt", runsvm, PM_ARRAY_SIZE(runsvm),
+		   secsvm, PM_ARRAY_SIZE(secsvm));
+	ck_assert_uint_eq(log.nwarnings, 0);
+	ck_assert_uint_eq(log.nnotes, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(
+		json_object_get(runs[1].options, "import"), "description")), "x86_64-linux-gnu");
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
+}
+END_TEST
+
 /* Two rows of the wrapped summary have a blank column the text does not
- * place: an error naming the file, section and row, never a guess. */
+ * place: with PM_IMPORT_STRICT an error naming the file, section and
+ * row, never a guess. */
 START_TEST(wrapped_strict)
 {
 	struct pm_result *runs = NULL;
@@ -354,34 +465,44 @@ START_TEST(wrapped_strict)
 	char *text = seed("lmbench3-wrapped-ppc.txt");
 	size_t n = 0;
 
-	ck_assert_int_eq(pm_import_lmbench(text, "ppc.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_int_eq(pm_import_lmbench_flags(text, "ppc.txt", PM_IMPORT_STRICT, &runs, &n,
+						 NULL, &e), -EINVAL);
 	ck_assert_ptr_null(runs);
 	ck_assert_uint_eq(n, 0);
-	ck_assert_msg(strstr(e.msg, "ppc.txt: *Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 7 figures for 8 columns"),
+	ck_assert_msg(strstr(e.msg, "ppc.txt: *Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 7 figures for 8 columns, and they do not show which one is blank (any of UDP, RPC/UDP, TCP, RPC/TCP); write '-' in the blank column"),
 		      "%s", e.msg);
 	free(text);
 }
 END_TEST
 
-START_TEST(wrapped_partial)
+/* By default those figures are left unmeasured, one warning per row. */
+START_TEST(wrapped_default)
 {
+	struct pm_import_log log = { 0 };
 	struct pm_result *runs;
 	const json_t *left;
 	size_t n;
 
-	import_ok("lmbench3-wrapped-ppc.txt", PM_IMPORT_PARTIAL, &runs, &n);
+	import_ok("lmbench3-wrapped-ppc.txt", 0, &runs, &n, &log);
 	check_runs(runs, n, "lmbench3-wrapped-ppc.txt", runs002, PM_ARRAY_SIZE(runs002),
 		   secs002, PM_ARRAY_SIZE(secs002));
 	left = json_object_get(json_object_get(runs[0].options, "import"), "left_out");
 	ck_assert_uint_eq(json_array_size(left), 1);
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(left, 0)),
-		"*Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 20.6 68.8 131. 353.1 533.4 461.7 1269 not imported"));
+	ck_assert_str_eq(json_string_value(json_array_get(left, 0)),
+		"*Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 353.1 533.4 461.7 not imported: 7 figures for 8 columns, and they do not show which one is blank (any of UDP, RPC/UDP, TCP, RPC/TCP)");
 	left = json_object_get(json_object_get(runs[1].options, "import"), "left_out");
 	ck_assert_uint_eq(json_array_size(left), 1);
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(left, 0)),
-		"File & VM system latencies: row 2 (9919_unit Linux 2.6.18): 181.5 144.3 789.3 293.9 23.9K not imported"));
+		"File & VM system latencies: row 2 (9919_unit Linux 2.6.18): 181.5 144.3 789.3 293.9 23.9K not imported: 7 figures for 8 columns"));
 	ck_assert_str_eq(json_string_value(json_object_get(
 		json_object_get(runs[0].options, "import"), "description")), "powerpc-linux-gnu");
+	ck_assert_uint_eq(log.nwarnings, 2);
+	ck_assert_str_eq(log.warnings[0], "lmbench3-wrapped-ppc.txt: *Local* Communication latencies: row 1 (9919_unit Linux 2.6.25): 353.1 533.4 461.7 not imported: 7 figures for 8 columns, and they do not show which one is blank (any of UDP, RPC/UDP, TCP, RPC/TCP)");
+	ck_assert_ptr_nonnull(strstr(log.warnings[1], "row 2 (9919_unit Linux 2.6.18): 181.5 144.3 789.3 293.9 23.9K not imported"));
+	/* the list's signature after the last row (its Guesses wrapped) */
+	ck_assert_uint_eq(log.nnotes, 1);
+	ck_assert_ptr_nonnull(strstr(log.notes[0], "Memory latencies: after row 2 (9919_unit Linux 2.6.18), \"_____"));
+	pm_import_log_free(&log);
 	pm_import_free(runs, n);
 }
 END_TEST
@@ -476,21 +597,9 @@ static const struct {
 	const char *seed, *from, *to;
 	const char *expect;
 } corrupt[] = {
-	/* a non-number where a figure belongs */
+	/* a figure gone wrong */
 	{ "lmbench-collapsed-2.6.11.txt", " 166. ", " 16x. ",
 	  "c.txt: Processor, Processes: row 1 (commando- Linux 2.6.10): \"16x.\" is not a figure" },
-	/* a row that lost a figure: the rest would shift left */
-	{ "lmbench-collapsed-2.6.11.txt", " 2400 0.49 0.57 ", " 2400 0.49 ",
-	  "c.txt: Processor, Processes: row 1 (commando- Linux 2.6.10): 10 figures for 11 columns, and they do not show which one is blank" },
-	{ "lmbench-collapsed-2.6.11.txt", "16.8 99.5 ", "16.8 ",
-	  "c.txt: File & VM system latencies: row 2 (commando- Linux 2.6.11): 7 figures for 8 columns" },
-	/* one figure too many */
-	{ "lmbench-collapsed-2.6.11.txt", " 2972 ", " 2972 5555 ",
-	  "c.txt: Processor, Processes: row 1 (commando- Linux 2.6.10): 12 figures for 11 columns" },
-	{ "lmbench2-six-rows.txt", "1.078 4.00000", "1.078 4.00000 9.99",
-	  "c.txt: File & VM system latencies: row 5 (214.2.168 Linux 2.6.6): 8 figures for 7 columns" },
-	{ "lmbench-collapsed-2.6.11.txt", " 0.49 0.60 ", " 0.49 ",
-	  "c.txt: Processor, Processes: row 2 (commando- Linux 2.6.11): 10 figures for 11 columns" },
 	/* rows of two sections that are not the same runs */
 	{ "lmbench-collapsed-2.6.11.txt", "commando- Linux 2.6.11 7.9200", "commando- Linux 2.6.12 7.9200",
 	  "c.txt: Context switching: row 2 (commando- Linux 2.6.12): row 2 of Processor, Processes is commando- Linux 2.6.11" },
@@ -499,25 +608,26 @@ static const struct {
 	  "c.txt: Processor, Processes: column heads \"Host OS Mhz null null open sloc" },
 	{ "lmbench3-wrapped-ppc.txt", "\n----\n9919_unit Linux 2.6.25 powerpc", "\n9919_unit Linux 2.6.25 powerpc",
 	  "c.txt: Basic system parameters: 7 column rules under the heads, but the heads name 8 columns" },
-	/* text in the middle of a table */
-	{ "lmbench2-six-rows.txt", "214.2.168 Linux 2.6.6 407 0.42 0.73", "see below 214.2.168 Linux 2.6.6 407 0.42 0.73",
-	  "c.txt: Processor, Processes: row 5 (214.2.168 Linux 2.6.6): \"see\" is not a figure" },
 	/* an empty Host column: a figure would be read as the host */
 	{ "lmbench-collapsed-2.6.11.txt", " commando- Linux 2.6.11 2400", " Linux 2.6.11 2400",
 	  "c.txt: Processor, Processes: row 2 (2972 Linux 2.6.11): the host \"2972\" reads as a figure" },
 	/* a Mhz that differs between sections */
 	{ "lmbench2-six-rows.txt", "Linux 2.6.6 407 7.468", "Linux 2.6.6 408 7.468",
 	  "c.txt: Memory latencies: row 6 (214.2.168 Linux 2.6.6): Mhz 408, but 407 in Basic system parameters" },
-	{ NULL, "", "", "c.txt: no lmbench summary table" },
+	/* longer than lmbench prints a host */
+	{ "lmbench2-six-rows.txt", "214.2.168 Linux 2.6.6 147.1", "214.2.168.9 Linux 2.6.6 147.1",
+	  "c.txt: File & VM system latencies: row 5 (214.2.168.9 Linux 2.6.6): longer than lmbench's Host" },
+	/* lmbench 3's one-line mail, no table at all */
+	{ "lmbench-no-table.txt", "Hi,", "Hi,",
+	  "c.txt: no lmbench table found (no table title such as" },
 };
 
 START_TEST(rejects_corrupt)
 {
 	struct pm_result *runs = NULL;
 	struct pm_err e = { "" };
-	char *text = corrupt[_i].seed ? seed(corrupt[_i].seed) : pm_xstrdup("no tables here\n");
-	char *bad = corrupt[_i].seed ? edit(text, corrupt[_i].from, corrupt[_i].to) :
-		    pm_xstrdup(text);
+	char *text = seed(corrupt[_i].seed);
+	char *bad = edit(text, corrupt[_i].from, corrupt[_i].to);
 	size_t n = 0;
 	int err = pm_import_lmbench(bad, "c.txt", &runs, &n, &e);
 
@@ -525,6 +635,85 @@ START_TEST(rejects_corrupt)
 	ck_assert_msg(strstr(e.msg, corrupt[_i].expect) != NULL,
 		      "case %d: \"%s\" lacks \"%s\"", _i, e.msg, corrupt[_i].expect);
 	ck_assert_ptr_null(runs);
+	/* strict or not */
+	err = pm_import_lmbench_flags(bad, "c.txt", PM_IMPORT_STRICT, &runs, &n, NULL, &e);
+	ck_assert_int_eq(err, -EINVAL);
+	ck_assert(strstr(e.msg, corrupt[_i].expect) != NULL);
+	free(text);
+	free(bad);
+}
+END_TEST
+
+/* Rows whose figures cannot be placed: left unmeasured with a warning
+ * (the rest of the file imports), an error with PM_IMPORT_STRICT. */
+static const struct {
+	const char *seed, *from, *to;
+	const char *warning;		/* the row's left_out, from "row" */
+	const char *key;		/* a figure of that row left out */
+	size_t row;			/* the run it belongs to, from 0 */
+} unplaceable[] = {
+	/* a row that lost a figure: the rest could shift left */
+	{ "lmbench-collapsed-2.6.11.txt", " 2400 0.49 0.57 ", " 2400 0.49 ",
+	  "row 1 (commando- Linux 2.6.10): 0.49 2.06 3.06 19.6 0.89 2.70 166. 857. 2972 not imported: 10 figures for 11 columns, and they do not show which one is blank (any of ",
+	  "proc: fork proc", 0 },
+	{ "lmbench-collapsed-2.6.11.txt", "16.8 99.5 ", "16.8 ",
+	  /* "1.075" needs a field of 5 and "2.27760" one of 7: Prot and
+	   * Page Fault, and 18.8 is 100fd selct; "163.0" may be Mmap */
+	  "row 2 (commando- Linux 2.6.11): 40.8 16.8 36.7 163.0 not imported: 7 figures for 8 columns, and they do not show which one is blank (any of 0K File Create, 0K File Delete, 10K File Create, 10K File Delete, Mmap Latency)",
+	  "fs: 0K File Create", 1 },
+	/* one figure too many */
+	{ "lmbench-collapsed-2.6.11.txt", " 2972 ", " 2972 5555 ",
+	  "row 1 (commando- Linux 2.6.10): 2400 0.49 0.57 2.06 3.06 19.6 0.89 2.70 166. 857. 2972 5555 not imported: 12 figures for 11 columns",
+	  "proc: null call", 0 },
+	{ "lmbench2-six-rows.txt", "1.078 4.00000", "1.078 4.00000 9.99",
+	  "row 5 (214.2.168 Linux 2.6.6): 147.1 30.4 406.2 103.8 2449.0 1.078 4.00000 9.99 not imported: 8 figures for 7 columns",
+	  "fs: Page Fault", 4 },
+	/* figures no set of the fields can hold: "12.345" is no num() of
+	 * a field of 4 or 5 */
+	{ "lmbench-collapsed-2.6.11.txt", " 42.5 53.2 76. ", " 12.345 76. ",
+	  "row 1 (commando- Linux 2.6.10): 7.750 19.4 21.3 37.2 45.5 12.345 76. not imported: 7 figures for 8 columns, and they fit no set of the columns' fields",
+	  "lat: Pipe", 0 },
+};
+
+START_TEST(unplaceable_rows)
+{
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs = NULL;
+	struct pm_err e = { "" };
+	char *text = seed(unplaceable[_i].seed);
+	char *bad = edit(text, unplaceable[_i].from, unplaceable[_i].to);
+	const json_t *left;
+	size_t n = 0, r = unplaceable[_i].row;
+	int err;
+
+	err = pm_import_lmbench_flags(bad, "u.txt", PM_IMPORT_STRICT, &runs, &n, NULL, &e);
+	ck_assert_msg(err == -EINVAL, "case %d: accepted with PM_IMPORT_STRICT", _i);
+	ck_assert_ptr_null(runs);
+	{
+		/* the same row and reason as the warning, as an error */
+		const char *w = unplaceable[_i].warning, *why = strstr(w, "not imported: ") + 14;
+		char *row = pm_xasprintf("%.*s", (int)(strchr(w, ')') + 1 - w), w);
+		ck_assert_msg(strstr(e.msg, row) && strstr(e.msg, why) && !strncmp(e.msg, "u.txt: ", 7),
+			      "case %d: %s", _i, e.msg);
+		free(row);
+	}
+
+	err = pm_import_lmbench_flags(bad, "u.txt", 0, &runs, &n, &log, &e);
+	ck_assert_msg(err == 0, "case %d: %s", _i, e.msg);
+	ck_assert_uint_eq(log.nwarnings, 1);
+	ck_assert_msg(strstr(log.warnings[0], unplaceable[_i].warning) != NULL,
+		      "case %d: \"%s\" lacks \"%s\"", _i, log.warnings[0], unplaceable[_i].warning);
+	ck_assert(!strncmp(log.warnings[0], "u.txt: ", 7));
+	left = json_object_get(json_object_get(runs[r].options, "import"), "left_out");
+	ck_assert_uint_eq(json_array_size(left), 1);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(left, 0)),
+				     unplaceable[_i].warning));
+	ck_assert_msg(by_key(&runs[r], unplaceable[_i].key) == NULL, "case %d: %s imported",
+		      _i, unplaceable[_i].key);
+	/* the other run is whole */
+	ck_assert_ptr_nonnull(by_key(&runs[r ? 0 : 1], unplaceable[_i].key));
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
 	free(text);
 	free(bad);
 }
@@ -534,11 +723,11 @@ static const struct {
 	const char *from, *to, *expect;
 } corrupt_aim9[] = {
 	{ "> fork_test 10010 32.967 3296.70 Task Creations/second\n", "",
-	  "c.txt:23: fork_test appears 1 time but other tests 2 times" },
+	  "c.txt:27: fork_test appears 1 time but other tests 2 times" },
 	{ "> fork_test 10000 56.2 5620.00", "> fork_test 10000 56.2 x5620.00",
-	  "c.txt:23: fork_test: not an AIM9 result line" },
+	  "c.txt:27: fork_test: not an AIM9 result line" },
 	{ "> exec_test 10010 16.6833 83.42", "> exec_test 10010 16.6833 0.00",
-	  "c.txt:19: exec_test: an operation rate of 0.00" },
+	  "c.txt:23: exec_test: an operation rate of 0.00" },
 };
 
 START_TEST(rejects_corrupt_aim9)
@@ -613,6 +802,7 @@ END_TEST
 /* Blanks collapsed: the same row is ambiguous, unless '-' marks the blank. */
 START_TEST(blank_collapsed)
 {
+	struct pm_import_log log = { 0 };
 	struct pm_result *runs = NULL;
 	struct pm_err e = { "" };
 	char *flat = pm_xstrdup(intact), *marked, *p, *q;
@@ -622,22 +812,41 @@ START_TEST(blank_collapsed)
 		if (!(*p == ' ' && q > flat && q[-1] == ' '))
 			*q++ = *p;
 	*q = '\0';
-	ck_assert_int_eq(pm_import_lmbench(flat, "f.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_int_eq(pm_import_lmbench_flags(flat, "f.txt", PM_IMPORT_STRICT, &runs, &n,
+						 NULL, &e), -EINVAL);
 	ck_assert_msg(strstr(e.msg, "f.txt: Processor, Processes: row 1 (alpha Linux 2.6.20): 10 figures for 11 columns"),
 		      "%s", e.msg);
+	/* by default: the Mhz (always printed) is placed, the rest left out */
+	ck_assert_msg(pm_import_lmbench_flags(flat, "f.txt", 0, &runs, &n, &log, &e) == 0,
+		      "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(runs[0].nbench, 0);
+	ck_assert(json_number_value(pm_sysinfo_get(runs[0].sysinfo, "cpu.cur_mhz")) == 800);
+	ck_assert(same_figure(fig(&runs[1], "proc: slct TCP"), 15.0));
+	ck_assert(isnan(fig(&runs[1], "ctx: 2p/0K")));
+	ck_assert_uint_eq(log.nwarnings, 2);
+	ck_assert_ptr_nonnull(strstr(log.warnings[0], "row 1 (alpha Linux 2.6.20): 0.30 0.45 2.10 3.20 1.10 2.50 150. 600. 2100 not imported: 10 figures for 11 columns"));
+	ck_assert_ptr_nonnull(strstr(log.warnings[1], "Context switching: row 1 (alpha Linux 2.6.21): 3.0000 12.5 not imported: 2 figures for 7 columns"));
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
 	marked = edit(flat, "3.20 1.10", "3.20 - 1.10");
-	ck_assert_int_eq(pm_import_lmbench(marked, "f.txt", &runs, &n, &e), -EINVAL);
+	ck_assert_int_eq(pm_import_lmbench_flags(marked, "f.txt", PM_IMPORT_STRICT, &runs, &n,
+						 NULL, &e), -EINVAL);
 	ck_assert_msg(strstr(e.msg, "f.txt: Context switching: row 1 (alpha Linux 2.6.21): 2 figures for 7 columns"),
 		      "%s", e.msg);
 	free(marked);
 	marked = edit(flat, "3.20 1.10", "3.20 - 1.10");
 	p = marked;
-	marked = edit(p, "3.0000 12.5", "3.0000 - - - - 12.5 -");
+	marked = edit(p, "3.0000 12.5", "3.0000 - - - -1 12.5 -");
 	free(p);
-	ck_assert_msg(pm_import_lmbench(marked, "f.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_msg(pm_import_lmbench_flags(marked, "f.txt", PM_IMPORT_STRICT, &runs, &n, &log,
+					      &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(log.nwarnings, 0);
 	ck_assert(isnan(fig(&runs[0], "proc: slct TCP")));
 	ck_assert(same_figure(fig(&runs[0], "proc: sig inst"), 1.10));
 	ck_assert(same_figure(fig(&runs[1], "ctx: 16p/16K"), 12.5));
+	ck_assert(isnan(fig(&runs[1], "ctx: 8p/64K")));
+	ck_assert_uint_eq(runs[1].nbench, 10 + 2);
 	pm_import_free(runs, n);
 	free(marked);
 	free(flat);
@@ -710,6 +919,308 @@ START_TEST(bad_mhz_row)
 }
 END_TEST
 
+/* ---- the rules of a row, each with the input that needs it ---- */
+
+/* A row ends where its figures end: a footer run onto the same line (the
+ * whole mail collapsed onto one line) is skipped with a note, even when
+ * it starts with '-', lmbench's "not measured". */
+START_TEST(footer_ends_row)
+{
+	static const char text[] =
+		"Context switching - times in microseconds - smaller is better "
+		"------------- Host OS 2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K "
+		"ctxsw ctxsw ctxsw ctxsw ctxsw ctxsw ctxsw "
+		"--------- ------------- ------ ------ ------ ------ ------ ------- ------- "
+		"a Linux 2.6.1 1.0000 2.0000 3.0000 4.0000 5.0000 6.00000 7.00000 "
+		"- To leave the list, write to the robot Best regards, A.";
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench_flags(text, "f.txt", PM_IMPORT_STRICT, &runs, &n, &log,
+					      &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(runs[0].nbench, 7);
+	ck_assert(same_figure(fig(&runs[0], "ctx: 16p/64K"), 7.0));
+	ck_assert_uint_eq(log.nwarnings, 0);
+	ck_assert_uint_eq(log.nnotes, 1);
+	ck_assert_str_eq(log.notes[0], "f.txt: Context switching: after row 1 (a Linux 2.6.1), \"- To leave the list, write to the robot Best regards, A.\" (12 words) skipped: not figures");
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* The heads of another table end a table without an empty line: its
+ * rows are not taken for rows of the one before. */
+START_TEST(header_ends_table)
+{
+	static const char text[] =
+		"Basic integer operations - times in nanoseconds - smaller is better\n"
+		"------------------------------------------------------------------\n"
+		"Host OS intgr intgr intgr intgr intgr\n"
+		"bit add mul div mod\n"
+		"--------- ------------- ------ ------ ------ ------ ------\n"
+		"a Linux 2.6.1 0.5000 0.6000 0.7000 0.8000 0.9000\n"
+		"Some table pmbench does not know\n"
+		"------------------------------------\n"
+		"Host OS widgets gadgets\n"
+		"--------- ------------- ------- -------\n"
+		"a Linux 2.6.1 12.0 13.0\n"
+		"b Linux 2.6.2 14.0 15.0\n";
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	char *ruled;
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench_flags(text, "h.txt", PM_IMPORT_STRICT, &runs, &n, &log,
+					      &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(runs[0].nbench, 5);
+	ck_assert(same_figure(fig(&runs[0], "int: intgr mod"), 0.9));
+	/* the unknown title is the text after the row; the table ends at
+	 * its rule */
+	ck_assert_uint_eq(log.nnotes, 2);
+	ck_assert_ptr_nonnull(strstr(log.notes[0], "after row 1 (a Linux 2.6.1), \"Some table pmbench does not know\" (6 words) skipped"));
+	ck_assert_ptr_nonnull(strstr(log.notes[1], "\"------------------------------------ Host OS widgets"));
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
+	/* without its title and rule: the heads alone end the table */
+	ruled = edit(text, "Some table pmbench does not know\n------------------------------------\n", "");
+	ck_assert_msg(pm_import_lmbench(ruled, "h.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(runs[0].nbench, 5);
+	pm_import_free(runs, n);
+	free(ruled);
+}
+END_TEST
+
+/* '-1', '-' and blanks are "not measured": absent from the result,
+ * blank when shown, never a reason to refuse the file. */
+START_TEST(not_measured_cells)
+{
+	static const char text[] =
+		"Processor, Processes - times in microseconds - smaller is better\n"
+		"------------------------------------------------------------------------------\n"
+		"Host                 OS  Mhz null null      open slct sig  sig  fork exec sh\n"
+		"                             call  I/O stat clos TCP  inst hndl proc proc proc\n"
+		"--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----\n"
+		"vm          Linux 6.1.0   -1 0.08 0.17 0.40 0.81 2.63 0.12 0.84 97.2 285. 657.\n"
+		"vm          Linux 6.1.0   -1 0.08    - 0.41   -1 2.61 0.12 0.85      287. 660.\n";
+	static const char shown[] =
+		"vm          Linux 6.1.0      0.08      0.41      2.61 0.12 0.85      287. 660.\n";
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	const struct pm_result *v[1];
+	char *out = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	ck_assert_msg(pm_import_lmbench_flags(text, "n.txt", PM_IMPORT_STRICT, &runs, &n, &log,
+					      &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(log.nwarnings, 0);
+	ck_assert_uint_eq(runs[0].nbench, 10);
+	ck_assert_uint_eq(runs[1].nbench, 7);
+	ck_assert(isnan(fig(&runs[1], "proc: null I/O")));
+	ck_assert(isnan(fig(&runs[1], "proc: open clos")));
+	ck_assert(isnan(fig(&runs[1], "proc: fork proc")));
+	ck_assert(same_figure(fig(&runs[1], "proc: slct TCP"), 2.61));
+	ck_assert(same_figure(fig(&runs[1], "proc: sh proc"), 660));
+	/* the clock rate lmbench could not measure */
+	ck_assert(json_is_null(pm_sysinfo_get(runs[0].sysinfo, "cpu.cur_mhz")));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(runs[0].sysinfo,
+		"unavailable"), "cpu.cur_mhz")), "not measured (Mhz -1 or blank in the lmbench summary)");
+	v[0] = &runs[1];
+	f = open_memstream(&out, &len);
+	pm_render_lmbench(v, 1, f);
+	fclose(f);
+	ck_assert_msg(strstr(out, shown) != NULL, "%s", out);
+	free(out);
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* Blanks intact, with a mailer's tab: positions still place the
+ * figures. */
+START_TEST(blank_by_columns_tab)
+{
+	char *tabbed = edit(intact, "alpha      Linux 2.6.20", "alpha\t   Linux 2.6.20");
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench_flags(tabbed, "t.txt", PM_IMPORT_STRICT, &runs, &n, NULL,
+					      &e) == 0, "%s", e.msg);
+	ck_assert(isnan(fig(&runs[0], "proc: slct TCP")));
+	ck_assert(same_figure(fig(&runs[0], "proc: sig inst"), 1.10));
+	pm_import_free(runs, n);
+	free(tabbed);
+}
+END_TEST
+
+/* Blanks collapsed, one blank: getsummary's number shapes place what
+ * they can ("2.14310" needs a field of 7, "1.734" one of 5). */
+START_TEST(placed_by_shape)
+{
+	static const char text[] =
+		"File & VM system latencies in microseconds - smaller is better "
+		"----------- Host OS 0K File 10K File Mmap Prot Page 100fd "
+		"Create Delete Create Delete Latency Fault Fault selct "
+		"--------- ------------- ------ ------ ------ ------ ------- ----- ------- ----- "
+		"a Linux 2.6.1 222.3 172.4 1003.0 350.5 41.5K 1.734 2.14310 "
+		"b Linux 2.6.2 222.3 172.4 1003.0 350.5 41.5K 7.09560 18.0\n";
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n;
+
+	ck_assert_msg(pm_import_lmbench_flags(text, "s.txt", 0, &runs, &n, &log, &e) == 0,
+		      "%s", e.msg);
+	/* a: "1.734" is Prot Fault, so "2.14310" Page Fault, the blank is
+	 * 100fd selct and the five before fill the first five columns */
+	ck_assert(isnan(fig(&runs[0], "fs: 100fd selct")));
+	ck_assert(same_figure(fig(&runs[0], "fs: 0K File Create"), 222.3));
+	ck_assert(same_figure(fig(&runs[0], "fs: Mmap Latency"), 41.5e3));
+	ck_assert(same_figure(fig(&runs[0], "fs: Prot Fault"), 1.734));
+	ck_assert(same_figure(fig(&runs[0], "fs: Page Fault"), 2.14310));
+	ck_assert_uint_eq(runs[0].nbench, 7);
+	/* b: "7.09560" is Page Fault (in Mmap five figures would be left
+	 * for four columns), 18.0 is 100fd selct; the blank is any before */
+	ck_assert(same_figure(fig(&runs[1], "fs: Page Fault"), 7.09560));
+	ck_assert(same_figure(fig(&runs[1], "fs: 100fd selct"), 18.0));
+	ck_assert_uint_eq(runs[1].nbench, 2);
+	ck_assert_uint_eq(log.nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(log.warnings[0], "row 2 (b Linux 2.6.2): 222.3 172.4 1003.0 350.5 41.5K not imported: 7 figures for 8 columns, and they do not show which one is blank (any of 0K File Create, 0K File Delete, 10K File Create, 10K File Delete, Mmap Latency, Prot Fault)"));
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
+}
+END_TEST
+
+/* Text inside a table is skipped up to the next row; prose mentioning a
+ * kernel after the last table is not a row. */
+START_TEST(text_inside_table)
+{
+	struct pm_import_log log = { 0 };
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	char *text = seed("lmbench2-six-rows.txt"), *mid, *prose;
+	size_t n;
+
+	mid = edit(text, "214.2.168 Linux 2.6.6 407 0.42 0.73",
+		   "(the second 2.6.6 run follows)\n214.2.168 Linux 2.6.6 407 0.42 0.73");
+	ck_assert_msg(pm_import_lmbench_flags(mid, "m.txt", PM_IMPORT_STRICT, &runs, &n, &log,
+					      &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 6);
+	ck_assert(same_figure(fig(&runs[5], "proc: sh proc"), 6083));
+	ck_assert(logged(log.notes, log.nnotes, "Processor, Processes: after row 5 (214.2.168 Linux 2.6.6), \"(the second 2.6.6 run follows)\" (5 words) skipped"));
+	pm_import_log_free(&log);
+	pm_import_free(runs, n);
+	prose = edit(text, "-\nYou get this",
+		     "I also ran it on Linux 2.6.5 twice, and\nbox Linux 2.6.5 was no faster, by 3 or 4 percent.\n-\nYou get this");
+	ck_assert_msg(pm_import_lmbench(prose, "p.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(runs[5].nbench, 44);
+	pm_import_free(runs, n);
+	free(mid);
+	free(prose);
+	free(text);
+}
+END_TEST
+
+/* An old mail in Latin-1: the host comes out in UTF-8 (result files are
+ * JSON), still 9 characters at most. */
+START_TEST(latin1_text)
+{
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	char *text = seed("lmbench-collapsed-2.6.11.txt"), *p;
+	const char *host;
+	size_t n;
+
+	while ((p = strstr(text, "commando-")))
+		memcpy(p, "comm\xe9ndo-", 9);
+	ck_assert_msg(pm_import_lmbench(text, "l\xe9.txt", &runs, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 2);
+	host = json_string_value(pm_sysinfo_get(runs[0].sysinfo, "hostname"));
+	ck_assert_ptr_nonnull(host);
+	ck_assert_str_eq(host, "comm\xc3\xa9ndo-");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(runs[0].options,
+		"import"), "file")), "l\xc3\xa9.txt");
+	ck_assert(same_figure(fig(&runs[1], "proc: fork proc"), 235));
+	pm_import_free(runs, n);
+	free(text);
+}
+END_TEST
+
+/* ---- explain on an imported side ---- */
+
+/* An imported side has figures, OS string and Mhz only: explain names
+ * no cause that needs more (here a placement that differs, which on two
+ * runs is a high-confidence cause), while the CPU clock and noise stand. */
+START_TEST(explain_imported_side)
+{
+	struct pm_side old = { 0 }, new = { 0 };
+	struct pm_explain_opts opts;
+	struct pm_explanation x;
+	struct pm_result *runs;
+	struct pm_err e = { "" };
+	size_t n, i, k, pipe = 0;
+
+	import_ok("lmbench-collapsed-2.6.11.txt", 0, &runs, &n, NULL);
+	ck_assert_uint_eq(n, 2);
+	old.name = pm_xstrdup("old");
+	old.runs = pm_xcalloc(1, sizeof(*old.runs));
+	old.runs[0] = runs[0];
+	old.nruns = 1;
+	/* the other as if run here: placed, on a faster clock */
+	new.name = pm_xstrdup("new");
+	new.runs = pm_xcalloc(1, sizeof(*new.runs));
+	new.runs[0] = runs[1];
+	new.nruns = 1;
+	free(runs);
+	free(new.runs[0].source);
+	new.runs[0].source = pm_xstrdup("run");
+	for (i = 0; i < new.runs[0].nbench; i++) {
+		new.runs[0].bench[i].placement = pm_xstrdup("same");
+		new.runs[0].bench[i].cpu = 0;
+	}
+	json_object_set_new(json_object_get(new.runs[0].sysinfo, "cpu"), "cur_mhz",
+			    json_integer(3000));
+	pm_explain_opts_default(&opts);
+	ck_assert_msg(pm_explain(&x, &old, &new, &opts, &e) == 0, "%s", e.msg);
+	ck_assert_uint_gt(x.ncmp, 30);
+	for (i = 0; i < x.ncmp; i++) {
+		const struct pm_bench_cmp *c = &x.cmp[i];
+
+		for (k = 0; k < c->ncauses; k++)
+			ck_assert_msg(!strcmp(c->causes[k].rule, "noise") ||
+				      !strcmp(c->causes[k].rule, "cpu"),
+				      "%s: cause %s on an imported side", c->name, c->causes[k].rule);
+		if (!strcmp(c->name, "bw-pipe")) {
+			/* 313. -> 554. MB/s: a change, the clock one cause */
+			pipe++;
+			ck_assert(c->ncauses >= 1);
+			for (k = 0; k < c->ncauses && strcmp(c->causes[k].rule, "cpu"); k++)
+				;
+			ck_assert_msg(k < c->ncauses, "bw-pipe: no CPU clock cause");
+			ck_assert_ptr_nonnull(strstr(c->causes[k].sentence, "2400 MHz -> 3000 MHz"));
+		}
+	}
+	ck_assert_uint_eq(pipe, 1);
+	for (i = 0; i < x.nunavailable && !strstr(x.unavailable[i], "OLD is imported"); i++)
+		;
+	ck_assert_msg(i < x.nunavailable, "no note on the imported side");
+	ck_assert_ptr_nonnull(strstr(x.unavailable[i], "figures only, with no counters, hotspots or fingerprint beyond the OS string and Mhz"));
+	pm_explanation_free(&x);
+	pm_side_free(&old);
+	pm_side_free(&new);
+}
+END_TEST
+
 /* ---- the renderer ---- */
 
 START_TEST(num_format)
@@ -739,7 +1250,7 @@ END_TEST
 START_TEST(render_round_trip)
 {
 	static const char *const seeds[] = { "lmbench-collapsed-2.6.11.txt",
-		"lmbench3-wrapped-ppc.txt", "lmbench2-six-rows.txt" };
+		"lmbench3-wrapped-ppc.txt", "lmbench2-six-rows.txt", "lmbench3-getsummary-vm.txt" };
 	struct pm_result *a, *b;
 	struct pm_err e = { "" };
 	size_t na, nb, r, i, s;
@@ -750,7 +1261,7 @@ START_TEST(render_round_trip)
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
 
-		import_ok(seeds[s], PM_IMPORT_PARTIAL, &a, &na);
+		import_ok(seeds[s], 0, &a, &na, NULL);
 		for (r = 0; r < na; r++)
 			v[r] = &a[r];
 		pm_render_lmbench(v, na, f);
@@ -843,14 +1354,24 @@ static Suite *suite(void)
 	tcase_add_test(tc, collapsed_one_line);
 	tcase_add_test(tc, lmbench2_six_rows);
 	tcase_add_test(tc, wrapped_strict);
-	tcase_add_test(tc, wrapped_partial);
+	tcase_add_test(tc, wrapped_default);
+	tcase_add_test(tc, getsummary_report);
 	tcase_add_test(tc, aim9_quoted);
 	tcase_add_loop_test(tc, rejects_corrupt, 0, PM_ARRAY_SIZE(corrupt));
+	tcase_add_loop_test(tc, unplaceable_rows, 0, PM_ARRAY_SIZE(unplaceable));
 	tcase_add_loop_test(tc, rejects_corrupt_aim9, 0, PM_ARRAY_SIZE(corrupt_aim9));
 	tcase_add_test(tc, blank_by_columns);
 	tcase_add_test(tc, blank_collapsed);
 	tcase_add_test(tc, missing_rows);
 	tcase_add_test(tc, bad_mhz_row);
+	tcase_add_test(tc, footer_ends_row);
+	tcase_add_test(tc, header_ends_table);
+	tcase_add_test(tc, not_measured_cells);
+	tcase_add_test(tc, blank_by_columns_tab);
+	tcase_add_test(tc, placed_by_shape);
+	tcase_add_test(tc, text_inside_table);
+	tcase_add_test(tc, latin1_text);
+	tcase_add_test(tc, explain_imported_side);
 	tcase_add_test(tc, num_format);
 	tcase_add_test(tc, render_round_trip);
 	tcase_add_test(tc, layout_matches_registry);
