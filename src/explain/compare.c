@@ -147,35 +147,48 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 	d->converged = true;
 	for (i = 0; i < s->nruns; i++) {
 		const struct pm_bench_result *b = pm_result_find(&s->runs[i], name);
+		const struct pm_round *rounds;
+		struct pm_round one;
+		size_t nr, at;
 		double *med;
 		bool *done;
 
-		if (!b || b->status != PM_BENCH_OK || !b->ntrials || !b->nrounds)
+		if (!b || b->status != PM_BENCH_OK || !b->ntrials)
 			continue;
+		rounds = b->rounds;
+		nr = b->nrounds;
+		if (!nr) {
+			/* built in memory (an import) rather than read: one round */
+			one = (struct pm_round){ .ntrials = b->ntrials, .reference_ns = b->reference_ns,
+						 .busy = b->busy, .started_s = NAN };
+			rounds = &one;
+			nr = 1;
+		}
 		if (!d->first)
 			d->first = b;
 		d->converged = d->converged && b->converged;
 		for (k = 0; k < b->ntrials; k++)
 			vec_push(&d->trials, b->trials[k]);
-		med = pm_xcalloc(b->nrounds, sizeof(*med));
-		done = pm_xcalloc(b->nrounds, sizeof(*done));
-		pm_bench_result_round_medians(b, med);
-		for (k = 0; k < b->nrounds; k++) {
+		med = pm_xcalloc(nr, sizeof(*med));
+		done = pm_xcalloc(nr, sizeof(*done));
+		for (k = 0, at = 0; k < nr; k++) {
+			med[k] = pm_median(b->trials + at, rounds[k].ntrials);
+			at += rounds[k].ntrials;
 			vec_push(&d->rounds, med[k]);
-			if (!isnan(b->rounds[k].reference_ns))
-				vec_push(&d->refs, b->rounds[k].reference_ns);
-			if (!isnan(b->rounds[k].busy))
-				vec_push(&d->busy, b->rounds[k].busy);
+			if (!isnan(rounds[k].reference_ns))
+				vec_push(&d->refs, rounds[k].reference_ns);
+			if (!isnan(rounds[k].busy))
+				vec_push(&d->busy, rounds[k].busy);
 		}
 		/* one value per run: the geometric mean of its rounds */
-		for (k = 0; k < b->nrounds; k++) {
+		for (k = 0; k < nr; k++) {
 			struct vec r = { 0 };
 			size_t m;
 
 			if (done[k])
 				continue;
-			for (m = k; m < b->nrounds; m++) {
-				if (b->rounds[m].run != b->rounds[k].run)
+			for (m = k; m < nr; m++) {
+				if (rounds[m].run != rounds[k].run)
 					continue;
 				done[m] = true;
 				vec_push(&r, med[m]);

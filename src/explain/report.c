@@ -185,8 +185,20 @@ static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 	}
 	if (c->machine_note)
 		fprintf(f, "  machine: %s\n", c->machine_note);
-	fprintf(f, "  where:\n");
-	where_lines(c, f, "    ");
+	{
+		/* imported sides may have nothing to say here: no empty heading */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (m) {
+			where_lines(c, m, "    ");
+			fclose(m);
+			if (len)
+				fprintf(f, "  where:\n%s", buf);
+			free(buf);
+		}
+	}
 	if (c->ncauses) {
 		fprintf(f, "  why:\n");
 		for (i = 0; i < c->ncauses; i++) {
