@@ -105,6 +105,35 @@ static int runnable_now(void)
 	return running;
 }
 
+/*
+ * Time the benchmark's processes (this one and its peers) spent runnable
+ * but waiting for a CPU, in ns: the second field of /proc/PID/schedstat.
+ * Unlike /proc/loadavg it is the competition this benchmark met.  NAN
+ * when the kernel does not keep it (no CONFIG_SCHED_INFO).
+ */
+static double run_delay_ns(const struct pm_ctx *ctx)
+{
+	unsigned long long run, wait;
+	char path[64], buf[128];
+	double sum = 0;
+	int i;
+
+	for (i = -1; i < ctx->npeers; i++) {
+		if (i < 0)
+			snprintf(path, sizeof(path), "/proc/self/schedstat");
+		else
+			snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)ctx->peers[i]);
+		if (pm_read_line(path, buf, sizeof(buf)) != 0 ||
+		    sscanf(buf, "%llu %llu", &run, &wait) != 2) {
+			if (i < 0)
+				return NAN;
+			continue;	/* a peer that is gone */
+		}
+		sum += (double)wait;
+	}
+	return sum;
+}
+
 /* The empty loop: what the benchmark loop itself costs per iteration. */
 static int empty_run(struct pm_ctx *ctx, uint64_t iters)
 {
@@ -607,7 +636,7 @@ static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		return err;
 	}
 	out->measured = true;
-	round.reference_ns = round.busy = NAN;
+	round.reference_ns = round.busy = round.waited = NAN;
 	out->converged = (out->nrounds ? out->converged : true) && converged;
 	pm_bench_result_add_round(out, v, n, &round);
 	free(v);
@@ -630,6 +659,7 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->counters.ru_user_ns = out->counters.ru_sys_ns = NAN;
 	out->reference_ns = NAN;
 	out->busy = NAN;
+	out->waited = NAN;
 }
 
 /* A benchmark set up in this process, and what to undo afterwards. */
@@ -743,7 +773,7 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			const struct pm_run_opts *o, struct pm_bench_result *out)
 {
 	uint64_t iters = out->iterations, ns, t_start;
-	double overhead, *trials = NULL, *refs = NULL, busy = 0;
+	double overhead, *trials = NULL, *refs = NULL, busy = 0, delay0;
 	size_t n = 0, cap = 0, nbusy = 0;
 	struct pm_summary sum = { 0 };
 	struct pm_round round = { .run = o->run, .started_s = NAN };
@@ -766,6 +796,7 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		return err;
 
 	t_start = pm_now_ns();
+	delay0 = run_delay_ns(ctx);
 	for (;;) {
 		int r;
 
@@ -803,6 +834,9 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	}
 	round.reference_ns = pm_median(refs, n);
 	round.busy = nbusy ? busy / (double)nbusy : NAN;
+	round.waited = (run_delay_ns(ctx) - delay0) / (double)(pm_now_ns() - t_start);
+	if (!(round.waited >= 0))
+		round.waited = NAN;
 	out->converged = (out->nrounds ? out->converged : true) && converged;
 	pm_bench_result_add_round(out, trials, n, &round);
 	out->iterations = iters;
@@ -821,8 +855,8 @@ fail:
 void pm_bench_result_summarize(struct pm_bench_result *out, double level)
 {
 	double *v = pm_xcalloc(out->nrounds ? out->nrounds : 1, sizeof(*v));
-	double busy = 0;
-	size_t i, k = 0, nb = 0;
+	double busy = 0, waited = 0;
+	size_t i, k = 0, nb = 0, nw = 0;
 
 	pm_summarize(out->trials, out->ntrials, level, &out->stats);
 	for (i = 0; i < out->nrounds; i++) {
@@ -832,9 +866,14 @@ void pm_bench_result_summarize(struct pm_bench_result *out, double level)
 			busy += out->rounds[i].busy;
 			nb++;
 		}
+		if (!isnan(out->rounds[i].waited)) {
+			waited += out->rounds[i].waited;
+			nw++;
+		}
 	}
 	out->reference_ns = k ? pm_median(v, k) : NAN;
 	out->busy = nb ? busy / (double)nb : NAN;
+	out->waited = nw ? waited / (double)nw : NAN;
 	free(v);
 }
 

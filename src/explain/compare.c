@@ -133,7 +133,7 @@ static void vec_push(struct vec *a, double x)
  * several when its rounds say so (merged files).
  */
 struct side_data {
-	struct vec runs, rounds, trials, refs, busy;
+	struct vec runs, rounds, trials, refs, busy, waited;
 	double within_ss, within_df;	/* log round medians around their run's mean */
 	const struct pm_bench_result *first;
 	bool converged;
@@ -160,7 +160,8 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 		if (!nr) {
 			/* built in memory (an import) rather than read: one round */
 			one = (struct pm_round){ .ntrials = b->ntrials, .reference_ns = b->reference_ns,
-						 .busy = b->busy, .started_s = NAN };
+						 .busy = b->busy, .waited = b->waited,
+						 .started_s = NAN };
 			rounds = &one;
 			nr = 1;
 		}
@@ -179,6 +180,8 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 				vec_push(&d->refs, rounds[k].reference_ns);
 			if (!isnan(rounds[k].busy))
 				vec_push(&d->busy, rounds[k].busy);
+			if (!isnan(rounds[k].waited))
+				vec_push(&d->waited, rounds[k].waited);
 		}
 		/* one value per run: the geometric mean of its rounds */
 		for (k = 0; k < nr; k++) {
@@ -212,6 +215,7 @@ static void side_free(struct side_data *d)
 	free(d->trials.v);
 	free(d->refs.v);
 	free(d->busy.v);
+	free(d->waited.v);
 }
 
 static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
@@ -428,6 +432,8 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->ref_ratio = vec_median(&b.refs) / vec_median(&a.refs);
 	c->busy.old = vec_mean(&a.busy);
 	c->busy.new = vec_mean(&b.busy);
+	c->waited.old = vec_mean(&a.waited);
+	c->waited.new = vec_mean(&b.waited);
 	c->med_old = pm_geomean(ua->v, ua->n);
 	c->med_new = pm_geomean(ub->v, ub->n);
 	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
@@ -525,6 +531,25 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 			"runnable tasks averaged %.1f during OLD's trials and %.1f during NEW's "
 			"(/proc/loadavg)%s", c->busy.old, c->busy.new,
 			same_fingerprint(x) ? ", and nothing else differs" : "");
+		return;
+	}
+	/*
+	 * A benchmark of one process waited for a CPU (runnable, not
+	 * running) for a noticeably different share of the time: the
+	 * competition it met differed, whatever the load average said.
+	 * (Where processes hand work to each other, waiting is part of the
+	 * benchmark, and the scheduler's own changes show there.)
+	 */
+	if (!c->ref_old->placement && !c->ref_old->counters.inherit &&
+	    !isnan(c->waited.old) && !isnan(c->waited.new) &&
+	    fabs(c->waited.new - c->waited.old) >= 0.05) {
+		c->verdict = PM_INCONCLUSIVE;
+		free(c->settle);
+		c->settle = pm_xasprintf(
+			"runs while the machine is as busy on both sides (better: idle): the "
+			"benchmark's processes waited for a CPU %.0f%% of the time during OLD's "
+			"trials and %.0f%% during NEW's (/proc/PID/schedstat)",
+			100 * c->waited.old, 100 * c->waited.new);
 		return;
 	}
 	/*
