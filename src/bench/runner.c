@@ -198,6 +198,21 @@ static double loop_overhead_ns(struct pm_ctx *ctx, uint64_t iters)
 	return pm_median(v, PM_ARRAY_SIZE(v));
 }
 
+/* CPU time the whole machine spent not idle, in ns (/proc/stat). */
+static double machine_busy_ns(void)
+{
+	unsigned long long v[8] = { 0 };
+	char buf[256];
+
+	if (pm_read_line("/proc/stat", buf, sizeof(buf)) != 0 ||
+	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) < 7)
+		return NAN;
+	/* user nice system [idle iowait] irq softirq steal */
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
+	       (1e9 / (double)sysconf(_SC_CLK_TCK));
+}
+
 /* Cannot run: record why.  Empty strings become a generic message. */
 static void set_status(struct pm_bench_result *out, enum pm_bench_status st,
 		       const char *why, int err)
@@ -636,7 +651,7 @@ static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		return err;
 	}
 	out->measured = true;
-	round.reference_ns = round.busy = round.waited = NAN;
+	round.reference_ns = round.busy = round.waited = round.others = NAN;
 	out->converged = (out->nrounds ? out->converged : true) && converged;
 	pm_bench_result_add_round(out, v, n, &round);
 	free(v);
@@ -660,6 +675,7 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->reference_ns = NAN;
 	out->busy = NAN;
 	out->waited = NAN;
+	out->others = NAN;
 }
 
 /* A benchmark set up in this process, and what to undo afterwards. */
@@ -773,7 +789,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			const struct pm_run_opts *o, struct pm_bench_result *out)
 {
 	uint64_t iters = out->iterations, ns, t_start;
-	double overhead, *trials = NULL, *refs = NULL, busy = 0, delay0;
+	double overhead, *trials = NULL, *refs = NULL, busy = 0, delay0, busy0;
+	double u0, s0, u1, s1;
+	pid_t pids[PM_MAX_PEERS + 1];
+	size_t k;
 	size_t n = 0, cap = 0, nbusy = 0;
 	struct pm_summary sum = { 0 };
 	struct pm_round round = { .run = o->run, .started_s = NAN };
@@ -797,6 +816,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 
 	t_start = pm_now_ns();
 	delay0 = run_delay_ns(ctx);
+	busy0 = machine_busy_ns();
+	for (k = 0; k <= (size_t)ctx->npeers && k < PM_ARRAY_SIZE(pids); k++)
+		pids[k] = k ? ctx->peers[k - 1] : 0;
+	cpu_times_all(pids, (int)k, &u0, &s0);
 	for (;;) {
 		int r;
 
@@ -837,6 +860,11 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	round.waited = (run_delay_ns(ctx) - delay0) / (double)(pm_now_ns() - t_start);
 	if (!(round.waited >= 0))
 		round.waited = NAN;
+	/* what the rest of the machine used meanwhile, as a share of all CPUs */
+	cpu_times_all(pids, (int)k, &u1, &s1);
+	round.others = (machine_busy_ns() - busy0 - (u1 - u0) - (s1 - s0)) /
+		       ((double)(pm_now_ns() - t_start) * (double)sysconf(_SC_NPROCESSORS_ONLN));
+	round.others = isnan(round.others) ? NAN : fmin(fmax(round.others, 0), 1);
 	out->converged = (out->nrounds ? out->converged : true) && converged;
 	pm_bench_result_add_round(out, trials, n, &round);
 	out->iterations = iters;
@@ -855,8 +883,8 @@ fail:
 void pm_bench_result_summarize(struct pm_bench_result *out, double level)
 {
 	double *v = pm_xcalloc(out->nrounds ? out->nrounds : 1, sizeof(*v));
-	double busy = 0, waited = 0;
-	size_t i, k = 0, nb = 0, nw = 0;
+	double busy = 0, waited = 0, others = 0;
+	size_t i, k = 0, nb = 0, nw = 0, no = 0;
 
 	pm_summarize(out->trials, out->ntrials, level, &out->stats);
 	for (i = 0; i < out->nrounds; i++) {
@@ -870,10 +898,15 @@ void pm_bench_result_summarize(struct pm_bench_result *out, double level)
 			waited += out->rounds[i].waited;
 			nw++;
 		}
+		if (!isnan(out->rounds[i].others)) {
+			others += out->rounds[i].others;
+			no++;
+		}
 	}
 	out->reference_ns = k ? pm_median(v, k) : NAN;
 	out->busy = nb ? busy / (double)nb : NAN;
 	out->waited = nw ? waited / (double)nw : NAN;
+	out->others = no ? others / (double)no : NAN;
 	free(v);
 }
 

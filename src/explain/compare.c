@@ -133,7 +133,7 @@ static void vec_push(struct vec *a, double x)
  * several when its rounds say so (merged files).
  */
 struct side_data {
-	struct vec runs, rounds, trials, refs, busy, waited;
+	struct vec runs, rounds, trials, refs, busy, waited, others;
 	double within_ss, within_df;	/* log round medians around their run's mean */
 	const struct pm_bench_result *first;
 	bool converged;
@@ -161,6 +161,7 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 			/* built in memory (an import) rather than read: one round */
 			one = (struct pm_round){ .ntrials = b->ntrials, .reference_ns = b->reference_ns,
 						 .busy = b->busy, .waited = b->waited,
+						 .others = b->others,
 						 .started_s = NAN };
 			rounds = &one;
 			nr = 1;
@@ -182,6 +183,8 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 				vec_push(&d->busy, rounds[k].busy);
 			if (!isnan(rounds[k].waited))
 				vec_push(&d->waited, rounds[k].waited);
+			if (!isnan(rounds[k].others))
+				vec_push(&d->others, rounds[k].others);
 		}
 		/* one value per run: the geometric mean of its rounds */
 		for (k = 0; k < nr; k++) {
@@ -216,6 +219,7 @@ static void side_free(struct side_data *d)
 	free(d->refs.v);
 	free(d->busy.v);
 	free(d->waited.v);
+	free(d->others.v);
 }
 
 static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
@@ -434,6 +438,8 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->busy.new = vec_mean(&b.busy);
 	c->waited.old = vec_mean(&a.waited);
 	c->waited.new = vec_mean(&b.waited);
+	c->others.old = vec_mean(&a.others);
+	c->others.new = vec_mean(&b.others);
 	c->med_old = pm_geomean(ua->v, ua->n);
 	c->med_new = pm_geomean(ub->v, ub->n);
 	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
@@ -531,6 +537,22 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 			"runnable tasks averaged %.1f during OLD's trials and %.1f during NEW's "
 			"(/proc/loadavg)%s", c->busy.old, c->busy.new,
 			same_fingerprint(x) ? ", and nothing else differs" : "");
+		return;
+	}
+	/*
+	 * The rest of the machine used a noticeably different share of the
+	 * CPUs while the two sides ran (/proc/stat less the benchmark's own
+	 * processes): the competition differed, however the benchmark is
+	 * built.
+	 */
+	if (!isnan(c->others.old) && !isnan(c->others.new) &&
+	    fabs(c->others.new - c->others.old) >= 0.10) {
+		c->verdict = PM_INCONCLUSIVE;
+		free(c->settle);
+		c->settle = pm_xasprintf(
+			"runs while the machine is as busy on both sides (better: idle): other "
+			"work used %.0f%% of the CPUs during OLD's trials and %.0f%% during "
+			"NEW's (/proc/stat)", 100 * c->others.old, 100 * c->others.new);
 		return;
 	}
 	/*
