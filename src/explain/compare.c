@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "explain/explain.h"
+#include "sysinfo.h"
 
 static int json_file_filter(const struct dirent *d)
 {
@@ -515,6 +516,67 @@ static double profile_distance(const struct pm_bench_cmp *c)
 	return d / 2;
 }
 
+/* Time stretch NEW/OLD that a difference in competition could cause. */
+static double share_busy(double b, double cpus)
+{
+	return fmin(1, cpus / (1 + b));
+}
+
+static double share_others(double o, double cpus)
+{
+	return fmax(fmin(1, cpus * (1 - o)), 0.05);
+}
+
+/* Could a difference in competition explain c's change?  If so, make it
+ * inconclusive, say why and return true. */
+static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	const json_t *on = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	double cpus = json_is_number(on) ? json_number_value(on) : 1;
+	double inner = log(c->ratio > 1 ? c->ci_low : c->ci_high), stretch[3] = { 1, 1, 1 };
+	char why[3][256] = { "", "", "" };
+	int k;
+
+	if (isnan(inner))
+		inner = log(c->ratio);
+	if (!isnan(c->busy.old) && !isnan(c->busy.new) && fabs(c->busy.new - c->busy.old) >= 0.5) {
+		stretch[0] = share_busy(c->busy.old, cpus) / share_busy(c->busy.new, cpus);
+		snprintf(why[0], sizeof(why[0]), "other runnable tasks averaged %.1f during "
+			 "OLD's trials and %.1f during NEW's (/proc/loadavg)",
+			 c->busy.old, c->busy.new);
+	}
+	if (!isnan(c->others.old) && !isnan(c->others.new) &&
+	    fabs(c->others.new - c->others.old) >= 0.10) {
+		stretch[1] = share_others(c->others.old, cpus) / share_others(c->others.new, cpus);
+		snprintf(why[1], sizeof(why[1]), "other work used %.0f%% of the CPUs during "
+			 "OLD's trials and %.0f%% during NEW's (/proc/stat)",
+			 100 * c->others.old, 100 * c->others.new);
+	}
+	/* waiting is part of benchmarks whose processes hand work to each
+	 * other: only a single process's waiting is competition */
+	if (!c->ref_old->placement && !c->ref_old->counters.inherit &&
+	    !isnan(c->waited.old) && !isnan(c->waited.new) &&
+	    fabs(c->waited.new - c->waited.old) >= 0.05) {
+		stretch[2] = (1 - fmin(c->waited.old, 0.95)) / (1 - fmin(c->waited.new, 0.95));
+		snprintf(why[2], sizeof(why[2]), "the benchmark waited for a CPU %.0f%% of the "
+			 "time during OLD's trials and %.0f%% during NEW's (/proc/PID/schedstat)",
+			 100 * c->waited.old, 100 * c->waited.new);
+	}
+	for (k = 0; k < 3; k++) {
+		double ls = log(stretch[k]);
+
+		if (!why[k][0] || ls * inner <= 0 || fabs(inner) > 2 * fabs(ls))
+			continue;
+		c->verdict = PM_INCONCLUSIVE;
+		free(c->settle);
+		c->settle = pm_xasprintf("runs while the machine is as busy on both sides "
+					 "(better: idle): %s, which alone could make it x%.2f",
+					 why[k], stretch[k]);
+		return true;
+	}
+	return false;
+}
+
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	double r = c->ref_ratio, lr = log(r), lb = log(c->ratio);
@@ -522,58 +584,19 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	if (c->measured || (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT))
 		return;
 	/*
-	 * Other tasks competed for the CPUs much more during one side's
-	 * trials than during the other's: that alone changes the figures
-	 * (and the profile: caches, page clearing, scheduler), so the
-	 * difference cannot be put on the code.  Equal competition on both
-	 * sides is judged like any other spread, by the rounds and runs.
+	 * Competition for the CPUs that differs between the sides changes
+	 * the figures by itself (and the profile: caches, page clearing,
+	 * scheduling).  Three readings: other runnable tasks (loadavg), the
+	 * share of the CPUs other work used (/proc/stat), and, for a
+	 * benchmark of one process, the share of time it waited for a CPU.
+	 * Each bounds how much slower or faster it could make the benchmark;
+	 * a change in that direction and within twice that bound (on the
+	 * log scale: multi-process benchmarks feel contention more) cannot
+	 * be put on the code.  Equal competition on both sides is judged
+	 * like any other spread, by the rounds and runs.
 	 */
-	if (!isnan(c->busy.old) && !isnan(c->busy.new) &&
-	    fabs(c->busy.new - c->busy.old) >= 0.5) {
-		c->verdict = PM_INCONCLUSIVE;
-		free(c->settle);
-		c->settle = pm_xasprintf(
-			"runs while the machine is as busy on both sides (better: idle): other "
-			"runnable tasks averaged %.1f during OLD's trials and %.1f during NEW's "
-			"(/proc/loadavg)%s", c->busy.old, c->busy.new,
-			same_fingerprint(x) ? ", and nothing else differs" : "");
+	if (contention_explains(c, x))
 		return;
-	}
-	/*
-	 * The rest of the machine used a noticeably different share of the
-	 * CPUs while the two sides ran (/proc/stat less the benchmark's own
-	 * processes): the competition differed, however the benchmark is
-	 * built.
-	 */
-	if (!isnan(c->others.old) && !isnan(c->others.new) &&
-	    fabs(c->others.new - c->others.old) >= 0.10) {
-		c->verdict = PM_INCONCLUSIVE;
-		free(c->settle);
-		c->settle = pm_xasprintf(
-			"runs while the machine is as busy on both sides (better: idle): other "
-			"work used %.0f%% of the CPUs during OLD's trials and %.0f%% during "
-			"NEW's (/proc/stat)", 100 * c->others.old, 100 * c->others.new);
-		return;
-	}
-	/*
-	 * A benchmark of one process waited for a CPU (runnable, not
-	 * running) for a noticeably different share of the time: the
-	 * competition it met differed, whatever the load average said.
-	 * (Where processes hand work to each other, waiting is part of the
-	 * benchmark, and the scheduler's own changes show there.)
-	 */
-	if (!c->ref_old->placement && !c->ref_old->counters.inherit &&
-	    !isnan(c->waited.old) && !isnan(c->waited.new) &&
-	    fabs(c->waited.new - c->waited.old) >= 0.05) {
-		c->verdict = PM_INCONCLUSIVE;
-		free(c->settle);
-		c->settle = pm_xasprintf(
-			"runs while the machine is as busy on both sides (better: idle): the "
-			"benchmark's processes waited for a CPU %.0f%% of the time during OLD's "
-			"trials and %.0f%% during NEW's (/proc/PID/schedstat)",
-			100 * c->waited.old, 100 * c->waited.new);
-		return;
-	}
 	/*
 	 * The machine-speed probe (a fixed user-space loop timed after every
 	 * trial) moved in the same direction by at least half as much as the
