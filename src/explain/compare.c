@@ -262,18 +262,10 @@ static enum pm_unit choose_unit(const struct side_data *a, const struct side_dat
 /* Relative half-width of the CI of one side's geometric mean. */
 static double side_rel_ci(const struct vec *u, double level)
 {
-	double s = 0, m = 0;
-	size_t i;
-
 	if (u->n < 2)
 		return NAN;
-	for (i = 0; i < u->n; i++)
-		m += log(u->v[i]);
-	m /= (double)u->n;
-	for (i = 0; i < u->n; i++)
-		s += (log(u->v[i]) - m) * (log(u->v[i]) - m);
-	s = sqrt(s / (double)(u->n - 1));
-	return expm1(pm_t_quantile(0.5 + level / 2, (double)(u->n - 1)) * s / sqrt((double)u->n));
+	return expm1(pm_t_quantile(0.5 + level / 2, (double)(u->n - 1)) *
+		     pm_log_sd(u->v, u->n, NULL) / sqrt((double)u->n));
 }
 
 /*
@@ -369,17 +361,7 @@ static char *settle_advice(const struct pm_bench_cmp *c, double floor)
 
 static double spread_of(const struct vec *u)
 {
-	double m = 0, s = 0;
-	size_t i;
-
-	if (u->n < 2)
-		return NAN;
-	for (i = 0; i < u->n; i++)
-		m += log(u->v[i]);
-	m /= (double)u->n;
-	for (i = 0; i < u->n; i++)
-		s += (log(u->v[i]) - m) * (log(u->v[i]) - m);
-	return expm1(sqrt(s / (double)(u->n - 1)));
+	return expm1(pm_log_sd(u->v, u->n, NULL));
 }
 
 static double vec_median(const struct vec *u)
