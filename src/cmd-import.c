@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "results/import.h"
 #include "results/lmbench.h"
+#include "results/output.h"
 #include "results/result.h"
 
 static const char usage[] =
@@ -131,13 +132,25 @@ static int write_runs(const struct pm_result *runs, size_t n, const char *out)
 	int err;
 
 	if (n == 1 && !is_dir(out)) {
-		err = pm_result_save(&runs[0], out, &e);
+		/* a FIFO, device or link is written as such (output.h) */
+		struct pm_output o;
+
+		err = pm_output_open(&o, out, &e);
+		if (!err)
+			err = pm_output_write_result(&o, &runs[0], &e);
+		if (!err && !pm_output_is_stdout(&o))
+			fprintf(stderr, "pmbench: result written to %s\n", out);
+		pm_output_free(&o);
 		if (err) {
 			pm_error("%s", e.msg);
 			return pm_exit_status(err);
 		}
-		fprintf(stderr, "pmbench: result written to %s\n", out);
 		return PM_EXIT_OK;
+	}
+	if (!strcmp(out, "-")) {
+		pm_error("-o -: standard output takes one result file, and there are %zu runs: use -o DIR",
+			 n);
+		return PM_EXIT_USAGE;
 	}
 	err = mkdir_p(out);
 	if (err) {
@@ -217,9 +230,10 @@ int cmd_import(int argc, char **argv)
 	if (strcmp(kind, "lmbench") && strcmp(kind, "aim9"))
 		return pm_usage_error("import", usage, "'%s' is not lmbench or aim9", kind);
 
-	err = pm_read_file(file, &text, NULL);
+	err = pm_read_file_max(file, PM_READ_MAX_IMPORT, &text, NULL);
 	if (err) {
-		pm_error("%s: %s", file, strerror(-err));
+		pm_read_error(&e, err, file, PM_READ_MAX_IMPORT, "a report to import");
+		pm_error("%s", e.msg);
 		return PM_EXIT_USAGE;
 	}
 	if (!strcmp(kind, "lmbench"))
@@ -255,7 +269,9 @@ int cmd_import(int argc, char **argv)
 			pm_warn("%s: %s", file, json_string_value(json_array_get(left, k)));
 	}
 
-	if (!strcmp(format, "json")) {
+	if (output && !strcmp(output, "-")) {
+		/* standard output carries the result file only */
+	} else if (!strcmp(format, "json")) {
 		pm_result_dump(&runs[0], stdout);
 	} else if (!strcmp(kind, "lmbench")) {
 		const struct pm_result *v[n];

@@ -59,6 +59,21 @@ void pm_render_header(const struct pm_result *r, FILE *f)
 	if (r->label)
 		fprintf(f, " [%s]", r->label);
 	fputc('\n', f);
+	pm_render_interrupted(r, f);
+}
+
+void pm_render_interrupted(const struct pm_result *r, FILE *f)
+{
+	long long asked;
+
+	if (!pm_result_interrupted(r, &asked))
+		return;
+	if (asked >= 0)
+		fprintf(f, "INTERRUPTED: the run was stopped; %zu of %lld benchmarks finished\n",
+			r->nbench, asked);
+	else
+		fprintf(f, "INTERRUPTED: the run was stopped; only the %zu benchmarks below finished\n",
+			r->nbench);
 }
 
 /* ---- a tiny column table ---- */
@@ -411,6 +426,7 @@ void pm_render_hotspots(const struct pm_result *r, FILE *f)
 {
 	size_t i;
 
+	pm_render_interrupted(r, f);
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 
