@@ -35,7 +35,9 @@ static const char usage[] =
 	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
 	"                        (default: cycles,instructions,icache,branch-misses;\n"
 	"                        none = software events only)\n"
-	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
+	"  -o, --output FILE     write the result file (JSON; - = standard output;\n"
+	"                        a FIFO or device is written into, a file replaced\n"
+	"                        atomically)\n"
 	"      --format FMT      what to print on stdout: table (default), json, csv\n"
 	"      --cpu N           pin the benchmark process to CPU N\n"
 	"      --placement P     where helper processes run: same (default), spread, none\n"
@@ -552,7 +554,7 @@ int cmd_run(int argc, char **argv)
 		if (n == 1 && !strcmp(names[0], "quick") && !max_time_given)
 			o.max_time_s = 1;
 	}
-	/* refused before the run, not after it (pmbench-run(1), OUTPUT) */
+	/* refused before the run, not after it (pmbench-run(1), RESULT FILE) */
 	if (pm_output_open(&out, output, &e)) {
 		pm_error("-o %s", e.msg);
 		pm_output_free(&out);

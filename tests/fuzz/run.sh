@@ -31,6 +31,8 @@ for name in "$@"; do
 	grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|Done )' \
 		"fuzz-$name.log" | sed "s/^/  /"
 	echo "  corpus: $(ls "$corpus" | wc -l) inputs"
+	# CPU time of the fuzzers so far (user, system): the shell's children
+	echo "  cpu (all targets so far, user system): $(times | tail -n 1)"
 	if [ "$rc" -ne 0 ]; then
 		echo "fuzz-$name FAILED (status $rc): see fuzz-$name.log and fuzz-artifacts/" >&2
 		grep -E 'ERROR|SUMMARY|runtime error' "fuzz-$name.log" | head -5 >&2
