@@ -91,6 +91,10 @@ cp "$T/out" "$T/stdout.json"
 pm show "$T/stdout.json"
 expect_status 0 "-o - is a result file"
 expect_out '^null: getppid'
+pm run $Q -o /dev/stdout null
+expect_status 0 "-o /dev/stdout"
+expect_out '^ "format": "pmbench-result",$'
+expect_no_out '^null ' "-o /dev/stdout: no table on stdout"
 pm run $Q -o - --format csv null
 expect_status 2 "-o - --format csv"
 expect_err 'standard output'
