@@ -21,6 +21,9 @@ for name in "$@"; do
 	dict=
 	[ -f "$src/tests/fuzz/seeds/$name.dict" ] && dict="-dict=$src/tests/fuzz/seeds/$name.dict"
 	echo "fuzz-$name: ${time}s"
+	times > "fuzz-$name.times"
+	before=$(awk 'function s(x) { sub(/s$/, "", x); split(x, a, "m"); return a[1] * 60 + a[2] }
+		END { print s($1) + s($2) }' "fuzz-$name.times")
 	# shellcheck disable=SC2086
 	nice -n 10 "$build/tests/fuzz/fuzz-$name" -max_total_time="$time" \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -31,8 +34,11 @@ for name in "$@"; do
 	grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|Done )' \
 		"fuzz-$name.log" | sed "s/^/  /"
 	echo "  corpus: $(ls "$corpus" | wc -l) inputs"
-	# CPU time of the fuzzers so far (user, system): the shell's children
-	echo "  cpu (all targets so far, user system): $(times | tail -n 1)"
+	# CPU time of this target: the shell's children, before and after
+	# (times itself, not in a pipe or $(...): a subshell has no children)
+	times > "fuzz-$name.times"
+	echo "  cpu: $(awk -v b="$before" 'function s(x) { sub(/s$/, "", x); split(x, a, "m"); return a[1] * 60 + a[2] }
+		END { printf "%.0f s (user+system)", s($1) + s($2) - b }' "fuzz-$name.times")"
 	if [ "$rc" -ne 0 ]; then
 		echo "fuzz-$name FAILED (status $rc): see fuzz-$name.log and fuzz-artifacts/" >&2
 		grep -E 'ERROR|SUMMARY|runtime error' "fuzz-$name.log" | head -5 >&2
