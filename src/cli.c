@@ -108,25 +108,41 @@ void pm_catch_stop_signals(void (*handler)(int))
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* man(1) by absolute path: no program is looked up through PATH. */
+static const char *find_man(void)
+{
+	static const char *const paths[] = {
+		"/usr/bin/man", "/bin/man", "/usr/local/bin/man", NULL,
+	};
+	size_t i;
+
+	for (i = 0; paths[i]; i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	errno = ENOENT;
+	return paths[0];
+}
+
 int pm_show_manual(const char *page)
 {
 	char *file = find_page(page);
+	const char *man = find_man();
 
 	fflush(stdout);
 	if (file) {
-		execlp("man", "man", "-l", file, (char *)NULL);
+		execl(man, "man", "-l", file, (char *)NULL);
 		if (errno == ENOENT) {
 			pm_error("cannot show the manual: 'man' is not installed (apt-get install man-db); the page is %s",
 				 file);
 			free(file);
 			return PM_EXIT_RUNTIME;
 		}
-		pm_error("cannot run man: %s", strerror(errno));
+		pm_error("cannot run %s: %s", man, strerror(errno));
 		free(file);
 		return PM_EXIT_RUNTIME;
 	}
 	/* Not found where we installed it: let man search MANPATH. */
-	execlp("man", "man", page, (char *)NULL);
+	execl(man, "man", page, (char *)NULL);
 	pm_error("no manual page %s found in %s and 'man' cannot run: %s", page,
 		 pm_mandir(), strerror(errno));
 	return PM_EXIT_RUNTIME;

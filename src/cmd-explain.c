@@ -114,6 +114,10 @@ int cmd_explain(int argc, char **argv)
 	if (argc - optind != 2)
 		return pm_usage_error("explain", usage, "expected OLD and NEW, got %d argument%s",
 				      argc - optind, argc - optind == 1 ? "" : "s");
+	for (i = 0; i < 2; i++)
+		if (!*argv[optind + i])
+			return pm_usage_error("explain", usage, "%s: an empty file name",
+					      i ? "NEW" : "OLD");
 	if (pm_side_load(&old, argv[optind], &e)) {
 		pm_error("%s", e.msg);
 		pm_side_free(&old);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "results/import.h"
 #include "results/lmbench.h"
+#include "results/output.h"
 #include "results/result.h"
 
 static const char usage[] =
@@ -46,61 +47,27 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A mailed report is a few kilobytes; a much larger input is not one. */
-#define REPORT_MAX_BYTES (16u << 20)
-
 /*
- * The report as text, from a file or standard input ("-"), at most
- * REPORT_MAX_BYTES and without NUL bytes.  pm_read_file() has no bound,
- * hence this reader.  Returns 0, or -errno with *why set, or -EINVAL.
+ * The report as text, from a file or standard input ("-"), bounded by
+ * PM_READ_MAX_IMPORT; a NUL byte means binary data, not a mailed report.
  */
-static int read_report(const char *path, char **out, const char **why)
+static int read_report(const char *path, char **out, struct pm_err *e)
 {
-	size_t cap = 8192, n = 0;
-	char *buf;
-	int fd, err = 0;
+	const char *name = strcmp(path, "-") ? path : "standard input";
+	size_t n;
+	int err;
 
-	*out = NULL;
-	*why = NULL;
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	if (fd < 0)
-		return -errno;
-	buf = pm_xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (n > REPORT_MAX_BYTES) {
-			*why = "larger than 16 MiB: not a mailed report";
-			err = -EINVAL;
-			break;
-		}
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = pm_xrealloc(buf, cap);
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+	err = strcmp(path, "-") ?
+		pm_read_file_max(path, PM_READ_MAX_IMPORT, out, &n) :
+		pm_read_fd_max(STDIN_FILENO, PM_READ_MAX_IMPORT, out, &n);
+	if (err)
+		return pm_read_error(e, err, name, PM_READ_MAX_IMPORT, "a report to import");
+	if (memchr(*out, '\0', n)) {
+		free(*out);
+		*out = NULL;
+		return pm_err_set(e, -EINVAL, "%s: binary data (a NUL byte): not a text report",
+				  name);
 	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (!err && memchr(buf, '\0', n)) {
-		*why = "binary data (a NUL byte): not a text report";
-		err = -EINVAL;
-	}
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[n] = '\0';
-	*out = buf;
 	return 0;
 }
 
@@ -249,13 +216,25 @@ static int write_runs(const struct pm_result *runs, size_t n, const char *out)
 	int err;
 
 	if (n == 1 && !is_dir(out)) {
-		err = pm_result_save(&runs[0], out, &e);
+		/* a FIFO, device or link is written as such (output.h) */
+		struct pm_output o;
+
+		err = pm_output_open(&o, out, &e);
+		if (!err)
+			err = pm_output_write_result(&o, &runs[0], &e);
+		if (!err && !pm_output_is_stdout(&o))
+			fprintf(stderr, "pmbench: result written to %s\n", out);
+		pm_output_free(&o);
 		if (err) {
 			pm_error("%s", e.msg);
 			return pm_exit_status(err);
 		}
-		fprintf(stderr, "pmbench: result written to %s\n", out);
 		return PM_EXIT_OK;
+	}
+	if (!strcmp(out, "-")) {
+		pm_error("-o -: standard output takes one result file, and there are %zu runs: use -o DIR",
+			 n);
+		return PM_EXIT_USAGE;
 	}
 	err = mkdir_p(out);
 	if (err) {
@@ -290,7 +269,6 @@ int cmd_import(int argc, char **argv)
 	struct pm_import_log log = { 0 };
 	bool verbose = false;
 	unsigned flags = 0;
-	const char *why;
 	size_t n = 0, i, k;
 	char *text = NULL;
 	int c, err, status = PM_EXIT_OK;
@@ -344,10 +322,9 @@ int cmd_import(int argc, char **argv)
 	if (strcmp(kind, "lmbench") && strcmp(kind, "aim9"))
 		return pm_usage_error("import", usage, "'%s' is not lmbench or aim9", kind);
 
-	err = read_report(file, &text, &why);
+	err = read_report(file, &text, &e);
 	if (err) {
-		pm_error("%s: %s", strcmp(file, "-") ? file : "standard input",
-			 why ? why : strerror(-err));
+		pm_error("%s", e.msg);
 		return PM_EXIT_USAGE;
 	}
 	if (!strcmp(file, "-"))
@@ -386,7 +363,9 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 
-	if (!strcmp(format, "json")) {
+	if (output && !strcmp(output, "-")) {
+		/* standard output carries the result file only */
+	} else if (!strcmp(format, "json")) {
 		pm_result_dump(&runs[0], stdout);
 	} else if (!strcmp(kind, "lmbench")) {
 		const struct pm_result *v[n];

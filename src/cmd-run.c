@@ -16,6 +16,8 @@
 #include "bench/runner.h"
 #include "cmd.h"
 #include "counters/counters.h"
+#include "results/anonymize.h"
+#include "results/output.h"
 #include "results/render.h"
 #include "results/result.h"
 #include "sysinfo.h"
@@ -26,13 +28,16 @@ static const char usage[] =
 	"                   [--min-trials N] [--max-trials N] [--max-time SEC] [--rounds N]\n"
 	"                   [--count-time MS] [--no-counters] [--no-profile] [-F HZ]\n"
 	"                   [--call-graph fp|dwarf] [--vmlinux PATH] [--profile-time MS]\n"
-	"                   [--instances LIST | --threads LIST] [--label TEXT] [-v] [-q]\n"
+	"                   [--instances LIST | --threads LIST] [--label TEXT]\n"
+	"                   [--anonymize] [-v] [-q]\n"
 	"                   [BENCH|GROUP...]\n"
 	"\n"
 	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
 	"                        (default: cycles,instructions,icache,branch-misses;\n"
-	"                        '' = software events only)\n"
-	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
+	"                        none = software events only)\n"
+	"  -o, --output FILE     write the result file (JSON; - = standard output;\n"
+	"                        a FIFO or device is written into, a file replaced\n"
+	"                        atomically)\n"
 	"      --format FMT      what to print on stdout: table (default), json, csv\n"
 	"      --cpu N           pin the benchmark process to CPU N\n"
 	"      --placement P     where helper processes run: same (default), spread, none\n"
@@ -59,6 +64,8 @@ static const char usage[] =
 	"                        each N of LIST (e.g. 1,2,4): throughput and efficiency\n"
 	"      --threads LIST    the same with threads\n"
 	"      --label TEXT      a name for this run, kept in the result file\n"
+	"      --anonymize       no host name, user names, home paths or command-line\n"
+	"                        paths in the result (to mail it to a public list)\n"
 	"  -v, --verbose         a detailed block per benchmark\n"
 	"  -q, --quiet           print nothing on stdout (with -o)\n"
 	"\n"
@@ -74,6 +81,7 @@ enum {
 	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
 	OPT_NO_COUNTERS, OPT_LABEL, OPT_NO_PROFILE, OPT_CALL_GRAPH,
 	OPT_VMLINUX, OPT_PROFILE_TIME, OPT_INSTANCES, OPT_THREADS, OPT_ROUNDS,
+	OPT_ANONYMIZE,
 };
 
 static const struct option long_options[] = {
@@ -98,6 +106,7 @@ static const struct option long_options[] = {
 	{ "instances", required_argument, NULL, OPT_INSTANCES },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'H' },
@@ -174,7 +183,7 @@ static int parse_scale(const char *opt, const char *s, struct pm_run_opts *o)
 	size_t i, n = pm_strv_len(v);
 	int err = 0;
 
-	if (!n || n > PM_ARRAY_SIZE(o->scale_n))
+	if (!n || n > PM_ARRAY_SIZE(o->scale_n) || !pm_list_valid(s, ','))
 		err = -EINVAL;
 	for (i = 0; i < n && !err; i++) {
 		unsigned long u;
@@ -253,7 +262,9 @@ static int build_events(const char *spec, bool counters, struct pm_events *ev)
 	}
 	if (pm_aliases_load_dir(&aliases, pm_aliases_default_dir(), &e))
 		pm_warn("%s; the other alias files still apply", e.msg);
-	if (spec) {
+	if (spec && !strcmp(spec, "none")) {
+		/* the software events only */
+	} else if (spec) {
 		names = pm_strv_split(spec, ',');
 		err = pm_events_resolve(ev, names, &aliases, true, &e);
 		pm_strv_free(names);
@@ -413,9 +424,11 @@ int cmd_run(int argc, char **argv)
 	const struct pm_bench **benches = NULL;
 	struct pm_events events = { 0 };
 	struct pm_result result;
+	struct pm_output out;
 	struct pm_run_opts o;
 	bool verbose = false, quiet = false, interrupted = false, failed = false;
-	bool profile = true, max_time_given = false;
+	bool profile = true, max_time_given = false, format_given = false;
+	bool anonymize = false;
 	struct pm_profile_opts popts = { .freq = 0 };
 	struct pm_profiler *profiler = NULL;
 	char *hello = NULL, *spawner = NULL, *label = NULL;
@@ -433,6 +446,9 @@ int cmd_run(int argc, char **argv)
 
 		switch (c) {
 		case 'e':
+			if (!pm_list_valid(optarg, ','))
+				return pm_usage_error("run", usage, "--events: '%s' has an empty "
+					"event name (software events only: -e none)", optarg);
 			events_spec = optarg;
 			break;
 		case 'o':
@@ -444,6 +460,7 @@ int cmd_run(int argc, char **argv)
 				return pm_usage_error("run", usage,
 					"--format: '%s' is not one of table, json, csv", optarg);
 			format = optarg;
+			format_given = true;
 			break;
 		case OPT_CPU:
 			if (parse_uint("--cpu", optarg, 0, CPU_SETSIZE - 1, &u))
@@ -537,6 +554,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_LABEL:
 			label = optarg;
 			break;
+		case OPT_ANONYMIZE:
+			anonymize = true;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -571,12 +591,21 @@ int cmd_run(int argc, char **argv)
 		if (n == 1 && !strcmp(names[0], "quick") && !max_time_given)
 			o.max_time_s = 1;
 	}
-	if (output && pm_check_writable(output, &e)) {
+	/* refused before the run, not after it (pmbench-run(1), RESULT FILE) */
+	if (pm_output_open(&out, output, &e)) {
 		pm_error("-o %s", e.msg);
+		pm_output_free(&out);
 		free(benches);
 		return PM_EXIT_USAGE;
 	}
+	if (pm_output_is_stdout(&out) && format_given && strcmp(format, "json")) {
+		pm_output_free(&out);
+		free(benches);
+		return pm_usage_error("run", usage, "-o - writes the result file to "
+				      "standard output: --format %s cannot go there too", format);
+	}
 	if (build_events(events_spec, o.counters, &events)) {
+		pm_output_free(&out);
 		free(benches);
 		pm_events_free(&events);
 		return PM_EXIT_USAGE;
@@ -587,6 +616,7 @@ int cmd_run(int argc, char **argv)
 			popts.freq = popts.dwarf ? 4000 : 20000;
 		if (pm_profiler_new(&profiler, &popts, &e)) {
 			pm_error("%s", e.msg);
+			pm_output_free(&out);
 			free(benches);
 			pm_events_free(&events);
 			return PM_EXIT_USAGE;
@@ -595,6 +625,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (make_scratch(&e)) {
 		pm_error("%s", e.msg);
+		pm_output_free(&out);
 		free(benches);
 		pm_events_free(&events);
 		return PM_EXIT_RUNTIME;
@@ -655,10 +686,15 @@ int cmd_run(int argc, char **argv)
 		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(profiler));
 	if (interrupted) {
 		json_object_set_new(result.options, "interrupted", json_true());
+		json_object_set_new(result.options, "benchmarks_requested",
+				    json_integer((json_int_t)nbench));
 		pm_error("interrupted: %zu of %zu benchmarks done", result.nbench, nbench);
 	}
 
-	if (!quiet) {
+	if (anonymize)
+		pm_anonymize_result(&result);
+	/* with -o - standard output carries the result file only */
+	if (!quiet && !pm_output_is_stdout(&out)) {
 		if (!strcmp(format, "json"))
 			pm_result_dump(&result, stdout);
 		else if (!strcmp(format, "csv")) {
@@ -670,11 +706,12 @@ int cmd_run(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (output) {
-		err = pm_result_save(&result, output, &e);
+		/* a failed write keeps the results elsewhere; e says where */
+		err = pm_output_write_result(&out, &result, &e);
 		if (err) {
 			pm_error("%s", e.msg);
 			status = PM_EXIT_RUNTIME;
-		} else if (!quiet && strcmp(format, "json")) {
+		} else if (!quiet && strcmp(format, "json") && !pm_output_is_stdout(&out)) {
 			fprintf(stderr, "pmbench: results written to %s\n", output);
 		}
 	}
@@ -688,6 +725,7 @@ done:
 	scratch_dir[0] = '\0';
 	restore_signals();
 	pm_result_free(&result);
+	pm_output_free(&out);
 	pm_events_free(&events);
 	pm_profiler_free(profiler);
 	free(benches);

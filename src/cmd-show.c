@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "results/anonymize.h"
 #include "results/lmbench.h"
 #include "results/render.h"
 #include "results/result.h"
@@ -13,18 +14,21 @@
 
 static const char usage[] =
 	"usage: pmbench show [--format table|json|csv|folded|lmbench] [-v] [--hotspots]\n"
-	"                    FILE...\n"
+	"                    [--anonymize] FILE...\n"
 	"\n"
 	"      --format FMT  table (default), json (the file as stored, once validated),\n"
 	"                    csv, folded (sampled stacks for flame-graph tools),\n"
 	"                    lmbench (lmbench's summary tables, one row per file)\n"
 	"  -v, --verbose     a detailed block per benchmark\n"
-	"      --hotspots    every benchmark's kernel and user hotspots and call chains\n";
+	"      --hotspots    every benchmark's kernel and user hotspots and call chains\n"
+	"      --anonymize   with --format json: no host name, user names, home paths\n"
+	"                    or command-line paths (to mail the file to a public list)\n";
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hotspots", no_argument, NULL, 'S' },
+	{ "anonymize", no_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -32,7 +36,7 @@ static const struct option long_options[] = {
 int cmd_show(int argc, char **argv)
 {
 	const char *format = "table";
-	bool verbose = false, hotspots = false;
+	bool verbose = false, hotspots = false, anonymize = false;
 	int c, a;
 
 	optind = 0;
@@ -53,6 +57,9 @@ int cmd_show(int argc, char **argv)
 		case 'S':
 			hotspots = true;
 			break;
+		case 'A':
+			anonymize = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return PM_EXIT_OK;
@@ -70,6 +77,8 @@ int cmd_show(int argc, char **argv)
 		return pm_usage_error("show", usage, "no result file given");
 	if (hotspots && strcmp(format, "table"))
 		return pm_usage_error("show", usage, "--hotspots prints text: it goes with --format table");
+	if (anonymize && strcmp(format, "json"))
+		return pm_usage_error("show", usage, "--anonymize goes with --format json (the file to mail)");
 	/* Validate everything before printing anything. */
 	{
 		struct pm_result r[argc - optind];
@@ -83,6 +92,13 @@ int cmd_show(int argc, char **argv)
 				return PM_EXIT_USAGE;
 			}
 		}
+		/* formats without a header say it on stderr */
+		if (strcmp(format, "table") && strcmp(format, "json"))
+			for (a = 0; a < argc - optind; a++)
+				if (pm_result_interrupted(&r[a], NULL))
+					pm_warn("%s: an interrupted run: only %zu benchmark%s finished",
+						argv[optind + a], r[a].nbench,
+						r[a].nbench == 1 ? "" : "s");
 		if (!strcmp(format, "lmbench")) {
 			/* one table for all files: a row each */
 			const struct pm_result *runs[argc - optind];
@@ -101,8 +117,17 @@ int cmd_show(int argc, char **argv)
 
 			if (!strcmp(format, "json")) {
 				/* the document as stored, now known to be valid */
-				json_t *doc = json_load_file(argv[a], JSON_DECODE_ANY, NULL);
+				json_t *doc;
 
+				if (pm_result_load_json(&doc, argv[a], &e)) {
+					/* changed since it was validated */
+					pm_error("%s", e.msg);
+					while (a < argc)
+						pm_result_free(&r[a++ - optind]);
+					return PM_EXIT_USAGE;
+				}
+				if (anonymize)
+					pm_anonymize_document(doc);
 				json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 				putchar('\n');
 				json_decref(doc);

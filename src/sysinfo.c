@@ -14,8 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
@@ -623,36 +625,55 @@ static void put_cpuinfo_int(struct ctx *c, json_t *obj, const char *dotted,
 		json_object_set_new(obj, leaf_key(dotted), json_integer(n));
 }
 
-/* Run a command and collect its standard output. */
-static int read_command(const char *cmd, char **out)
+#ifdef HAVE_ZLIB
+/* gunzip a file with zlib, at most max bytes of text (-EFBIG beyond):
+ * no shell and no gzip found through PATH inside a measured process. */
+static int read_gzip(const char *path, size_t max, char **out)
 {
-	size_t cap = 1 << 16, n = 0, r;
+	size_t cap = 1 << 16, n = 0;
 	char *buf;
-	FILE *p;
-	int status;
+	gzFile gz;
+	int r, err = 0;
 
-	p = popen(cmd, "re");
-	if (!p)
-		return -errno;
+	gz = gzopen(path, "rbe");
+	if (!gz)
+		return errno ? -errno : -ENOMEM;
 	buf = pm_xmalloc(cap);
-	while ((r = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-		n += r;
+	for (;;) {
 		if (cap - n - 1 == 0) {
+			if (n > max) {
+				err = -EFBIG;
+				break;
+			}
 			cap *= 2;
 			buf = pm_xrealloc(buf, cap);
 		}
+		r = gzread(gz, buf + n, (unsigned)(cap - n - 1));
+		if (r < 0) {
+			int zerr;
+
+			gzerror(gz, &zerr);
+			err = zerr == Z_ERRNO ? -errno : -EBADMSG;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	gzclose(gz);
+	if (!err && n > max)
+		err = -EFBIG;
+	if (!err && n == 0)
+		err = -ENODATA;
+	if (err) {
+		free(buf);
+		return err;
 	}
 	buf[n] = '\0';
-	status = pclose(p);
-	/* A caller ignoring SIGCHLD makes pclose fail with ECHILD; then
-	 * the output itself is the only evidence. */
-	if (n == 0 || (status != 0 && !(status == -1 && errno == ECHILD))) {
-		free(buf);
-		return -EIO;
-	}
 	*out = buf;
 	return 0;
 }
+#endif
 
 /* Kernel config text of the running kernel; *source names where from. */
 static char *read_kernel_config(struct ctx *c, char *source, size_t srclen,
@@ -662,15 +683,19 @@ static char *read_kernel_config(struct ctx *c, char *source, size_t srclen,
 	int err;
 
 	if (access("/proc/config.gz", R_OK) == 0) {
-		/* gzip(1) instead of zlib: no extra build dependency. */
-		err = read_command("exec gzip -dc /proc/config.gz 2>/dev/null",
-				   &text);
+#ifdef HAVE_ZLIB
+		err = read_gzip("/proc/config.gz", PM_READ_MAX_CONFIG, &text);
 		if (!err) {
 			snprintf(source, srclen, "/proc/config.gz");
 			return text;
 		}
-		snprintf(gz_why, sizeof(gz_why),
-			 "gzip -dc /proc/config.gz failed (is gzip installed?)");
+		snprintf(gz_why, sizeof(gz_why), "/proc/config.gz: %s",
+			 err == -EFBIG ? "larger than 16 MiB uncompressed" :
+			 err == -EBADMSG ? "not valid gzip data" : strerror(-err));
+#else
+		snprintf(gz_why, sizeof(gz_why), "/proc/config.gz not read: "
+			 "pmbench was built without zlib (apt-get install zlib1g-dev)");
+#endif
 	} else if (errno == ENOENT) {
 		snprintf(gz_why, sizeof(gz_why), "/proc/config.gz missing "
 			 "(kernel without CONFIG_IKCONFIG_PROC; try modprobe configs)");
@@ -683,7 +708,7 @@ static char *read_kernel_config(struct ctx *c, char *source, size_t srclen,
 		return NULL;
 	}
 	snprintf(boot, sizeof(boot), "/boot/config-%s", c->uts.release);
-	err = pm_read_file(boot, &text, NULL);
+	err = pm_read_file_max(boot, PM_READ_MAX_CONFIG, &text, NULL);
 	if (!err) {
 		snprintf(source, srclen, "%s", boot);
 		return text;

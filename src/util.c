@@ -81,21 +81,34 @@ char *pm_xasprintf(const char *fmt, ...)
 	return s;
 }
 
-int pm_read_file(const char *path, char **out, size_t *len)
+void *pm_xgrow(void *p, size_t n, size_t size)
+{
+	size_t cap;
+
+	/* the capacity is the next power of two: grow when n reaches it */
+	if (n && (n & (n - 1)))
+		return p;
+	cap = n ? 2 * n : 1;
+	if (cap < n || (size && cap > SIZE_MAX / size))
+		return pm_oom();
+	return pm_xrealloc(p, cap * size);
+}
+
+int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 4096, n = 0;
-	char *buf;
-	int fd;
+	char *buf = pm_xmalloc(cap);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = pm_xmalloc(cap);
 	for (;;) {
 		ssize_t r;
 
 		if (n + 1 >= cap) {
-			cap *= 2;
+			/* one byte past the limit tells "too big" from "exactly max" */
+			if (n > max) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
 			buf = pm_xrealloc(buf, cap);
 		}
 		r = read(fd, buf + n, cap - n - 1);
@@ -104,7 +117,6 @@ int pm_read_file(const char *path, char **out, size_t *len)
 
 			if (errno == EINTR)
 				continue;
-			close(fd);
 			free(buf);
 			return err;
 		}
@@ -112,7 +124,10 @@ int pm_read_file(const char *path, char **out, size_t *len)
 			break;
 		n += (size_t)r;
 	}
-	close(fd);
+	if (n > max) {
+		free(buf);
+		return -EFBIG;
+	}
 	buf[n] = '\0';
 	*out = buf;
 	if (len)
@@ -120,17 +135,98 @@ int pm_read_file(const char *path, char **out, size_t *len)
 	return 0;
 }
 
+int pm_read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
+	struct stat st;
+	int fd, err;
+
+	/* a FIFO waits for its writer, as cat(1) does */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			close(fd);
+			return -EISDIR;
+		}
+		if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+			close(fd);
+			return -EFBIG;
+		}
+	}
+	err = pm_read_fd_max(fd, max, out, len);
+	close(fd);
+	return err;
+}
+
+int pm_read_file(const char *path, char **out, size_t *len)
+{
+	return pm_read_file_max(path, PM_READ_MAX_DEFAULT, out, len);
+}
+
+void pm_fmt_bytes(char *buf, size_t len, double bytes)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	size_t i = 0;
+
+	while (bytes >= 1024 && i + 1 < PM_ARRAY_SIZE(units)) {
+		bytes /= 1024;
+		i++;
+	}
+	if (i == 0 || bytes == floor(bytes))
+		snprintf(buf, len, "%.0f %s", bytes, units[i]);
+	else
+		snprintf(buf, len, "%.1f %s", bytes, units[i]);
+}
+
+int pm_read_error(struct pm_err *e, int err, const char *path, size_t max,
+		  const char *what)
+{
+	char lim[32];
+
+	switch (-err) {
+	case EFBIG:
+		pm_fmt_bytes(lim, sizeof(lim), (double)max);
+		return pm_err_set(e, err, "%s: larger than %s, the limit for %s",
+				  path, lim, what);
+	case EISDIR:
+		return pm_err_set(e, err, "%s: is a directory, not %s", path, what);
+	default:
+		return pm_err_set(e, err, "%s: %s", path, strerror(-err));
+	}
+}
+
 int pm_read_line(const char *path, char *buf, size_t len)
 {
-	char *s;
-	int err;
+	size_t n = 0;
+	int fd;
 
-	err = pm_read_file(path, &s, NULL);
-	if (err)
-		return err;
-	s[strcspn(s, "\n")] = '\0';
-	snprintf(buf, len, "%s", s);
-	free(s);
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* a line is short: read no more than the buffer holds */
+	while (n + 1 < len) {
+		ssize_t r = read(fd, buf + n, len - n - 1);
+
+		if (r < 0) {
+			int err = -errno;
+
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return err;
+		}
+		if (r == 0 || memchr(buf + n, '\n', (size_t)r)) {
+			n += (size_t)r;
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
@@ -189,6 +285,7 @@ int pm_write_atomic(const char *path, int (*writer)(FILE *f, void *arg),
 		    void *arg, struct pm_err *e)
 {
 	char *dir = pm_dirname_dup(path), *base, *tmp, *copy;
+	struct stat st;
 	FILE *f;
 	int fd, err;
 
@@ -228,7 +325,13 @@ int pm_write_atomic(const char *path, int (*writer)(FILE *f, void *arg),
 		unlink(tmp);
 		goto out;
 	}
-	if (rename(tmp, path) != 0) {
+	/* rename(2) replaces whatever is there: only ever a regular file
+	 * (never a device, a FIFO or a symbolic link) */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		err = pm_err_set(e, -EEXIST, "%s: exists and is not a regular file: not replaced",
+				 path);
+		unlink(tmp);
+	} else if (rename(tmp, path) != 0) {
 		err = pm_err_set(e, -errno, "%s: cannot rename %s into place: %s",
 				 path, tmp, strerror(errno));
 		unlink(tmp);
@@ -437,6 +540,22 @@ int pm_rmtree(const char *path)
 	if (rmdir(path) != 0)
 		ret = -errno;
 	return ret;
+}
+
+bool pm_list_valid(const char *s, char sep)
+{
+	const char *p = s;
+
+	for (;;) {
+		const char *end = strchr(p, sep);
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (strspn(p, " \t\n") >= len)
+			return false;
+		if (!end)
+			return true;
+		p = end + 1;
+	}
 }
 
 char **pm_strv_split(const char *s, char sep)

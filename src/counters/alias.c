@@ -201,10 +201,11 @@ int pm_aliases_load_dir(struct pm_aliases *a, const char *dir,
 	for (i = 0; i < n; i++) {
 		char *path = pm_xasprintf("%s/%s", dir, list[i]->d_name), *text;
 		struct pm_err fe;
-		int ferr = pm_read_file(path, &text, NULL);
+		int ferr = pm_read_file_max(path, PM_READ_MAX_ALIASES, &text, NULL);
 
 		if (ferr) {
-			pm_err_set(&fe, ferr, "%s: %s", path, strerror(-ferr));
+			pm_read_error(&fe, ferr, path, PM_READ_MAX_ALIASES,
+				      "an event alias file");
 		} else {
 			ferr = pm_aliases_parse(a, text, path, &fe);
 			free(text);

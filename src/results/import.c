@@ -496,7 +496,7 @@ static int find_sections(struct lctx *c)
 				k += match_phrase(t, k, sec->subtitle);
 			if (!is_dash(t, k))
 				continue;
-			c->secs = pm_xrealloc(c->secs, (c->nsecs + 1) * sizeof(*c->secs));
+			c->secs = pm_xgrow(c->secs, c->nsecs, sizeof(*c->secs));
 			memset(&c->secs[c->nsecs], 0, sizeof(*c->secs));
 			c->secs[c->nsecs].sec = sec;
 			c->secs[c->nsecs].start = i;
@@ -1362,10 +1362,10 @@ int pm_import_aim9(const char *text, const char *file,
 		for (i = 0; i < ntests && strcmp(tests[i].name, a.name); i++)
 			;
 		if (i == ntests) {
-			tests = pm_xrealloc(tests, (ntests + 1) * sizeof(*tests));
+			tests = pm_xgrow(tests, ntests, sizeof(*tests));
 			memset(&tests[ntests++], 0, sizeof(*tests));
 		}
-		tests[i].v = pm_xrealloc(tests[i].v, (tests[i].n + 1) * sizeof(a));
+		tests[i].v = pm_xgrow(tests[i].v, tests[i].n, sizeof(a));
 		tests[i].v[tests[i].n++] = a;
 		tests[i].name = tests[i].v[0].name;
 		if (tests[i].n > nruns)

@@ -81,6 +81,21 @@ void pm_render_header(const struct pm_result *r, FILE *f)
 	fputc('\n', f);
 	if (r->source && !strncmp(r->source, "import:", 7))
 		import_note(r, f);
+	pm_render_interrupted(r, f);
+}
+
+void pm_render_interrupted(const struct pm_result *r, FILE *f)
+{
+	long long asked;
+
+	if (!pm_result_interrupted(r, &asked))
+		return;
+	if (asked >= 0)
+		fprintf(f, "INTERRUPTED: the run was stopped; %zu of %lld benchmarks finished\n",
+			r->nbench, asked);
+	else
+		fprintf(f, "INTERRUPTED: the run was stopped; only the %zu benchmarks below finished\n",
+			r->nbench);
 }
 
 /* ---- a tiny column table ---- */
@@ -449,6 +464,7 @@ void pm_render_hotspots(const struct pm_result *r, FILE *f)
 {
 	size_t i;
 
+	pm_render_interrupted(r, f);
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 

@@ -20,5 +20,7 @@ void pm_render_csv_header(FILE *f);
 void pm_render_csv(const struct pm_result *r, FILE *f);
 /* "pmbench 0.1.0 on host: Linux R x86_64, CPU (N CPUs), date" */
 void pm_render_header(const struct pm_result *r, FILE *f);
+/* A line saying that the run was interrupted, when it was. */
+void pm_render_interrupted(const struct pm_result *r, FILE *f);
 
 #endif

@@ -321,12 +321,16 @@ json_t *pm_result_to_json(const struct pm_result *r)
 int pm_result_dump(const struct pm_result *r, FILE *f)
 {
 	json_t *j = pm_result_to_json(r);
-	int ret = json_dumpf(j, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	int ret, err;
 
+	errno = 0;
+	ret = json_dumpf(j, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	json_decref(j);
 	if (ret == 0 && fputc('\n', f) == EOF)
 		ret = -1;
-	return ret ? -EIO : 0;
+	/* the write's own error (ENOSPC, EDQUOT), not a vague EIO */
+	err = errno;
+	return ret ? (err ? -err : -EIO) : 0;
 }
 
 static int dump_writer(FILE *f, void *arg)
@@ -847,20 +851,63 @@ fail:
 	return err;
 }
 
-int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e)
+bool pm_result_interrupted(const struct pm_result *r, long long *requested)
+{
+	const json_t *req = json_object_get(r->options, "benchmarks_requested");
+
+	if (requested)
+		*requested = json_is_integer(req) ? json_integer_value(req) : -1;
+	return json_is_true(json_object_get(r->options, "interrupted"));
+}
+
+int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
+		    const char *path, struct pm_err *e)
 {
 	json_error_t je;
 	json_t *root;
 	int err;
 
 	pm_result_init(r);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
-	if (!root) {
-		if (je.line <= 0 || json_error_code(&je) == json_error_cannot_open_file)
-			return pm_err_set(e, -EINVAL, "%s: %s", path, je.text);
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	if (!root)
 		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
 				  je.line, je.column, je.text);
+	err = pm_result_from_json(r, root, path, e);
+	json_decref(root);
+	return err;
+}
+
+int pm_result_load_json(json_t **root, const char *path, struct pm_err *e)
+{
+	json_error_t je;
+	size_t len;
+	char *buf;
+	int err;
+
+	*root = NULL;
+	err = pm_read_file_max(path, PM_READ_MAX_RESULT, &buf, &len);
+	if (err) {
+		/* missing, unreadable, a directory, too big: all bad input */
+		pm_read_error(e, err, path, PM_READ_MAX_RESULT, "a result file");
+		return -EINVAL;
 	}
+	*root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	free(buf);
+	if (!*root)
+		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
+				  je.line, je.column, je.text);
+	return 0;
+}
+
+int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e)
+{
+	json_t *root;
+	int err;
+
+	pm_result_init(r);
+	err = pm_result_load_json(&root, path, e);
+	if (err)
+		return err;
 	err = pm_result_from_json(r, root, path, e);
 	json_decref(root);
 	return err;

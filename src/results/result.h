@@ -159,6 +159,10 @@ int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 double pm_bench_result_value(const struct pm_bench_result *b, double ns);
 bool pm_bench_higher_is_better(const struct pm_bench_result *b);
 
+/* Was the run stopped (SIGINT...) before every benchmark finished?
+ * *requested: how many were asked for, -1 when the file does not say. */
+bool pm_result_interrupted(const struct pm_result *r, long long *requested);
+
 json_t *pm_result_to_json(const struct pm_result *r);
 /* One benchmark's entry alone (the round workers' replies). */
 json_t *pm_bench_result_to_json(const struct pm_bench_result *b);
@@ -167,7 +171,16 @@ int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
 /* Validate and convert; messages name path and the JSON path. */
 int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
 			struct pm_err *e);
+/*
+ * Read and validate a result file.  Files larger than PM_READ_MAX_RESULT
+ * are refused (-EFBIG); every error names the file (and the JSON path).
+ */
 int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e);
+/* The document only (bounded read, valid JSON, not yet validated). */
+int pm_result_load_json(json_t **root, const char *path, struct pm_err *e);
+/* pm_result_load from memory; path is only used in messages. */
+int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
+		    const char *path, struct pm_err *e);
 /* Atomic write (temp file + rename). */
 int pm_result_save(const struct pm_result *r, const char *path,
 		   struct pm_err *e);

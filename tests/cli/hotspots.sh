@@ -106,12 +106,20 @@ pm run --call-graph dwarf --no-counters --max-time 0.3 -o "$T/d.json" int-add
 expect_status 0 "run --call-graph dwarf"
 pm show --hotspots "$T/d.json"
 u=$(sed -n 's/.*unwound completely (libunwind): \([0-9]*\)%.*/\1/p' "$T/out")
-ge "$u" 80 || fail "dwarf: only ${u:-?}% of user stacks unwound completely"
-# planted user code: int-add's loop add_run, reached from main
+# planted user code: int-add's loop add_run, reached from main (in
+# sanitizer builds the frames between are larger than the 8 KiB stack
+# copy: there the chain is followed up to the runner only)
 pm show --format folded "$T/d.json"
-share=$(awk '{ n = $NF; t += n } /^int-add;pmbench;(.*;)?main;(.*;)?add_run [0-9]+$/ { s += n }
+if [ -z "${PMBENCH_SANITIZED:-}" ]; then
+	ge "$u" 80 || fail "dwarf: only ${u:-?}% of user stacks unwound completely"
+	top=main
+else
+	top="pm_run_bench[a-z_]*"
+fi
+share=$(awk -v top="$top" '{ n = $NF; t += n }
+	$0 ~ "^int-add;pmbench;(.*;)?" top ";(.*;)?add_run [0-9]+$" { s += n }
 	END { print t ? 100 * s / t : 0 }' "$T/out")
-ge "$share" 80 || fail "dwarf: only ${share}% of samples have a stack from add_run back to main"
+ge "$share" 80 || fail "dwarf: only ${share}% of samples have a stack from add_run back to $top"
 
 # --no-profile: no hotspots, and show says so.
 pm run --no-profile --no-counters --max-time 0.2 -o "$T/n.json" null

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Bounded input, errors that name the file, interrupted runs marked, empty
+# lists refused.
+. "$TEST_LIB"
+
+# No reader follows an endless or huge file.  (Under a memory limit, so
+# that a pmbench without bounds fails here instead of exhausting the
+# machine; sanitizer builds reserve too much address space for one.)
+limited() {
+	status=0
+	(
+		[ -n "${PMBENCH_SANITIZED:-}" ] || ulimit -v 2097152
+		exec timeout 60 "$PMBENCH" "$@"
+	) >"$T/out" 2>"$T/err" || status=$?
+	checks=$((checks + 1))
+}
+limited import lmbench /dev/zero
+expect_status 2 "import /dev/zero"
+expect_err "^pmbench: /dev/zero: larger than 16 MiB, the limit for a report to import$"
+expect_one_line_error
+# from a FIFO (no size to look at: the limit applies while reading)
+mkfifo "$T/fifo"
+head -c 20000000 /dev/zero > "$T/fifo" &
+limited import aim9 "$T/fifo"
+expect_status 2 "import from a FIFO"
+expect_err "$T/fifo: larger than 16 MiB"
+kill $! 2>/dev/null
+wait 2>/dev/null
+# a sparse 200 MiB file is refused by its size, unread
+truncate -s 200M "$T/huge.json"
+limited show "$T/huge.json"
+expect_status 2 "show a 200 MiB file"
+expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result file$"
+limited import lmbench "$T/huge.json"
+expect_status 2
+expect_err "$T/huge.json: larger than 16 MiB"
+
+# Every error names the file and what is wrong.
+pm show "$T"
+expect_status 2 "show DIR"
+expect_err "^pmbench: $T: is a directory, not a result file$"
+pm show "$T/missing.json"
+expect_status 2
+expect_err "^pmbench: $T/missing.json: No such file or directory$"
+pm import lmbench "$T"
+expect_status 2 "import DIR"
+expect_err "^pmbench: $T: is a directory, not a report to import$"
+pm import lmbench "$T/missing.txt"
+expect_status 2
+expect_err "^pmbench: $T/missing.txt: No such file or directory$"
+pm explain '' "$TEST_DATA/good-small.json"
+expect_status 2 "explain ''"
+expect_err "OLD: an empty file name"
+
+# An interrupted run says so wherever the file is shown.
+f="$TEST_DATA/interrupted.json"
+pm show "$f"
+expect_status 0
+expect_out '^INTERRUPTED: the run was stopped; 1 of 4 benchmarks finished$'
+pm show -v "$f"
+expect_out '^INTERRUPTED: '
+pm show --hotspots "$f"
+expect_out '^INTERRUPTED: '
+pm show --format csv "$f"
+expect_status 0
+expect_err "warning: $f: an interrupted run: only 1 benchmark finished"
+pm show "$TEST_DATA/good-small.json"
+expect_no_out 'INTERRUPTED'
+# ... and a run that is interrupted writes what show needs for it
+mkdir "$T/tmp"
+TMPDIR="$T/tmp" "$PMBENCH" run --max-time 2 -o "$T/int.json" null stat fork >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! ls -d "$T/tmp"/pmbench.* >/dev/null 2>&1; do
+	sleep 0.05; i=$((i + 1))
+done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+pm show "$T/int.json"
+expect_status 0 "show an interrupted run"
+expect_out '^INTERRUPTED: the run was stopped; [0-2] of 3 benchmarks finished$'
+
+# Empty lists are usage errors.
+for bad in "-e ''" "-e cycles,,icache" "-e cycles," "--instances ''" "--threads 1,,2"; do
+	eval "pm run $bad null"
+	expect_status 2 "run $bad"
+	expect_err '^pmbench run: '
+	[ ! -s "$T/out" ] || fail "run $bad: something ran"
+done
+expect_err "'1,,2'"
+# software events only, said as such
+pm run -e none --no-profile --max-time 0.05 --format csv null
+expect_status 0 "-e none"
+expect_out '^null,ok,.*,task-clock,'
+expect_no_out ',cycles,'
+
+finish

@@ -1,0 +1,26 @@
+/* The AIM9 log importer. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "results/import.h"
+#include "results/render.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = pm_fuzz_text(data, size);
+	struct pm_result *runs;
+	struct pm_err e;
+	size_t n, i;
+
+	if (pm_import_aim9(text, "fuzz.txt", &runs, &n, &e) == 0) {
+		for (i = 0; i < n; i++) {
+			pm_result_dump(&runs[i], pm_fuzz_sink());
+			pm_render_text(&runs[i], pm_fuzz_sink(), PM_RENDER_DETAIL);
+		}
+		pm_import_free(runs, n);
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* The lmbench summary importer, strict and --partial, and its tables. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "results/import.h"
+#include "results/lmbench.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const unsigned flags[] = { 0, PM_IMPORT_PARTIAL };
+	char *text = pm_fuzz_text(data, size);
+	struct pm_result *runs;
+	struct pm_err e;
+	size_t n, i, k;
+
+	for (k = 0; k < 2; k++) {
+		if (pm_import_lmbench_flags(text, "fuzz.txt", flags[k], &runs, &n, &e))
+			continue;
+		{
+			const struct pm_result *v[n ? n : 1];
+
+			for (i = 0; i < n; i++) {
+				v[i] = &runs[i];
+				pm_result_dump(&runs[i], pm_fuzz_sink());
+			}
+			pm_render_lmbench(v, n, pm_fuzz_sink());
+		}
+		pm_import_free(runs, n);
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,162 @@
+/* Bounded reading, geometric growth, list syntax. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char dir[] = "/tmp/pmbench-unit.XXXXXX";
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	pm_rmtree(dir);
+	strcpy(dir, "/tmp/pmbench-unit.XXXXXX");
+}
+
+static char *file_of(const char *name, size_t size)
+{
+	char *path = pm_xasprintf("%s/%s", dir, name), *buf = pm_xmalloc(size + 1);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	memset(buf, 'x', size);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, size), (ssize_t)size);
+	close(fd);
+	free(buf);
+	return path;
+}
+
+START_TEST(read_limits)
+{
+	char *exact = file_of("exact", 10000), *over = file_of("over", 10001), *text;
+	size_t len;
+
+	ck_assert_int_eq(pm_read_file_max(exact, 10000, &text, &len), 0);
+	ck_assert_uint_eq(len, 10000);
+	ck_assert_uint_eq(strlen(text), 10000);
+	free(text);
+	ck_assert_int_eq(pm_read_file_max(over, 10000, &text, &len), -EFBIG);
+	ck_assert_int_eq(pm_read_file_max(dir, 10000, &text, &len), -EISDIR);
+	free(exact);
+	free(over);
+}
+END_TEST
+
+/* An endless stream (/dev/zero, a FIFO fed forever) stops at the limit. */
+START_TEST(endless_input)
+{
+	char *fifo = pm_xasprintf("%s/fifo", dir), *text;
+	pid_t pid;
+	int fd;
+
+	ck_assert_int_eq(pm_read_file_max("/dev/zero", 1 << 20, &text, NULL), -EFBIG);
+	ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		static const char buf[4096];
+
+		fd = open(fifo, O_WRONLY);
+		while (write(fd, buf, sizeof(buf)) > 0)
+			;
+		_exit(0);
+	}
+	ck_assert_int_eq(pm_read_file_max(fifo, 1 << 20, &text, NULL), -EFBIG);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	free(fifo);
+}
+END_TEST
+
+START_TEST(read_line_reads_a_line)
+{
+	char *big = file_of("big", 1 << 20), buf[64];
+
+	ck_assert_int_eq(pm_read_line(big, buf, sizeof(buf)), 0);
+	ck_assert_uint_eq(strlen(buf), sizeof(buf) - 1);
+	ck_assert_int_eq(pm_read_line("/proc/sys/kernel/ostype", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "Linux");
+	free(big);
+}
+END_TEST
+
+START_TEST(error_names_file)
+{
+	struct pm_err e;
+
+	pm_read_error(&e, -EFBIG, "/x/y", 16u << 20, "a report to import");
+	ck_assert_str_eq(e.msg, "/x/y: larger than 16 MiB, the limit for a report to import");
+	pm_read_error(&e, -EISDIR, "/x", 1, "a result file");
+	ck_assert_str_eq(e.msg, "/x: is a directory, not a result file");
+	pm_read_error(&e, -ENOENT, "/x", 1, "a result file");
+	ck_assert_str_eq(e.msg, "/x: No such file or directory");
+}
+END_TEST
+
+START_TEST(grow)
+{
+	int *v = NULL;
+	size_t i;
+
+	for (i = 0; i < 100000; i++) {
+		v = pm_xgrow(v, i, sizeof(*v));
+		v[i] = (int)i;
+	}
+	for (i = 0; i < 100000; i++)
+		ck_assert_int_eq(v[i], (int)i);
+	free(v);
+}
+END_TEST
+
+START_TEST(lists)
+{
+	ck_assert(pm_list_valid("cycles", ','));
+	ck_assert(pm_list_valid("cycles, icache", ','));
+	ck_assert(!pm_list_valid("", ','));
+	ck_assert(!pm_list_valid(" ", ','));
+	ck_assert(!pm_list_valid("cycles,,icache", ','));
+	ck_assert(!pm_list_valid("cycles,", ','));
+	ck_assert(!pm_list_valid(",cycles", ','));
+	ck_assert(!pm_list_valid("a, ,b", ','));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, read_limits);
+	tcase_add_test(tc, endless_input);
+	tcase_add_test(tc, read_line_reads_a_line);
+	tcase_add_test(tc, error_names_file);
+	tcase_add_test(tc, grow);
+	tcase_add_test(tc, lists);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
