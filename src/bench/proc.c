@@ -1019,6 +1019,134 @@ static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/*
+ * ---- page-fault-anon, page-fault-thp: first touch of anonymous memory ----
+ *
+ * will-it-scale's page_fault1: write one byte to every page of a fresh
+ * private anonymous mapping; when it is used up, munmap it (freeing the
+ * pages) and map a new one, amortized over its pages.  One operation is
+ * one 4 KiB page made present.  page-fault-anon asks for small pages
+ * (MADV_NOHUGEPAGE): one fault per page.  page-fault-thp asks for huge
+ * pages (MADV_HUGEPAGE) on a 2 MiB-aligned mapping: where THP is enabled
+ * one fault maps a whole huge page (512 operations), else one per page.
+ */
+
+#define ANON_BYTES (8u << 20)
+#define THP_BYTES (32u << 20)
+#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_PMD_SIZE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+
+struct anon {
+	char *map;
+	size_t len, page, align;
+	size_t pos;
+	int advice;
+};
+
+/* A mapping of a->len bytes aligned to a->align (huge pages need it). */
+static int anon_map(struct pm_ctx *ctx, struct anon *a)
+{
+	size_t extra = a->align > a->page ? a->align : 0;
+	char *p = mmap(NULL, a->len + extra, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t start;
+
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
+				     (a->len + extra) >> 10);
+	start = extra ? ((uintptr_t)p + a->align - 1) & ~(uintptr_t)(a->align - 1)
+		      : (uintptr_t)p;
+	/* trim to the aligned part */
+	if (start > (uintptr_t)p)
+		munmap(p, start - (uintptr_t)p);
+	if ((uintptr_t)p + a->len + extra > start + a->len)
+		munmap((char *)start + a->len, (uintptr_t)p + a->len + extra - start - a->len);
+	a->map = (char *)start;
+	if (madvise(a->map, a->len, a->advice) && errno != EINVAL)
+		return pm_bench_fail(ctx, -errno, "madvise");
+	a->pos = 0;
+	return 0;
+}
+
+static int anon_setup_common(struct pm_ctx *ctx, size_t len, size_t align, int advice)
+{
+	struct anon *a = pm_xcalloc(1, sizeof(*a));
+	char thp[128] = "";
+	int err;
+
+	a->page = (size_t)sysconf(_SC_PAGESIZE);
+	a->len = len;
+	a->align = align;
+	a->advice = advice;
+	ctx->priv = a;
+	err = anon_map(ctx, a);
+	if (err)
+		return err;
+	pm_read_line(THP_ENABLED, thp, sizeof(thp));
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "%zu MiB private anonymous mapping, %s, one write per %zu KiB page; "
+		 "munmap and mmap amortized; THP enabled: %s", len >> 20,
+		 advice == MADV_HUGEPAGE ? "MADV_HUGEPAGE, 2 MiB aligned" : "MADV_NOHUGEPAGE",
+		 a->page >> 10, thp[0] ? thp : "(not built)");
+	return 0;
+}
+
+static int anon_setup(struct pm_ctx *ctx)
+{
+	return anon_setup_common(ctx, ANON_BYTES, 0, MADV_NOHUGEPAGE);
+}
+
+static int thp_supported(char *why, size_t len)
+{
+	if (access(THP_ENABLED, R_OK)) {
+		snprintf(why, len, "the kernel has no transparent hugepages (%s: %s)",
+			 THP_ENABLED, strerror(errno));
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int thp_setup(struct pm_ctx *ctx)
+{
+	long pmd = 0;
+
+	if (pm_read_long(THP_PMD_SIZE, &pmd) || pmd <= 0 || (pmd & (pmd - 1)))
+		pmd = 2l << 20;
+	return anon_setup_common(ctx, THP_BYTES > (size_t)pmd * 4 ? THP_BYTES : (size_t)pmd * 4,
+				 (size_t)pmd, MADV_HUGEPAGE);
+}
+
+static int anon_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct anon *a = ctx->priv;
+	int err;
+
+	while (iters--) {
+		if (a->pos >= a->len) {
+			munmap(a->map, a->len);
+			a->map = NULL;
+			err = anon_map(ctx, a);
+			if (err)
+				return err;
+		}
+		((volatile char *)a->map)[a->pos] = 1;
+		a->pos += a->page;
+	}
+	return 0;
+}
+
+static void anon_teardown(struct pm_ctx *ctx)
+{
+	struct anon *a = ctx->priv;
+
+	if (!a)
+		return;
+	if (a->map)
+		munmap(a->map, a->len);
+	free(a);
+	ctx->priv = NULL;
+}
+
 /* ---- the family ---- */
 
 static const struct pm_bench proc_benches[] = {
@@ -1186,6 +1314,28 @@ static const struct pm_bench proc_benches[] = {
 		.run = pf_run,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "page-fault-anon",
+		.group = "proc",
+		.summary = "write fault on fresh anonymous memory, 4 KiB pages; "
+			   "munmap amortized (will-it-scale page_fault1)",
+		.unit = "us",
+		.setup = anon_setup,
+		.run = anon_run,
+		.teardown = anon_teardown,
+		.flags = PM_QUICK,
+	},
+	{
+		.name = "page-fault-thp",
+		.group = "proc",
+		.summary = "page-fault-anon with MADV_HUGEPAGE: per 4 KiB page, "
+			   "one fault per huge page where THP is on",
+		.unit = "us",
+		.supported = thp_supported,
+		.setup = thp_setup,
+		.run = anon_run,
+		.teardown = anon_teardown,
 	},
 	{
 		.name = "mmap",
