@@ -548,9 +548,10 @@ int cmd_ab(int argc, char **argv)
 #endif
 	qemu = pm_ab_find_qemu(o.qemu, &e);
 	if (!qemu) {
+		status = o.qemu ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
 		pm_error("%s", e.msg);
 		pm_ab_opts_free(&o);
-		return o.qemu ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
+		return status;
 	}
 	if (!o.timeout_s)
 		o.timeout_s = pm_ab_default_timeout(&o);
@@ -657,16 +658,15 @@ int cmd_ab(int argc, char **argv)
 		"pmbench ab: A = %s (%s)%s%s%s\n"
 		"            B = %s (%s)%s%s%s\n"
 		"accelerator: %s (%s)\n  %s\n"
-		"guests: -cpu %s, %u MiB, %u vCPUs; %u of %u boots per side came back, "
-		"booted A,B,A,B...\n\n",
+		"guests: -cpu %s, %u MiB, %u vCPUs; booted A,B,A,B...: %zu of %u boots of A "
+		"and %zu of %u of B came back; each ran pmbench run --rounds %u --max-time %g\n\n",
 		sides[0].kernel, sides[0].release, *sides[0].append ? " \"" : "",
 		sides[0].append, *sides[0].append ? "\"" : "",
 		sides[1].kernel, sides[1].release, *sides[1].append ? " \"" : "",
 		sides[1].append, *sides[1].append ? "\"" : "",
 		accel == PM_ACCEL_TCG ? "TCG" : "KVM", accel_why, accel_note(accel),
-		o.cpu, o.memory_mb, o.vcpus,
-		(unsigned)(sides[0].nruns < sides[1].nruns ? sides[0].nruns : sides[1].nruns),
-		o.boots);
+		o.cpu, o.memory_mb, o.vcpus, sides[0].nruns, o.boots, sides[1].nruns, o.boots,
+		o.run_rounds, o.max_time_s);
 	if (explain_sides(out, header, o.quiet, &e)) {
 		pm_error("%s", e.msg);
 		status = PM_EXIT_RUNTIME;
