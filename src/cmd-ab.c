@@ -611,6 +611,8 @@ int cmd_ab(int argc, char **argv)
 		enum outcome r;
 		char *console;
 
+		if (stop_flag)
+			break;
 		snprintf(tag, sizeof(tag), "%c%u", s->tag, k / 2 + 1);
 		console = pm_xasprintf("%s/%s.log", console_dir, tag);
 		bs.console = console;
@@ -648,6 +650,11 @@ int cmd_ab(int argc, char **argv)
 		}
 	}
 
+	if (stop_flag) {
+		pm_error("interrupted: nothing written");
+		status = 128 + (first_signal ? first_signal : SIGINT);
+		goto done;
+	}
 	for (i = 0; i < 2; i++)
 		if (write_side(out, &sides[i], &o, accel, qemu, accel_why, &e)) {
 			pm_error("%s", e.msg);
