@@ -1022,78 +1022,112 @@ static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
 /*
  * ---- page-fault-anon, page-fault-thp: first touch of anonymous memory ----
  *
- * will-it-scale's page_fault1: write one byte to every page of a fresh
- * private anonymous mapping; when it is used up, munmap it (freeing the
- * pages) and map a new one, amortized over its pages.  One operation is
- * one 4 KiB page made present.  page-fault-anon asks for small pages
- * (MADV_NOHUGEPAGE): one fault per page.  page-fault-thp asks for huge
- * pages (MADV_HUGEPAGE) on a 2 MiB-aligned mapping: where THP is enabled
- * one fault maps a whole huge page (512 operations), else one per page.
+ * will-it-scale's page_fault1: map fresh private anonymous memory, write
+ * one byte to every page, unmap it (freeing the pages).  One iteration
+ * is that whole cycle on a small region, so every iteration costs the
+ * same (a remap every N iterations would make trials bimodal); one
+ * operation is one 4 KiB page of it (ops_per_iter = its pages), the
+ * mmap/munmap amortized over them.  page-fault-anon: 1 MiB with
+ * MADV_NOHUGEPAGE, one fault per page.  page-fault-thp: one huge page's
+ * worth (2 MiB, aligned) with MADV_HUGEPAGE: where THP is enabled one
+ * fault maps all of it, else one fault per page.
  */
 
-#define ANON_BYTES (8u << 20)
-#define THP_BYTES (32u << 20)
+#define ANON_BYTES (1u << 20)
 #define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
 #define THP_PMD_SIZE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
 struct anon {
-	char *map;
-	size_t len, page, align;
-	size_t pos;
+	size_t len, page;
 	int advice;
+	char *at;		/* thp: an aligned address to map at, or NULL */
 };
 
-/* A mapping of a->len bytes aligned to a->align (huge pages need it). */
-static int anon_map(struct pm_ctx *ctx, struct anon *a)
+/* An aligned region's address: map twice the size, keep none of it. */
+static char *anon_aligned_hole(size_t len)
 {
-	size_t extra = a->align > a->page ? a->align : 0;
-	char *p = mmap(NULL, a->len + extra, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uintptr_t start;
+	char *p = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
 
 	if (p == MAP_FAILED)
-		return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
-				     (a->len + extra) >> 10);
-	start = extra ? ((uintptr_t)p + a->align - 1) & ~(uintptr_t)(a->align - 1)
-		      : (uintptr_t)p;
-	/* trim to the aligned part */
-	if (start > (uintptr_t)p)
-		munmap(p, start - (uintptr_t)p);
-	if ((uintptr_t)p + a->len + extra > start + a->len)
-		munmap((char *)start + a->len, (uintptr_t)p + a->len + extra - start - a->len);
-	a->map = (char *)start;
-	if (madvise(a->map, a->len, a->advice) && errno != EINVAL)
-		return pm_bench_fail(ctx, -errno, "madvise");
-	a->pos = 0;
-	return 0;
+		return NULL;
+	a = ((uintptr_t)p + len - 1) & ~(uintptr_t)(len - 1);
+	munmap(p, 2 * len);
+	return (char *)a;
 }
 
-static int anon_setup_common(struct pm_ctx *ctx, size_t len, size_t align, int advice)
+static char *anon_map(struct anon *a)
+{
+	char *p;
+
+	if (a->at) {
+		/* the same aligned hole each time; taken meanwhile (threads):
+		 * find another */
+		p = mmap(a->at, a->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p != MAP_FAILED && p != a->at) {
+			munmap(p, a->len);
+			p = MAP_FAILED;
+			errno = EEXIST;
+		}
+		if (p == MAP_FAILED && (errno == EEXIST || errno == EINVAL)) {
+			a->at = anon_aligned_hole(a->len);
+			if (!a->at)
+				return MAP_FAILED;
+			return anon_map(a);
+		}
+	} else {
+		p = mmap(NULL, a->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
+	if (p != MAP_FAILED && madvise(p, a->len, a->advice) && errno != EINVAL) {
+		int err = errno;
+
+		munmap(p, a->len);
+		errno = err;
+		return MAP_FAILED;
+	}
+	return p;
+}
+
+static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice)
 {
 	struct anon *a = pm_xcalloc(1, sizeof(*a));
 	char thp[128] = "";
-	int err;
+	char *p;
 
 	a->page = (size_t)sysconf(_SC_PAGESIZE);
 	a->len = len;
-	a->align = align;
 	a->advice = advice;
 	ctx->priv = a;
-	err = anon_map(ctx, a);
-	if (err)
-		return err;
+	if (advice == MADV_HUGEPAGE) {
+		a->at = anon_aligned_hole(len);
+		if (!a->at)
+			return pm_bench_fail(ctx, -errno, "mmap of %zu KiB", 2 * len >> 10);
+	}
+	/* one cycle now: a failing mmap or madvise fails setup, not a trial */
+	p = anon_map(a);
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap+madvise of %zu KiB anonymous memory",
+				     len >> 10);
+	munmap(p, len);
+	ctx->ops_per_iter = (unsigned)(len / a->page);
 	pm_read_line(THP_ENABLED, thp, sizeof(thp));
 	snprintf(ctx->params, sizeof(ctx->params),
-		 "%zu MiB private anonymous mapping, %s, one write per %zu KiB page; "
-		 "munmap and mmap amortized; THP enabled: %s", len >> 20,
-		 advice == MADV_HUGEPAGE ? "MADV_HUGEPAGE, 2 MiB aligned" : "MADV_NOHUGEPAGE",
-		 a->page >> 10, thp[0] ? thp : "(not built)");
+		 "per %zu KiB page: mmap %zu KiB private anonymous%s, one write per page, "
+		 "munmap; THP enabled: %s", a->page >> 10, len >> 10,
+		 advice == MADV_HUGEPAGE ? " (aligned, MADV_HUGEPAGE)" : " (MADV_NOHUGEPAGE)",
+		 thp[0] ? thp : "(not built)");
 	return 0;
 }
 
 static int anon_setup(struct pm_ctx *ctx)
 {
-	return anon_setup_common(ctx, ANON_BYTES, 0, MADV_NOHUGEPAGE);
+	return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE);
 }
 
 static int thp_supported(char *why, size_t len)
@@ -1112,38 +1146,31 @@ static int thp_setup(struct pm_ctx *ctx)
 
 	if (pm_read_long(THP_PMD_SIZE, &pmd) || pmd <= 0 || (pmd & (pmd - 1)))
 		pmd = 2l << 20;
-	return anon_setup_common(ctx, THP_BYTES > (size_t)pmd * 4 ? THP_BYTES : (size_t)pmd * 4,
-				 (size_t)pmd, MADV_HUGEPAGE);
+	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE);
 }
 
 static int anon_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct anon *a = ctx->priv;
-	int err;
+	size_t off;
+	char *p;
 
 	while (iters--) {
-		if (a->pos >= a->len) {
-			munmap(a->map, a->len);
-			a->map = NULL;
-			err = anon_map(ctx, a);
-			if (err)
-				return err;
-		}
-		((volatile char *)a->map)[a->pos] = 1;
-		a->pos += a->page;
+		p = anon_map(a);
+		if (p == MAP_FAILED)
+			return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
+					     a->len >> 10);
+		for (off = 0; off < a->len; off += a->page)
+			((volatile char *)p)[off] = 1;
+		if (munmap(p, a->len))
+			return pm_bench_fail(ctx, -errno, "munmap");
 	}
 	return 0;
 }
 
 static void anon_teardown(struct pm_ctx *ctx)
 {
-	struct anon *a = ctx->priv;
-
-	if (!a)
-		return;
-	if (a->map)
-		munmap(a->map, a->len);
-	free(a);
+	free(ctx->priv);
 	ctx->priv = NULL;
 }
 
@@ -1318,8 +1345,8 @@ static const struct pm_bench proc_benches[] = {
 	{
 		.name = "page-fault-anon",
 		.group = "proc",
-		.summary = "write fault on fresh anonymous memory, 4 KiB pages; "
-			   "munmap amortized (will-it-scale page_fault1)",
+		.summary = "write fault per page of fresh anonymous memory, 4 KiB "
+			   "pages; mmap+munmap of 1 MiB amortized (page_fault1)",
 		.unit = "us",
 		.setup = anon_setup,
 		.run = anon_run,
@@ -1329,7 +1356,7 @@ static const struct pm_bench proc_benches[] = {
 	{
 		.name = "page-fault-thp",
 		.group = "proc",
-		.summary = "page-fault-anon with MADV_HUGEPAGE: per 4 KiB page, "
+		.summary = "page-fault-anon on a 2 MiB-aligned MADV_HUGEPAGE region: "
 			   "one fault per huge page where THP is on",
 		.unit = "us",
 		.supported = thp_supported,
