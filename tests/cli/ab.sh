@@ -119,6 +119,28 @@ expect_status 1 "a silent KVM guest"
 expect_err "no kernel output on the console within 10 s"
 dead "$T/kvm.pid"
 
+# ---- auto: a host where KVM looks usable, a kernel KVM cannot run (PVM
+# runs only its own guests): every boot again under TCG ----
+mkdir -p "$T/host/dev" "$T/host/proc" "$T/host/sys/module/kvm_intel"
+: > "$T/host/dev/kvm"
+printf 'processor\t: 0\nflags\t\t: fpu vme vmx sse2\n' > "$T/host/proc/cpuinfo"
+PMBENCH_AB_HOST_ROOT="$T/host" pm ab --kernel "$K" --qemu "$FAKE" --rounds 2 -o "$T/fallback" \
+	--append "fake.kvm-silent fake.result=$RESULT fake.order=$T/fb-order" null stat
+expect_status 0 "KVM falls back to TCG"
+expect_err "accelerator kvm \(/dev/kvm with kvm_intel\)"
+expect_err "boot a1: KVM does not run this kernel \(no kernel output on the console within 10 s\): falling back to TCG for every boot"
+# a1 under KVM, then a1 b1 a2 b2 under TCG; both sides on TCG only
+[ "$(tr '\n' ' ' < "$T/fb-order")" = "a1 a1 b1 a2 b2 " ] ||
+	fail "boots with the fallback: $(tr '\n' ' ' < "$T/fb-order"), expected a1 (KVM) a1 b1 a2 b2"
+for side in a b; do
+	grep -q '"accelerator": "tcg"' "$T/fallback/$side.json" || fail "$side.json: not TCG"
+	grep -q '"accelerator_reason": "KVM could not run the guest kernel"' \
+		"$T/fallback/$side.json" || fail "$side.json: no reason for TCG"
+	grep -q '"boots": 2' "$T/fallback/$side.json" || fail "$side.json: not its 2 TCG boots"
+done
+expect_out '^accelerator: TCG \(KVM could not run the guest kernel\)'
+no_scratch_left "the fallback"
+
 # ---- Ctrl-C: QEMU killed and reaped, scratch removed, nothing written ----
 status=0
 "$PMBENCH" ab --kernel "$K" --qemu "$FAKE" --accel tcg --timeout 60 -o "$T/int" \

@@ -10,12 +10,14 @@
  *   fake.hang            print a kernel banner, then hang
  *   fake.hang-tag=TAG    hang only on the boot whose console is TAG.log
  *   fake.silent          print nothing and hang (KVM on a PVM host)
+ *   fake.kvm-silent      the same, but only under -accel kvm
  *   fake.pidfile=PATH    write our pid there first
  *   fake.order=PATH      append the boot's tag (console file name) there
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,7 @@ int main(int argc, char **argv)
 {
 	char *console = NULL, *serial = NULL, *disk = NULL, buf[4096], tag[64] = "";
 	const char *append = "";
+	bool kvm = false;
 	FILE *con;
 	int i;
 
@@ -105,6 +108,8 @@ int main(int argc, char **argv)
 			serial = option_value(argv[i + 1], "path=");
 		else if (!strcmp(argv[i], "-drive"))
 			disk = option_value(argv[i + 1], "file=");
+		else if (!strcmp(argv[i], "-accel"))
+			kvm = !strcmp(argv[i + 1], "kvm");
 	}
 	if (disk && strchr(disk, ','))
 		*strchr(disk, ',') = '\0';
@@ -134,7 +139,8 @@ int main(int argc, char **argv)
 	con = fopen(console, "w");
 	if (!con)
 		return 1;
-	if (word(append, "fake.silent", buf, sizeof(buf))) {
+	if (word(append, "fake.silent", buf, sizeof(buf)) ||
+	    (kvm && word(append, "fake.kvm-silent", buf, sizeof(buf)))) {
 		fclose(con);
 		for (;;)
 			pause();
