@@ -1030,7 +1030,11 @@ static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
  * mmap/munmap amortized over them.  page-fault-anon: 1 MiB with
  * MADV_NOHUGEPAGE, one fault per page.  page-fault-thp: one huge page's
  * worth (2 MiB, aligned) with MADV_HUGEPAGE: where THP is enabled one
- * fault maps all of it, else one fault per page.
+ * fault maps all of it, else one fault per page.  page-fault-thp-read
+ * reads instead: the shared zero page is mapped, 4 KiB or, with THP,
+ * the huge zero page, so nothing is allocated or cleared and what is
+ * left is the faults themselves (under emulation, clearing memory costs
+ * so much that it hides what THP saves on faults).
  */
 
 #define ANON_BYTES (1u << 20)
@@ -1044,6 +1048,8 @@ static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
 struct anon {
 	size_t len, page;
 	int advice;
+	bool read;		/* read faults: the zero page */
+	volatile unsigned char sink;
 	char *at;		/* thp: an aligned address to map at, or NULL */
 };
 
@@ -1094,7 +1100,7 @@ static char *anon_map(struct anon *a)
 	return p;
 }
 
-static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice)
+static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice, bool read)
 {
 	struct anon *a = pm_xcalloc(1, sizeof(*a));
 	char thp[128] = "";
@@ -1103,6 +1109,7 @@ static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice)
 	a->page = (size_t)sysconf(_SC_PAGESIZE);
 	a->len = len;
 	a->advice = advice;
+	a->read = read;
 	ctx->priv = a;
 	if (advice == MADV_HUGEPAGE) {
 		a->at = anon_aligned_hole(len);
@@ -1118,16 +1125,16 @@ static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice)
 	ctx->ops_per_iter = (unsigned)(len / a->page);
 	pm_read_line(THP_ENABLED, thp, sizeof(thp));
 	snprintf(ctx->params, sizeof(ctx->params),
-		 "per %zu KiB page: mmap %zu KiB private anonymous%s, one write per page, "
+		 "per %zu KiB page: mmap %zu KiB private anonymous%s, one %s per page, "
 		 "munmap; THP enabled: %s", a->page >> 10, len >> 10,
 		 advice == MADV_HUGEPAGE ? " (aligned, MADV_HUGEPAGE)" : " (MADV_NOHUGEPAGE)",
-		 thp[0] ? thp : "(not built)");
+		 read ? "read" : "write", thp[0] ? thp : "(not built)");
 	return 0;
 }
 
 static int anon_setup(struct pm_ctx *ctx)
 {
-	return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE);
+	return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE, false);
 }
 
 static int thp_supported(char *why, size_t len)
@@ -1140,18 +1147,29 @@ static int thp_supported(char *why, size_t len)
 	return 0;
 }
 
-static int thp_setup(struct pm_ctx *ctx)
+static int thp_setup_common(struct pm_ctx *ctx, bool read)
 {
 	long pmd = 0;
 
 	if (pm_read_long(THP_PMD_SIZE, &pmd) || pmd <= 0 || (pmd & (pmd - 1)))
 		pmd = 2l << 20;
-	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE);
+	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE, read);
+}
+
+static int thp_setup(struct pm_ctx *ctx)
+{
+	return thp_setup_common(ctx, false);
+}
+
+static int thp_read_setup(struct pm_ctx *ctx)
+{
+	return thp_setup_common(ctx, true);
 }
 
 static int anon_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct anon *a = ctx->priv;
+	unsigned char sum = 0;
 	size_t off;
 	char *p;
 
@@ -1160,11 +1178,16 @@ static int anon_run(struct pm_ctx *ctx, uint64_t iters)
 		if (p == MAP_FAILED)
 			return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
 					     a->len >> 10);
-		for (off = 0; off < a->len; off += a->page)
-			((volatile char *)p)[off] = 1;
+		if (a->read)
+			for (off = 0; off < a->len; off += a->page)
+				sum += ((volatile unsigned char *)p)[off];
+		else
+			for (off = 0; off < a->len; off += a->page)
+				((volatile char *)p)[off] = 1;
 		if (munmap(p, a->len))
 			return pm_bench_fail(ctx, -errno, "munmap");
 	}
+	a->sink += sum;
 	return 0;
 }
 
@@ -1361,6 +1384,17 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.supported = thp_supported,
 		.setup = thp_setup,
+		.run = anon_run,
+		.teardown = anon_teardown,
+	},
+	{
+		.name = "page-fault-thp-read",
+		.group = "proc",
+		.summary = "page-fault-thp reading: the zero page per 4 KiB page, or "
+			   "the huge zero page per 2 MiB where THP is on",
+		.unit = "us",
+		.supported = thp_supported,
+		.setup = thp_read_setup,
 		.run = anon_run,
 		.teardown = anon_teardown,
 	},

@@ -22,20 +22,22 @@ le "$v" 1.1 || fail "page-fault-anon: $v faults per page, expected 1 (small page
 # MADV_HUGEPAGE: with THP on, one fault maps 512 pages; with it off, one each
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 if [ -n "$thp" ]; then
-	pm run --max-time 0.3 --rounds 2 --no-profile -o "$T/thp.json" page-fault-thp
-	expect_status 0 "page-fault-thp"
+	pm run --max-time 0.3 --rounds 2 --no-profile -o "$T/thp.json" page-fault-thp page-fault-thp-read
+	expect_status 0 "page-fault-thp page-fault-thp-read"
 	pm show --format csv "$T/thp.json"
 	cp "$T/out" "$T/csv"
-	v=$(csv_value page-fault-thp page-faults per_op)
-	case $thp in
-	never)
-		ge "$v" 1 || fail "page-fault-thp, THP never: $v faults per page, expected 1"
-		le "$v" 1.1 || fail "page-fault-thp, THP never: $v faults per page, expected 1" ;;
-	*)
-		# huge pages can run out (fragmentation): most faults must map 2 MiB
-		ge "$v" 0.0015 || fail "page-fault-thp: $v faults per page: not even one per huge page?"
-		le "$v" 0.25 || fail "page-fault-thp, THP $thp: $v faults per 4 KiB page, expected ~0.002 (one per huge page)" ;;
-	esac
+	for b in page-fault-thp page-fault-thp-read; do
+		v=$(csv_value $b page-faults per_op)
+		case $thp in
+		never)
+			ge "$v" 1 || fail "$b, THP never: $v faults per page, expected 1"
+			le "$v" 1.1 || fail "$b, THP never: $v faults per page, expected 1" ;;
+		*)
+			# huge pages can run out (fragmentation): most faults must map 2 MiB
+			ge "$v" 0.0015 || fail "$b: $v faults per page: not even one per huge page?"
+			le "$v" 0.25 || fail "$b, THP $thp: $v faults per 4 KiB page, expected ~0.002 (one per huge page)" ;;
+		esac
+	done
 	pm show --format csv "$T/r.json"
 	cp "$T/out" "$T/csv"
 fi
