@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,21 @@ static char *find_page(const char *page)
 		free(p);
 	}
 	return NULL;
+}
+
+void pm_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A peer that died must show up as EPIPE, not kill us. */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 int pm_show_manual(const char *page)

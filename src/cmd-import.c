@@ -159,6 +159,60 @@ static char *run_file_name(const struct pm_result *r, size_t index, size_t n)
 	return name;
 }
 
+static const char *import_key(const struct pm_result *r, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(r->options, "import"), key));
+}
+
+/*
+ * Rows of one host and OS are runs of one side (lmbench run several
+ * times): one result file holds them all, so that explain sees the
+ * spread between them.  *out is runs itself when every row is alone.
+ */
+static int group_by_host(struct pm_result *runs, size_t n, struct pm_result **out,
+			 size_t *nout, struct pm_err *e)
+{
+	struct pm_result *g, *members;
+	bool *taken, merged = false;
+	size_t i, k, m, ng = 0;
+
+	taken = pm_xcalloc(n ? n : 1, sizeof(*taken));
+	g = pm_xcalloc(n ? n : 1, sizeof(*g));
+	members = pm_xcalloc(n ? n : 1, sizeof(*members));
+	for (i = 0; i < n; i++) {
+		const char *host = import_key(&runs[i], "host"), *os = import_key(&runs[i], "os");
+
+		if (taken[i])
+			continue;
+		for (k = i, m = 0; k < n; k++) {
+			const char *h = import_key(&runs[k], "host"), *o = import_key(&runs[k], "os");
+
+			if (k == i || (host && os && h && o && !strcmp(h, host) && !strcmp(o, os))) {
+				taken[k] = true;
+				members[m++] = runs[k];
+			}
+		}
+		merged = merged || m > 1;
+		if (pm_result_merge(&g[ng++], members, m, e)) {
+			pm_import_free(g, ng);
+			free(taken);
+			free(members);
+			return -EINVAL;
+		}
+	}
+	free(taken);
+	free(members);
+	if (!merged) {
+		pm_import_free(g, ng);
+		*out = runs;
+		*nout = n;
+		return 0;
+	}
+	*out = g;
+	*nout = ng;
+	return 0;
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -344,8 +398,19 @@ int cmd_import(int argc, char **argv)
 		render_aim9(runs, n, stdout);
 	}
 	fflush(stdout);
-	if (output)
-		status = write_runs(runs, n, output);
+	if (output) {
+		struct pm_result *sides = runs;
+		size_t nsides = n;
+
+		if (!strcmp(kind, "lmbench") && group_by_host(runs, n, &sides, &nsides, &e)) {
+			pm_error("%s", e.msg);
+			pm_import_free(runs, n);
+			return PM_EXIT_RUNTIME;
+		}
+		status = write_runs(sides, nsides, output);
+		if (sides != runs)
+			pm_import_free(sides, nsides);
+	}
 	pm_import_free(runs, n);
 	return status;
 }

@@ -28,7 +28,6 @@ static void on_signal(int sig)
 
 int cmd_round(int argc, char **argv)
 {
-	struct sigaction sa;
 	struct pm_err e = { 0 };
 	int err;
 
@@ -36,14 +35,7 @@ int cmd_round(int argc, char **argv)
 		pm_error("__round is internal to 'pmbench run' and takes no arguments");
 		return PM_EXIT_USAGE;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	pm_catch_stop_signals(on_signal);
 	err = pm_round_worker(stdin, stdout, &e);
 	if (err == -EINTR)
 		return 130;

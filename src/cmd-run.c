@@ -124,21 +124,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A peer that died must show up as EPIPE, not kill us. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static void restore_signals(void)
 {
 	signal(SIGINT, SIG_DFL);
@@ -616,7 +601,7 @@ int cmd_run(int argc, char **argv)
 	}
 	hello = find_helper("pmbench-hello");
 	spawner = find_helper("pmbench-spawner");
-	install_signals();
+	pm_catch_stop_signals(on_signal);
 
 	o.events = &events;
 	o.scratch = scratch_dir;

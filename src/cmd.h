@@ -30,6 +30,8 @@ int pm_exit_status(int err);
 /* Unknown option or missing argument: message, usage line, status 2. */
 int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* handler on SIGINT, SIGTERM and SIGHUP (SA_RESTART); SIGPIPE ignored. */
+void pm_catch_stop_signals(void (*handler)(int));
 /* Open the manual page "pmbench-run" (section found automatically). */
 int pm_show_manual(const char *page);
 

@@ -272,7 +272,7 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 						pm_xstrdup(benches[order[i]]->aim9) : NULL;
 					b->cpu = -1;
 					b->ops_per_iter = 1;
-					b->reference_ns = b->busy = NAN;
+					b->reference_ns = b->busy = b->waited = b->others = NAN;
 					b->counters.ns_per_op = b->counters.perturbation = NAN;
 					b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
 				}

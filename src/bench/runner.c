@@ -105,6 +105,35 @@ static int runnable_now(void)
 	return running;
 }
 
+/*
+ * Time the benchmark's processes (this one and its peers) spent runnable
+ * but waiting for a CPU, in ns: the second field of /proc/PID/schedstat.
+ * Unlike /proc/loadavg it is the competition this benchmark met.  NAN
+ * when the kernel does not keep it (no CONFIG_SCHED_INFO).
+ */
+static double run_delay_ns(const struct pm_ctx *ctx)
+{
+	unsigned long long run, wait;
+	char path[64], buf[128];
+	double sum = 0;
+	int i;
+
+	for (i = -1; i < ctx->npeers; i++) {
+		if (i < 0)
+			snprintf(path, sizeof(path), "/proc/self/schedstat");
+		else
+			snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)ctx->peers[i]);
+		if (pm_read_line(path, buf, sizeof(buf)) != 0 ||
+		    sscanf(buf, "%llu %llu", &run, &wait) != 2) {
+			if (i < 0)
+				return NAN;
+			continue;	/* a peer that is gone */
+		}
+		sum += (double)wait;
+	}
+	return sum;
+}
+
 /* The empty loop: what the benchmark loop itself costs per iteration. */
 static int empty_run(struct pm_ctx *ctx, uint64_t iters)
 {
@@ -167,6 +196,21 @@ static double loop_overhead_ns(struct pm_ctx *ctx, uint64_t iters)
 		v[i] = (double)ns / (double)iters;
 	}
 	return pm_median(v, PM_ARRAY_SIZE(v));
+}
+
+/* CPU time the whole machine spent not idle, in ns (/proc/stat). */
+static double machine_busy_ns(void)
+{
+	unsigned long long v[8] = { 0 };
+	char buf[256];
+
+	if (pm_read_line("/proc/stat", buf, sizeof(buf)) != 0 ||
+	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) < 7)
+		return NAN;
+	/* user nice system [idle iowait] irq softirq steal */
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
+	       (1e9 / (double)sysconf(_SC_CLK_TCK));
 }
 
 /* Cannot run: record why.  Empty strings become a generic message. */
@@ -607,7 +651,7 @@ static int measure_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		return err;
 	}
 	out->measured = true;
-	round.reference_ns = round.busy = NAN;
+	round.reference_ns = round.busy = round.waited = round.others = NAN;
 	out->converged = (out->nrounds ? out->converged : true) && converged;
 	pm_bench_result_add_round(out, v, n, &round);
 	free(v);
@@ -630,6 +674,8 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->counters.ru_user_ns = out->counters.ru_sys_ns = NAN;
 	out->reference_ns = NAN;
 	out->busy = NAN;
+	out->waited = NAN;
+	out->others = NAN;
 }
 
 /* A benchmark set up in this process, and what to undo afterwards. */
@@ -743,7 +789,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			const struct pm_run_opts *o, struct pm_bench_result *out)
 {
 	uint64_t iters = out->iterations, ns, t_start;
-	double overhead, *trials = NULL, *refs = NULL, busy = 0;
+	double overhead, *trials = NULL, *refs = NULL, busy = 0, delay0, busy0;
+	double u0, s0, u1, s1;
+	pid_t pids[PM_MAX_PEERS + 1];
+	size_t k;
 	size_t n = 0, cap = 0, nbusy = 0;
 	struct pm_summary sum = { 0 };
 	struct pm_round round = { .run = o->run, .started_s = NAN };
@@ -766,6 +815,11 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		return err;
 
 	t_start = pm_now_ns();
+	delay0 = run_delay_ns(ctx);
+	busy0 = machine_busy_ns();
+	for (k = 0; k <= (size_t)ctx->npeers && k < PM_ARRAY_SIZE(pids); k++)
+		pids[k] = k ? ctx->peers[k - 1] : 0;
+	cpu_times_all(pids, (int)k, &u0, &s0);
 	for (;;) {
 		int r;
 
@@ -803,6 +857,14 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	}
 	round.reference_ns = pm_median(refs, n);
 	round.busy = nbusy ? busy / (double)nbusy : NAN;
+	round.waited = (run_delay_ns(ctx) - delay0) / (double)(pm_now_ns() - t_start);
+	if (!(round.waited >= 0))
+		round.waited = NAN;
+	/* what the rest of the machine used meanwhile, as a share of all CPUs */
+	cpu_times_all(pids, (int)k, &u1, &s1);
+	round.others = (machine_busy_ns() - busy0 - (u1 - u0) - (s1 - s0)) /
+		       ((double)(pm_now_ns() - t_start) * (double)sysconf(_SC_NPROCESSORS_ONLN));
+	round.others = isnan(round.others) ? NAN : fmin(fmax(round.others, 0), 1);
 	out->converged = (out->nrounds ? out->converged : true) && converged;
 	pm_bench_result_add_round(out, trials, n, &round);
 	out->iterations = iters;
@@ -821,8 +883,8 @@ fail:
 void pm_bench_result_summarize(struct pm_bench_result *out, double level)
 {
 	double *v = pm_xcalloc(out->nrounds ? out->nrounds : 1, sizeof(*v));
-	double busy = 0;
-	size_t i, k = 0, nb = 0;
+	double busy = 0, waited = 0, others = 0;
+	size_t i, k = 0, nb = 0, nw = 0, no = 0;
 
 	pm_summarize(out->trials, out->ntrials, level, &out->stats);
 	for (i = 0; i < out->nrounds; i++) {
@@ -832,9 +894,19 @@ void pm_bench_result_summarize(struct pm_bench_result *out, double level)
 			busy += out->rounds[i].busy;
 			nb++;
 		}
+		if (!isnan(out->rounds[i].waited)) {
+			waited += out->rounds[i].waited;
+			nw++;
+		}
+		if (!isnan(out->rounds[i].others)) {
+			others += out->rounds[i].others;
+			no++;
+		}
 	}
 	out->reference_ns = k ? pm_median(v, k) : NAN;
 	out->busy = nb ? busy / (double)nb : NAN;
+	out->waited = nw ? waited / (double)nw : NAN;
+	out->others = no ? others / (double)no : NAN;
 	free(v);
 }
 

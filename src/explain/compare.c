@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "explain/explain.h"
+#include "sysinfo.h"
 
 static int json_file_filter(const struct dirent *d)
 {
@@ -133,7 +134,7 @@ static void vec_push(struct vec *a, double x)
  * several when its rounds say so (merged files).
  */
 struct side_data {
-	struct vec runs, rounds, trials, refs, busy;
+	struct vec runs, rounds, trials, refs, busy, waited, others;
 	double within_ss, within_df;	/* log round medians around their run's mean */
 	const struct pm_bench_result *first;
 	bool converged;
@@ -160,7 +161,9 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 		if (!nr) {
 			/* built in memory (an import) rather than read: one round */
 			one = (struct pm_round){ .ntrials = b->ntrials, .reference_ns = b->reference_ns,
-						 .busy = b->busy, .started_s = NAN };
+						 .busy = b->busy, .waited = b->waited,
+						 .others = b->others,
+						 .started_s = NAN };
 			rounds = &one;
 			nr = 1;
 		}
@@ -179,6 +182,10 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 				vec_push(&d->refs, rounds[k].reference_ns);
 			if (!isnan(rounds[k].busy))
 				vec_push(&d->busy, rounds[k].busy);
+			if (!isnan(rounds[k].waited))
+				vec_push(&d->waited, rounds[k].waited);
+			if (!isnan(rounds[k].others))
+				vec_push(&d->others, rounds[k].others);
 		}
 		/* one value per run: the geometric mean of its rounds */
 		for (k = 0; k < nr; k++) {
@@ -212,6 +219,8 @@ static void side_free(struct side_data *d)
 	free(d->trials.v);
 	free(d->refs.v);
 	free(d->busy.v);
+	free(d->waited.v);
+	free(d->others.v);
 }
 
 static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
@@ -253,18 +262,10 @@ static enum pm_unit choose_unit(const struct side_data *a, const struct side_dat
 /* Relative half-width of the CI of one side's geometric mean. */
 static double side_rel_ci(const struct vec *u, double level)
 {
-	double s = 0, m = 0;
-	size_t i;
-
 	if (u->n < 2)
 		return NAN;
-	for (i = 0; i < u->n; i++)
-		m += log(u->v[i]);
-	m /= (double)u->n;
-	for (i = 0; i < u->n; i++)
-		s += (log(u->v[i]) - m) * (log(u->v[i]) - m);
-	s = sqrt(s / (double)(u->n - 1));
-	return expm1(pm_t_quantile(0.5 + level / 2, (double)(u->n - 1)) * s / sqrt((double)u->n));
+	return expm1(pm_t_quantile(0.5 + level / 2, (double)(u->n - 1)) *
+		     pm_log_sd(u->v, u->n, NULL) / sqrt((double)u->n));
 }
 
 /*
@@ -360,17 +361,7 @@ static char *settle_advice(const struct pm_bench_cmp *c, double floor)
 
 static double spread_of(const struct vec *u)
 {
-	double m = 0, s = 0;
-	size_t i;
-
-	if (u->n < 2)
-		return NAN;
-	for (i = 0; i < u->n; i++)
-		m += log(u->v[i]);
-	m /= (double)u->n;
-	for (i = 0; i < u->n; i++)
-		s += (log(u->v[i]) - m) * (log(u->v[i]) - m);
-	return expm1(sqrt(s / (double)(u->n - 1)));
+	return expm1(pm_log_sd(u->v, u->n, NULL));
 }
 
 static double vec_median(const struct vec *u)
@@ -428,6 +419,10 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->ref_ratio = vec_median(&b.refs) / vec_median(&a.refs);
 	c->busy.old = vec_mean(&a.busy);
 	c->busy.new = vec_mean(&b.busy);
+	c->waited.old = vec_mean(&a.waited);
+	c->waited.new = vec_mean(&b.waited);
+	c->others.old = vec_mean(&a.others);
+	c->others.new = vec_mean(&b.others);
 	c->med_old = pm_geomean(ua->v, ua->n);
 	c->med_new = pm_geomean(ub->v, ub->n);
 	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
@@ -503,6 +498,67 @@ static double profile_distance(const struct pm_bench_cmp *c)
 	return d / 2;
 }
 
+/* Time stretch NEW/OLD that a difference in competition could cause. */
+static double share_busy(double b, double cpus)
+{
+	return fmin(1, cpus / (1 + b));
+}
+
+static double share_others(double o, double cpus)
+{
+	return fmax(fmin(1, cpus * (1 - o)), 0.05);
+}
+
+/* Could a difference in competition explain c's change?  If so, make it
+ * inconclusive, say why and return true. */
+static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	const json_t *on = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	double cpus = json_is_number(on) ? json_number_value(on) : 1;
+	double inner = log(c->ratio > 1 ? c->ci_low : c->ci_high), stretch[3] = { 1, 1, 1 };
+	char why[3][256] = { "", "", "" };
+	int k;
+
+	if (isnan(inner))
+		inner = log(c->ratio);
+	if (!isnan(c->busy.old) && !isnan(c->busy.new) && fabs(c->busy.new - c->busy.old) >= 0.5) {
+		stretch[0] = share_busy(c->busy.old, cpus) / share_busy(c->busy.new, cpus);
+		snprintf(why[0], sizeof(why[0]), "other runnable tasks averaged %.1f during "
+			 "OLD's trials and %.1f during NEW's (/proc/loadavg)",
+			 c->busy.old, c->busy.new);
+	}
+	if (!isnan(c->others.old) && !isnan(c->others.new) &&
+	    fabs(c->others.new - c->others.old) >= 0.10) {
+		stretch[1] = share_others(c->others.old, cpus) / share_others(c->others.new, cpus);
+		snprintf(why[1], sizeof(why[1]), "other work used %.0f%% of the CPUs during "
+			 "OLD's trials and %.0f%% during NEW's (/proc/stat)",
+			 100 * c->others.old, 100 * c->others.new);
+	}
+	/* waiting is part of benchmarks whose processes hand work to each
+	 * other: only a single process's waiting is competition */
+	if (!c->ref_old->placement && !c->ref_old->counters.inherit &&
+	    !isnan(c->waited.old) && !isnan(c->waited.new) &&
+	    fabs(c->waited.new - c->waited.old) >= 0.05) {
+		stretch[2] = (1 - fmin(c->waited.old, 0.95)) / (1 - fmin(c->waited.new, 0.95));
+		snprintf(why[2], sizeof(why[2]), "the benchmark waited for a CPU %.0f%% of the "
+			 "time during OLD's trials and %.0f%% during NEW's (/proc/PID/schedstat)",
+			 100 * c->waited.old, 100 * c->waited.new);
+	}
+	for (k = 0; k < 3; k++) {
+		double ls = log(stretch[k]);
+
+		if (!why[k][0] || ls * inner <= 0 || fabs(inner) > 2 * fabs(ls))
+			continue;
+		c->verdict = PM_INCONCLUSIVE;
+		free(c->settle);
+		c->settle = pm_xasprintf("runs while the machine is as busy on both sides "
+					 "(better: idle): %s, which alone could make it x%.2f",
+					 why[k], stretch[k]);
+		return true;
+	}
+	return false;
+}
+
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	double r = c->ref_ratio, lr = log(r), lb = log(c->ratio);
@@ -510,23 +566,19 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	if (c->measured || (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT))
 		return;
 	/*
-	 * Other tasks competed for the CPUs much more during one side's
-	 * trials than during the other's: that alone changes the figures
-	 * (and the profile: caches, page clearing, scheduler), so the
-	 * difference cannot be put on the code.  Equal competition on both
-	 * sides is judged like any other spread, by the rounds and runs.
+	 * Competition for the CPUs that differs between the sides changes
+	 * the figures by itself (and the profile: caches, page clearing,
+	 * scheduling).  Three readings: other runnable tasks (loadavg), the
+	 * share of the CPUs other work used (/proc/stat), and, for a
+	 * benchmark of one process, the share of time it waited for a CPU.
+	 * Each bounds how much slower or faster it could make the benchmark;
+	 * a change in that direction and within twice that bound (on the
+	 * log scale: multi-process benchmarks feel contention more) cannot
+	 * be put on the code.  Equal competition on both sides is judged
+	 * like any other spread, by the rounds and runs.
 	 */
-	if (!isnan(c->busy.old) && !isnan(c->busy.new) &&
-	    fabs(c->busy.new - c->busy.old) >= 0.5) {
-		c->verdict = PM_INCONCLUSIVE;
-		free(c->settle);
-		c->settle = pm_xasprintf(
-			"runs while the machine is as busy on both sides (better: idle): other "
-			"runnable tasks averaged %.1f during OLD's trials and %.1f during NEW's "
-			"(/proc/loadavg)%s", c->busy.old, c->busy.new,
-			same_fingerprint(x) ? ", and nothing else differs" : "");
+	if (contention_explains(c, x))
 		return;
-	}
 	/*
 	 * The machine-speed probe (a fixed user-space loop timed after every
 	 * trial) moved in the same direction by at least half as much as the

@@ -106,6 +106,8 @@ struct pm_bench_cmp {
 	char *settle;		/* for inconclusive: what would settle it */
 	double ref_ratio;	/* machine speed: reference loop new/old, NAN unknown */
 	struct pm_pair busy;	/* other runnable tasks during the trials */
+	struct pm_pair waited;	/* share of time its processes waited for a CPU */
+	struct pm_pair others;	/* share of the CPUs other work used meanwhile */
 	double raw_ratio;	/* the ratio before taking machine speed out */
 	char *machine_note;	/* how machine speed changed the verdict, or NULL */
 

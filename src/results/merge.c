@@ -74,7 +74,8 @@ static json_t *run_entry(const struct pm_result *r)
 }
 
 static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result *b,
-			unsigned run_offset, double *refs, double *busy, size_t *nmed)
+			unsigned run_offset, double *refs, double *busy, double *waited,
+			double *others, size_t *nmed)
 {
 	size_t i, at = 0;
 
@@ -84,7 +85,7 @@ static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result 
 		/* the first run where it worked gives its metadata */
 		pm_bench_result_free(d);
 		copy_bench_meta(d, b);
-		d->reference_ns = d->busy = NAN;
+		d->reference_ns = d->busy = d->waited = d->others = NAN;
 	}
 	for (i = 0; i < b->nrounds; i++) {
 		struct pm_round r = b->rounds[i];
@@ -96,13 +97,16 @@ static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result 
 	if (!b->nrounds && b->ntrials) {
 		/* built in memory without rounds: its trials are one round */
 		struct pm_round r = { .run = run_offset, .reference_ns = b->reference_ns,
-				      .busy = b->busy, .started_s = NAN };
+				      .busy = b->busy, .waited = b->waited, .others = b->others,
+				      .started_s = NAN };
 
 		pm_bench_result_add_round(d, b->trials, b->ntrials, &r);
 	}
 	d->converged = d->converged && b->converged;
 	d->elapsed_s += b->elapsed_s;
 	refs[*nmed] = b->reference_ns;
+	waited[*nmed] = b->waited;
+	others[*nmed] = b->others;
 	busy[(*nmed)++] = b->busy;
 }
 
@@ -161,7 +165,7 @@ int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 		for (k = 0; k < src[i].nbench; k++) {
 			const struct pm_bench_result *b = &src[i].bench[k];
 			struct pm_bench_result *d;
-			double *refs, *busy;
+			double *refs, *busy, *waited, *others;
 			size_t nmed = 0;
 
 			if (pm_result_find(dst, b->name))
@@ -172,19 +176,26 @@ int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 			d->converged = b->status == PM_BENCH_OK;
 			refs = pm_xcalloc(n, sizeof(*refs));
 			busy = pm_xcalloc(n, sizeof(*busy));
+			waited = pm_xcalloc(n, sizeof(*waited));
+			others = pm_xcalloc(n, sizeof(*others));
 			for (j = i; j < n; j++) {
 				const struct pm_bench_result *o = pm_result_find(&src[j], b->name);
 
 				if (o)
-					merge_bench(d, o, offset[j], refs, busy, &nmed);
+					merge_bench(d, o, offset[j], refs, busy, waited, others,
+						     &nmed);
 			}
 			if (d->status == PM_BENCH_OK) {
 				pm_summarize(d->trials, d->ntrials, 0.95, &d->stats);
 				d->reference_ns = median_finite(refs, nmed);
 				d->busy = median_finite(busy, nmed);
+				d->waited = median_finite(waited, nmed);
+				d->others = median_finite(others, nmed);
 			}
 			free(refs);
 			free(busy);
+			free(waited);
+			free(others);
 		}
 	}
 	free(offset);

@@ -200,25 +200,17 @@ static char *fmt_value(const struct pm_bench_result *b, double ns)
  */
 static double rel_ci(const struct pm_bench_result *b)
 {
-	double ci = pm_summary_rel_halfwidth(&b->stats), *med, m = 0, ss = 0, r;
-	size_t i, k = b->nrounds;
+	double ci = pm_summary_rel_halfwidth(&b->stats), *med, r;
+	size_t k = b->nrounds;
 
 	if (k < 2 || b->measured)
 		return ci;
 	med = pm_xcalloc(k, sizeof(*med));
 	pm_bench_result_round_medians(b, med);
-	for (i = 0; i < k; i++) {
-		if (!(med[i] > 0)) {
-			free(med);
-			return ci;
-		}
-		m += log(med[i]);
-	}
-	m /= (double)k;
-	for (i = 0; i < k; i++)
-		ss += (log(med[i]) - m) * (log(med[i]) - m);
+	/* NAN when a median is not positive: then the trials' interval */
+	r = expm1(pm_t_quantile(0.975, (double)(k - 1)) * pm_log_sd(med, k, NULL) /
+		  sqrt((double)k));
 	free(med);
-	r = expm1(pm_t_quantile(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k));
 	return isnan(ci) || r > ci ? r : ci;
 }
 

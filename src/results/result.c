@@ -76,6 +76,8 @@ struct pm_bench_result *pm_result_add(struct pm_result *r)
 	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
 	b->reference_ns = NAN;
 	b->busy = NAN;
+	b->waited = NAN;
+	b->others = NAN;
 	return b;
 }
 
@@ -242,9 +244,10 @@ static json_t *rounds_to_json(const struct pm_bench_result *b)
 	for (i = 0; i < b->nrounds; i++) {
 		const struct pm_round *r = &b->rounds[i];
 
-		json_array_append_new(a, json_pack("{s:i,s:I,s:o,s:o,s:o}",
+		json_array_append_new(a, json_pack("{s:i,s:I,s:o,s:o,s:o,s:o,s:o}",
 			"run", (int)r->run, "trials", (json_int_t)r->ntrials,
 			"reference_ns", jnum(r->reference_ns), "busy", jnum(r->busy),
+			"waited", jnum(r->waited), "others", jnum(r->others),
 			"started_s", jnum(r->started_s)));
 	}
 	return a;
@@ -281,6 +284,8 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 	json_object_set_new(o, "elapsed_s", jnum(b->elapsed_s));
 	json_object_set_new(o, "reference_ns", jnum(b->reference_ns));
 	json_object_set_new(o, "busy", jnum(b->busy));
+	json_object_set_new(o, "waited", jnum(b->waited));
+	json_object_set_new(o, "others", jnum(b->others));
 	json_object_set_new(o, "counters", counters_to_json(&b->counters));
 	if (b->hotspots)
 		json_object_set(o, "hotspots", b->hotspots);
@@ -573,6 +578,7 @@ static int read_rounds(struct reader *rd, json_t *o, struct pm_bench_result *b)
 			b->rounds = pm_xcalloc(1, sizeof(*b->rounds));
 			b->rounds[0] = (struct pm_round){ .ntrials = b->ntrials,
 				.reference_ns = b->reference_ns, .busy = b->busy,
+				.waited = b->waited, .others = b->others,
 				.started_s = NAN };
 			b->nrounds = 1;
 		}
@@ -590,11 +596,13 @@ static int read_rounds(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		l = push(rd, ".rounds[%zu]", i);
 		if (!json_is_object(r))
 			return bad(rd, NULL, "expected an object, found %s", jtype(r));
-		x->reference_ns = x->busy = x->started_s = NAN;
+		x->reference_ns = x->busy = x->waited = x->others = x->started_s = NAN;
 		if ((err = get_int(rd, r, "run", false, 0, 1 << 20, &run)) ||
 		    (err = get_int(rd, r, "trials", true, 1, INT64_MAX, &n)) ||
 		    (err = get_num(rd, r, "reference_ns", false, &x->reference_ns)) ||
 		    (err = get_num(rd, r, "busy", false, &x->busy)) ||
+		    (err = get_num(rd, r, "waited", false, &x->waited)) ||
+		    (err = get_num(rd, r, "others", false, &x->others)) ||
 		    (err = get_num(rd, r, "started_s", false, &x->started_s)))
 			return err;
 		x->run = (unsigned)run;
@@ -635,7 +643,9 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_obj(rd, o, "hotspots", false, &hot)) ||
 	    (err = get_num(rd, o, "elapsed_s", false, &b->elapsed_s)) ||
 	    (err = get_num(rd, o, "reference_ns", false, &b->reference_ns)) ||
-	    (err = get_num(rd, o, "busy", false, &b->busy)))
+	    (err = get_num(rd, o, "busy", false, &b->busy)) ||
+	    (err = get_num(rd, o, "waited", false, &b->waited)) ||
+	    (err = get_num(rd, o, "others", false, &b->others)))
 		return err;
 	b->status = (enum pm_bench_status)st;
 	if (params) {
@@ -745,7 +755,7 @@ int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
 	b->ops_per_iter = 1;
 	b->counters.ns_per_op = b->counters.perturbation = NAN;
 	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
-	b->reference_ns = b->busy = NAN;
+	b->reference_ns = b->busy = b->waited = b->others = NAN;
 	err = read_bench(&rd, o, b);
 	if (err)
 		pm_bench_result_free(b);

@@ -65,6 +65,10 @@ struct pm_round {
 	size_t ntrials;		/* the next ntrials values of trials[] */
 	double reference_ns;	/* machine-speed probe during the round, NAN unknown */
 	double busy;		/* other runnable tasks during the round, NAN unknown */
+	double waited;		/* share of the round's time its processes were
+				   runnable but waiting for a CPU, NAN unknown */
+	double others;		/* share of all CPUs the rest of the machine
+				   used meanwhile (/proc/stat), NAN unknown */
 	double started_s;	/* seconds from the start of its run, NAN unknown */
 };
 
@@ -94,6 +98,9 @@ struct pm_bench_result {
 				   user-space loop timed between trials */
 	double busy;		/* other runnable tasks, mean over the trials
 				   (/proc/loadavg): competition for the CPUs */
+	double waited;		/* share of the time the benchmark's processes
+				   waited for a CPU (schedstat), mean of rounds */
+	double others;		/* share of all CPUs other work used, mean of rounds */
 
 	struct pm_counted_pass counters;
 	json_t *hotspots;	/* sampled profile (pmbench-result(5)); may be NULL */

@@ -534,17 +534,26 @@ double pm_geomean(const double *v, size_t n)
 	return exp(s / (double)n);
 }
 
-static void log_mean_var(const double *v, size_t n, double *mean, double *var)
+double pm_log_sd(const double *v, size_t n, double *mean_log)
 {
-	double s = 0, ss = 0;
+	double s = 0, ss = 0, m;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		s += log(v[i]);
-	*mean = s / (double)n;
+	m = n ? s / (double)n : NAN;
+	if (mean_log)
+		*mean_log = m;
 	for (i = 0; i < n; i++)
-		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
-	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+		ss += (log(v[i]) - m) * (log(v[i]) - m);
+	return n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+}
+
+static void log_mean_var(const double *v, size_t n, double *mean, double *var)
+{
+	double sd = pm_log_sd(v, n, mean);
+
+	*var = sd * sd;
 }
 
 int pm_log_ratio_t(const double *a, size_t na, const double *b, size_t nb,

@@ -64,6 +64,9 @@ double pm_hodges_lehmann(const double *a, size_t na, const double *b,
 /* Student's t distribution: CDF, and the quantile q with P(T <= q) = p. */
 double pm_t_cdf(double t, double df);
 double pm_t_quantile(double p, double df);
+/* Sample standard deviation of the logarithms of n positive values (NAN
+ * below 2); their mean into *mean_log when not NULL. */
+double pm_log_sd(const double *v, size_t n, double *mean_log);
 /* Geometric mean; NAN when empty or a value is not positive. */
 double pm_geomean(const double *v, size_t n);
 

@@ -2,7 +2,7 @@
 # Software counters agree with the work the benchmarks do.
 . "$TEST_LIB"
 
-pm run --cpu 0 --max-time 0.5 --count-time 100 -o "$T/r.json" \
+pm run --cpu "$(allowed_cpu)" --max-time 0.5 --count-time 100 -o "$T/r.json" \
 	null page-fault page-fault-anon pipe ctx fork exec sh
 expect_status 0
 pm show --format csv "$T/r.json"

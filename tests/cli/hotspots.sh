@@ -7,52 +7,78 @@ kernel_visible() {
 	awk '$3 == "_stext" { exit ($1 == "0000000000000000") }' /proc/kallsyms 2>/dev/null
 }
 
-pm run --cpu 0 --max-time 0.5 --no-counters -o "$T/r.json" null page-fault fork
+# Assertions hold on any kernel and on a busy machine: no CPU numbers, no
+# symbol rankings, no one kernel's symbol names.  User-side checks are on
+# pmbench's own loops (null_run, pf_run, add_run); kernel-side ones on
+# classes of symbols (syscall entry, fault handling, process creation) found
+# anywhere in the sampled call chains.
+pm run --cpu "$(allowed_cpu)" --max-time 0.5 --no-counters -o "$T/r.json" null page-fault fork
 expect_status 0 "run with hotspots"
 expect_out 'top symbol'
 pm show --hotspots "$T/r.json"
 expect_status 0
 cp "$T/out" "$T/hot"
+pm show --format folded "$T/r.json"
+expect_status 0
+cp "$T/out" "$T/folded"
 
 # section BENCH: the hotspot lines of one benchmark
 section() {
 	awk -v b="$1" '/^[a-z0-9-]+: / { on = ($1 == b ":") } on' "$T/hot"
 }
 
+# chains BENCH REGEX: samples in BENCH's folded stacks that match REGEX
+chains() {
+	awk -v b="$1" -v re="$2" '
+		{ n = $NF; st = $0; sub(/ [0-9]+$/, "", st) }
+		index(st, b ";") == 1 && st ~ re { s += n }
+		END { print s + 0 }' "$T/folded"
+}
+
 for b in null page-fault fork; do
 	section "$b" > "$T/sec"
+	# the rest are frames without a symbol (PLT stubs, JIT-less gaps)
 	r=$(sed -n 's/.*kernel, \([0-9]*\)% resolved.*/\1/p' "$T/sec")
-	ge "$r" 95 || fail "$b: only ${r:-?}% of samples resolved to a symbol"
+	ge "$r" 90 || fail "$b: only ${r:-?}% of samples resolved to a symbol"
 	n=$(sed -n 's/.*hotspots: \([0-9]*\) samples.*/\1/p' "$T/sec")
 	ge "$n" 100 || fail "$b: only ${n:-?} samples"
 done
 
+# Planted user code: the benchmark loops are sampled inside pmbench, under
+# their own names, with the runner's frames above them.
+section null | grep -Eq '^ +[0-9.]+% .* null_run +pmbench ' ||
+	fail "null: its loop null_run is not among the user hotspots"
+[ "$(chains null ';main;.*;null_run(;|$)')" -gt 0 ] ||
+	fail "null: no call chain from main to null_run"
+[ "$(chains page-fault ';pf_run(;|$)')" -gt 0 ] ||
+	fail "page-fault: no call chain through its loop pf_run"
+
+# Kernel classes (x86-64 and arm64 names)
+entry='(entry_SYSCALL[a-zA-Z0-9_]*|do_syscall_[0-9a-z_]+|el0_svc[a-z_]*|invoke_syscall)'
+fault='[a-z_]*(page_fault|handle_mm_fault|do_fault|do_mem_abort)[a-z_.0-9]*'
+create='(copy_process|kernel_clone|_do_fork|__do_sys_clone[0-9]*|ret_from_fork[a-z_]*)'
+
 if kernel_visible; then
-	# null: the syscall entry path and the getppid implementation
-	section null | awk '/^ +[0-9.]+%/ && NR <= 14' > "$T/top"
-	grep -Eq ' (do_syscall_64|entry_SYSCALL_64[a-z_]*) ' "$T/top" ||
-		fail "null: no syscall entry symbol among the top kernel symbols"
-	grep -Eq ' __(x64|ia32)_sys_getppid ' "$T/top" ||
-		fail "null: getppid's implementation is not among the top symbols"
-	# page-fault: fault handling on top
-	section page-fault | awk '/^ +[0-9.]+%/' | head -n 4 > "$T/top"
-	grep -Eq ' (exc_page_fault|handle_mm_fault|__handle_mm_fault|do_read_fault|filemap_map_pages|do_fault) ' "$T/top" ||
-		fail "page-fault: no fault-handling symbol in the top 4"
-	# fork: page-table copy and process creation; children sampled
-	section fork | awk '/^ +[0-9.]+%/' > "$T/top"
-	head -n 20 "$T/top" | grep -Eq ' (copy_page_range|copy_p[a-z]*_range|dup_mmap|dup_mm) ' ||
-		fail "fork: no page-table copy symbol in the top 20"
-	grep -Eq ' (copy_process|kernel_clone|dup_task_struct|__do_sys_clone[0-9]*|__x64_sys_clone[0-9]*|anon_vma_fork|alloc_pid|idr_get_free|pidfs_add_pid|dup_fd|copy_files|copy_signal|sched_fork|wake_up_new_task|schedule_tail|ret_from_fork[a-z_]*|mm_init|exit_mmap|do_exit|release_task|wait_task_zombie|wait_consider_task) ' "$T/top" ||
-		fail "fork: no process creation/exit symbol among its hotspots"
-	section fork | grep -Eq '[0-9]+ from children' || fail "fork: no samples from the children"
+	# null: system calls enter the kernel through the syscall entry path
+	# and reach getppid's implementation, below null_run.
+	[ "$(chains null ";$entry;")" -gt 0 ] ||
+		fail "null: no call chain through a syscall entry symbol"
+	[ "$(chains null ";$entry;.*_sys_getppid(;|$)")" -gt 0 ] ||
+		fail "null: no call chain from syscall entry to getppid's implementation"
+	# page-fault: pf_run's page touches fault into the kernel
+	[ "$(chains page-fault ";pf_run;(.*;)?$fault(;|$)")" -gt 0 ] ||
+		fail "page-fault: no call chain from pf_run into fault handling"
+	# fork: process creation in the kernel, and the children sampled
+	[ "$(chains fork ";$create(;|$)")" -gt 0 ] ||
+		fail "fork: no call chain through process creation"
+	section fork | grep -Eq '[1-9][0-9]* from children' || fail "fork: no samples from the children"
 
 	# the kernel symbols' costs per op add up to the kernel share of time
 	for b in null page-fault; do
 		section "$b" | awk -v b="$b" '
 			function ns(v, u) { return u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : u == "us" ? v * 1e3 : v }
 			/hotspots:/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "kernel,") k = $i + 0 }
-			/^ +[0-9.]+% +[0-9.]+ [mun]?s / && ($5 ~ /^\[|^[a-z0-9_]+$/) && $5 !~ /\// {
-				if ($5 == "[kernel]" || ($6 ~ /^\[/ && 0)) sum += ns($2, $3) }
+			/^ +[0-9.]+% +[0-9.]+ [mun]?s / && $5 == "[kernel]" { sum += ns($2, $3) }
 			END { print k, sum }' > "$T/sum"
 		pm show --format csv "$T/r.json"
 		med=$(awk -F, -v b="$b" '$1 == b { print $4; exit }' "$T/out")
@@ -81,7 +107,10 @@ expect_status 0 "run --call-graph dwarf"
 pm show --hotspots "$T/d.json"
 u=$(sed -n 's/.*unwound completely (libunwind): \([0-9]*\)%.*/\1/p' "$T/out")
 ge "$u" 80 || fail "dwarf: only ${u:-?}% of user stacks unwound completely"
-share=$(awk '/top call chains/ { on = 1; next } on && /;main;cmd_run;pm_run_bench;timed_run;add_run$/ { s += $1 } END { print s + 0 }' "$T/out")
+# planted user code: int-add's loop add_run, reached from main
+pm show --format folded "$T/d.json"
+share=$(awk '{ n = $NF; t += n } /^int-add;pmbench;(.*;)?main;(.*;)?add_run [0-9]+$/ { s += n }
+	END { print t ? 100 * s / t : 0 }' "$T/out")
 ge "$share" 80 || fail "dwarf: only ${share}% of samples have a stack from add_run back to main"
 
 # --no-profile: no hotspots, and show says so.

@@ -31,7 +31,15 @@ pm import lmbench "$S/lmbench2-six-rows.txt" -o "$T/six"
 expect_status 0 "import lmbench 2"
 expect_out '^214.2.168 Linux 2.6.7-r 2.9000   20.7   57.3   35.7  192.2    44.7   265.8$'
 expect_out '^214.2.168   Linux 2.6.6   407 7.4680   55.2  257.8$'
-count_files "$T/six" 6
+# two rows of each kernel are two runs of one side: one file per kernel
+count_files "$T/six" 3
+expect_err "3 results written to $T/six/"
+pm explain "$T/six/1-214.2.168-Linux_2.4.22-.json" "$T/six/3-214.2.168-Linux_2.6.6.json"
+expect_status 0 "explain between imported sides of two runs each"
+expect_out 'OLD .*: 2 runs, Linux 2.4.22- on 214.2.168'
+expect_out '^[a-z0-9-]+  [A-Z ]+  .*; 2 vs 2 runs\)|: 2 vs 2 runs'
+pm show --format csv "$T/six/2-214.2.168-Linux_2.6.7-r.json"
+expect_out '^null,ok,us,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,2,'
 
 # Wrapped at 72 columns and blanks collapsed: two rows have a blank the
 # text does not place.  By default those figures are left out with one
@@ -54,10 +62,12 @@ pm import lmbench "$S/lmbench3-wrapped-ppc.txt" --strict --partial
 expect_status 0 "--partial after --strict: the default again"
 
 # getsummary's own output on a VM: Mhz -1, blank cells in fixed columns.
+# Its two rows are two runs of one host and OS: one file, two runs.
+mkdir "$T/vm"
 pm import lmbench "$S/lmbench3-getsummary-vm.txt" --strict -o "$T/vm"
 expect_status 0 "import getsummary"
 if grep -q warning "$T/err"; then fail "getsummary: warnings"; fi
-count_files "$T/vm" 2
+count_files "$T/vm" 1
 pm show --format lmbench "$T"/vm/1-*.json
 expect_status 0
 # not measured: no Mhz, blank integer add and RPC cells
@@ -193,7 +203,7 @@ rm -f "$T/huge.txt"
 pm run --no-profile -e '' --min-trials 5 --max-time 0.3 -o "$T/fresh.json" null stat pipe
 expect_status 0 "a fresh run"
 for side in "$T"/vm/1-*.json "$T"/collapsed/1-*.json; do
-	pm explain "$side" "$T/fresh.json"
+	pm explain --all "$side" "$T/fresh.json"
 	expect_status 0 "explain $side NEW"
 	expect_out '^  OLD .*import:lmbench'
 	expect_out '^(null|stat|pipe) '
@@ -207,7 +217,7 @@ done
 pm explain "$T/fresh.json" "$T"/vm/1-*.json
 expect_status 0 "explain fresh OLD, imported NEW"
 expect_out 'NEW is imported from a text report'
-pm show "$T"/vm/2-*.json
+pm show "$T"/vm/1-*.json
 expect_status 0
 expect_out '^imported from .*lmbench3-getsummary-vm.txt \(an lmbench summary\): figures only; no counters, hotspots or fingerprint beyond the host, OS string and Mhz it prints'
 

@@ -75,6 +75,13 @@ csv_value() {
 		$1 == b && $9 == e { print $col[c]; exit }' "$T/csv"
 }
 
+# allowed_cpu: a CPU this process may run on (the first of its allowed
+# set), for --cpu; CI containers and `taskset -c N` confine tests to CPUs
+# that need not include 0.
+allowed_cpu() {
+	awk '/^Cpus_allowed_list:/ { split($2, a, /[-,]/); print a[1]; exit }' /proc/self/status
+}
+
 # ge A B: A >= B as floating point.
 ge() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b + 0) }'

@@ -25,8 +25,8 @@ expect_err "results written to $T/fork.json"
 pm run --max-time 0.3 --no-counters null stat
 expect_status 0
 expect_out '^benchmark +time/op +±95% +trials'
-expect_out '^null +[0-9.]+ (ns|us)'
-expect_out '^stat +[0-9.]+ (ns|us)'
+expect_out '^null +[0-9.]+ (ns|us|ms) '
+expect_out '^stat +[0-9.]+ (ns|us|ms) '
 
 # Groups expand; a benchmark named twice runs once.
 pm run --max-time 0.2 --no-counters --format csv null null

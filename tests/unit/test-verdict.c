@@ -293,6 +293,54 @@ START_TEST(merged_runs_count)
 }
 END_TEST
 
+/*
+ * Competition that differs between the sides can explain a change up to
+ * a bound: 2 CPUs, no other task during OLD and 1.5 on average during
+ * NEW (a share of 1 vs 0.8): +20% is put on it, +300% is not.
+ */
+START_TEST(contention_bound)
+{
+	const struct shape sh = { 1, 5, 10, 0.005, 0.005, 0.005 };
+	struct pm_explain_opts o;
+	struct pm_explanation x;
+	struct pm_rng rng;
+	double effects[] = { 0.20, 3.0 };
+	size_t i, k;
+
+	pm_explain_opts_default(&o);
+	pm_rng_seed(&rng, 15);
+	for (i = 0; i < 2; i++) {
+		struct pm_side a, b;
+		struct pm_bench_cmp c = { 0 };
+
+		make_side(&a, &sh, 1000, &rng);
+		make_side(&b, &sh, 1000 * (1 + effects[i]), &rng);
+		a.runs[0].sysinfo = json_pack("{s:{s:i}}", "cpu", "online", 2);
+		for (k = 0; k < b.runs[0].bench[0].nrounds; k++)
+			b.runs[0].bench[0].rounds[k].busy = 1.5;
+		for (k = 0; k < a.runs[0].bench[0].nrounds; k++)
+			a.runs[0].bench[0].rounds[k].busy = 0;
+		pm_compare_bench(&c, &a, &b, "x", &o);
+		ck_assert_int_eq(c.verdict, PM_REGRESSION);
+		memset(&x, 0, sizeof(x));
+		x.old = &a;
+		x.new = &b;
+		x.opts = o;
+		pm_adjust_for_machine(&c, &x);
+		if (i == 0) {
+			ck_assert_int_eq(c.verdict, PM_INCONCLUSIVE);
+			ck_assert_msg(strstr(c.settle, "other runnable tasks averaged 0.0 during OLD"),
+				      "%s", c.settle);
+		} else {
+			ck_assert_int_eq(c.verdict, PM_REGRESSION);
+		}
+		free_cmp(&c);
+		pm_side_free(&a);
+		pm_side_free(&b);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -307,6 +355,7 @@ int main(void)
 	tcase_add_test(tc, one_round_margin);
 	tcase_add_test(tc, settle_names_runs);
 	tcase_add_test(tc, merged_runs_count);
+	tcase_add_test(tc, contention_bound);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
