@@ -82,19 +82,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static void set_signals(bool on)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on ? on_signal : SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* ---- the sides ---- */
 
 struct side {
@@ -572,7 +559,7 @@ int cmd_ab(int argc, char **argv)
 		status = PM_EXIT_RUNTIME;
 		goto done_noscratch;
 	}
-	set_signals(true);
+	pm_catch_stop_signals(on_signal);
 
 	for (i = 0; i < 2; i++) {
 		sides[i].kernel = o.side[i].kernel;
@@ -693,7 +680,7 @@ int cmd_ab(int argc, char **argv)
 done:
 	pm_rmtree(scratch);
 	scratch[0] = '\0';
-	set_signals(false);
+	pm_catch_stop_signals(SIG_DFL);
 done_noscratch:
 	side_free(&sides[0]);
 	side_free(&sides[1]);
