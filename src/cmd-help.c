@@ -10,7 +10,7 @@
 static const char usage[] =
 	"usage: pmbench help [COMMAND | TOPIC]\n"
 	"\n"
-	"Commands: run list events show explain import sysinfo help.\n"
+	"Commands: run list events show explain import ab sysinfo help.\n"
 	"Topics: events-file (pmbench-events(5)), result (pmbench-result(5)),\n"
 	"        benchmarks (pmbench-benchmarks(7)).\n";
 
@@ -23,6 +23,7 @@ static const struct {
 	{ "show", "pmbench-show" },
 	{ "import", "pmbench-import" },
 	{ "explain", "pmbench-explain" },
+	{ "ab", "pmbench-ab" },
 	{ "sysinfo", "pmbench-sysinfo" },
 	{ "help", "pmbench-help" },
 	{ "events-file", "pmbench-events.5" },

@@ -45,10 +45,10 @@ static void print_bench(const struct pm_bench *b)
 		snprintf(corr, sizeof(corr), "lmbench %s", b->lmbench);
 	else if (b->aim9)
 		snprintf(corr, sizeof(corr), "AIM9 %s", b->aim9);
-	printf("  %-12s %-5s %-26s %s\n", b->name,
+	printf("  %-15s %-5s %-26s %s\n", b->name,
 	       b->flags & PM_QUICK ? "quick" : "", corr, b->summary);
 	if (!ok)
-		printf("  %-12s not supported here: %s\n", "", why);
+		printf("  %-15s not supported here: %s\n", "", why);
 }
 
 int cmd_list(int argc, char **argv)

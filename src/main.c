@@ -28,6 +28,7 @@ static const struct pm_cmd commands[] = {
 	{ "sysinfo", cmd_sysinfo, "print the system fingerprint recorded with every run" },
 	{ "explain", cmd_explain, "say why benchmarks changed between two runs or sets of runs" },
 	{ "import", cmd_import, "convert lmbench summaries and AIM9 logs to result files" },
+	{ "ab", cmd_ab, "boot two kernels in QEMU guests, run benchmarks in each, explain" },
 	{ "help", cmd_help, "open the manual page of a command" },
 	{ "__round", cmd_round, NULL },
 };

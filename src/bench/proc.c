@@ -1019,6 +1019,184 @@ static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/*
+ * ---- page-fault-anon, page-fault-thp: first touch of anonymous memory ----
+ *
+ * will-it-scale's page_fault1: map fresh private anonymous memory, write
+ * one byte to every page, unmap it (freeing the pages).  One iteration
+ * is that whole cycle on a small region, so every iteration costs the
+ * same (a remap every N iterations would make trials bimodal); one
+ * operation is one 4 KiB page of it (ops_per_iter = its pages), the
+ * mmap/munmap amortized over them.  page-fault-anon: 1 MiB with
+ * MADV_NOHUGEPAGE, one fault per page.  page-fault-thp: one huge page's
+ * worth (2 MiB, aligned) with MADV_HUGEPAGE: where THP is enabled one
+ * fault maps all of it, else one fault per page.  page-fault-thp-read
+ * reads instead: the shared zero page is mapped, 4 KiB or, with THP,
+ * the huge zero page, so nothing is allocated or cleared and what is
+ * left is the faults themselves (under emulation, clearing memory costs
+ * so much that it hides what THP saves on faults).
+ */
+
+#define ANON_BYTES (1u << 20)
+#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_PMD_SIZE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+struct anon {
+	size_t len, page;
+	int advice;
+	bool read;		/* read faults: the zero page */
+	volatile unsigned char sink;
+	char *at;		/* thp: an aligned address to map at, or NULL */
+};
+
+/* An aligned region's address: map twice the size, keep none of it. */
+static char *anon_aligned_hole(size_t len)
+{
+	char *p = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + len - 1) & ~(uintptr_t)(len - 1);
+	munmap(p, 2 * len);
+	return (char *)a;
+}
+
+static char *anon_map(struct anon *a)
+{
+	char *p;
+
+	if (a->at) {
+		/* the same aligned hole each time; taken meanwhile (threads):
+		 * find another */
+		p = mmap(a->at, a->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p != MAP_FAILED && p != a->at) {
+			munmap(p, a->len);
+			p = MAP_FAILED;
+			errno = EEXIST;
+		}
+		if (p == MAP_FAILED && (errno == EEXIST || errno == EINVAL)) {
+			a->at = anon_aligned_hole(a->len);
+			if (!a->at)
+				return MAP_FAILED;
+			return anon_map(a);
+		}
+	} else {
+		p = mmap(NULL, a->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
+	if (p != MAP_FAILED && madvise(p, a->len, a->advice) && errno != EINVAL) {
+		int err = errno;
+
+		munmap(p, a->len);
+		errno = err;
+		return MAP_FAILED;
+	}
+	return p;
+}
+
+static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice, bool read)
+{
+	struct anon *a = pm_xcalloc(1, sizeof(*a));
+	char thp[128] = "";
+	char *p;
+
+	a->page = (size_t)sysconf(_SC_PAGESIZE);
+	a->len = len;
+	a->advice = advice;
+	a->read = read;
+	ctx->priv = a;
+	if (advice == MADV_HUGEPAGE) {
+		a->at = anon_aligned_hole(len);
+		if (!a->at)
+			return pm_bench_fail(ctx, -errno, "mmap of %zu KiB", 2 * len >> 10);
+	}
+	/* one cycle now: a failing mmap or madvise fails setup, not a trial */
+	p = anon_map(a);
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap+madvise of %zu KiB anonymous memory",
+				     len >> 10);
+	munmap(p, len);
+	ctx->ops_per_iter = (unsigned)(len / a->page);
+	pm_read_line(THP_ENABLED, thp, sizeof(thp));
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "per %zu KiB page: mmap %zu KiB private anonymous%s, one %s per page, "
+		 "munmap; THP enabled: %s", a->page >> 10, len >> 10,
+		 advice == MADV_HUGEPAGE ? " (aligned, MADV_HUGEPAGE)" : " (MADV_NOHUGEPAGE)",
+		 read ? "read" : "write", thp[0] ? thp : "(not built)");
+	return 0;
+}
+
+static int anon_setup(struct pm_ctx *ctx)
+{
+	return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE, false);
+}
+
+static int thp_supported(char *why, size_t len)
+{
+	if (access(THP_ENABLED, R_OK)) {
+		snprintf(why, len, "the kernel has no transparent hugepages (%s: %s)",
+			 THP_ENABLED, strerror(errno));
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int thp_setup_common(struct pm_ctx *ctx, bool read)
+{
+	long pmd = 0;
+
+	if (pm_read_long(THP_PMD_SIZE, &pmd) || pmd <= 0 || (pmd & (pmd - 1)))
+		pmd = 2l << 20;
+	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE, read);
+}
+
+static int thp_setup(struct pm_ctx *ctx)
+{
+	return thp_setup_common(ctx, false);
+}
+
+static int thp_read_setup(struct pm_ctx *ctx)
+{
+	return thp_setup_common(ctx, true);
+}
+
+static int anon_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct anon *a = ctx->priv;
+	unsigned char sum = 0;
+	size_t off;
+	char *p;
+
+	while (iters--) {
+		p = anon_map(a);
+		if (p == MAP_FAILED)
+			return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
+					     a->len >> 10);
+		if (a->read)
+			for (off = 0; off < a->len; off += a->page)
+				sum += ((volatile unsigned char *)p)[off];
+		else
+			for (off = 0; off < a->len; off += a->page)
+				((volatile char *)p)[off] = 1;
+		if (munmap(p, a->len))
+			return pm_bench_fail(ctx, -errno, "munmap");
+	}
+	a->sink += sum;
+	return 0;
+}
+
+static void anon_teardown(struct pm_ctx *ctx)
+{
+	free(ctx->priv);
+	ctx->priv = NULL;
+}
+
 /* ---- the family ---- */
 
 static const struct pm_bench proc_benches[] = {
@@ -1186,6 +1364,39 @@ static const struct pm_bench proc_benches[] = {
 		.run = pf_run,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "page-fault-anon",
+		.group = "proc",
+		.summary = "write fault per page of fresh anonymous memory, 4 KiB "
+			   "pages; mmap+munmap of 1 MiB amortized (page_fault1)",
+		.unit = "us",
+		.setup = anon_setup,
+		.run = anon_run,
+		.teardown = anon_teardown,
+		.flags = PM_QUICK,
+	},
+	{
+		.name = "page-fault-thp",
+		.group = "proc",
+		.summary = "page-fault-anon on a 2 MiB-aligned MADV_HUGEPAGE region: "
+			   "one fault per huge page where THP is on",
+		.unit = "us",
+		.supported = thp_supported,
+		.setup = thp_setup,
+		.run = anon_run,
+		.teardown = anon_teardown,
+	},
+	{
+		.name = "page-fault-thp-read",
+		.group = "proc",
+		.summary = "page-fault-thp reading: the zero page per 4 KiB page, or "
+			   "the huge zero page per 2 MiB where THP is on",
+		.unit = "us",
+		.supported = thp_supported,
+		.setup = thp_read_setup,
+		.run = anon_run,
+		.teardown = anon_teardown,
 	},
 	{
 		.name = "mmap",

@@ -3,7 +3,7 @@
 . "$TEST_LIB"
 
 pm run --cpu "$(allowed_cpu)" --max-time 0.5 --count-time 100 -o "$T/r.json" \
-	null page-fault pipe ctx fork exec sh
+	null page-fault page-fault-anon pipe ctx fork exec sh
 expect_status 0
 pm show --format csv "$T/r.json"
 expect_status 0
@@ -12,6 +12,35 @@ cp "$T/out" "$T/csv"
 v=$(csv_value page-fault page-faults per_op)
 ge "$v" 1 || fail "page-fault: $v faults per op, expected at least 1 per page touched"
 le "$v" 1.1 || fail "page-fault: $v faults per op, expected about 1 (one per fault-around window)"
+
+# anonymous memory: one write fault per 4 KiB page (MADV_NOHUGEPAGE);
+# the munmap/mmap of the region is amortized and takes no fault
+v=$(csv_value page-fault-anon page-faults per_op)
+ge "$v" 1 || fail "page-fault-anon: $v faults per page, expected at least 1 per page touched"
+le "$v" 1.1 || fail "page-fault-anon: $v faults per page, expected 1 (small pages)"
+
+# MADV_HUGEPAGE: with THP on, one fault maps 512 pages; with it off, one each
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+if [ -n "$thp" ]; then
+	pm run --max-time 0.3 --rounds 2 --no-profile -o "$T/thp.json" page-fault-thp page-fault-thp-read
+	expect_status 0 "page-fault-thp page-fault-thp-read"
+	pm show --format csv "$T/thp.json"
+	cp "$T/out" "$T/csv"
+	for b in page-fault-thp page-fault-thp-read; do
+		v=$(csv_value $b page-faults per_op)
+		case $thp in
+		never)
+			ge "$v" 1 || fail "$b, THP never: $v faults per page, expected 1"
+			le "$v" 1.1 || fail "$b, THP never: $v faults per page, expected 1" ;;
+		*)
+			# huge pages can run out (fragmentation): most faults must map 2 MiB
+			ge "$v" 0.0015 || fail "$b: $v faults per page: not even one per huge page?"
+			le "$v" 0.25 || fail "$b, THP $thp: $v faults per 4 KiB page, expected ~0.002 (one per huge page)" ;;
+		esac
+	done
+	pm show --format csv "$T/r.json"
+	cp "$T/out" "$T/csv"
+fi
 
 v=$(csv_value null page-faults per_op)
 le "$v" 0.001 || fail "null: $v faults per op, expected ~0"

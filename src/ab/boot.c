@@ -1,0 +1,373 @@
+/*
+ * One boot of a throw-away guest: QEMU started by absolute path in its
+ * own process group, watched (console, clock, Ctrl-C), killed and reaped
+ * when it must stop, and its hand-back read from the virtio disk image
+ * or, failing that, from the second serial port's log.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ab/ab.h"
+
+/* Sparse: only what the guest writes takes space. */
+#define DISK_BYTES (256ull << 20)
+#define WATCH_NS (50 * 1000000L)
+
+/* QEMU option values: a comma is written twice. */
+static char *qemu_escape(const char *s)
+{
+	size_t n = strlen(s), i, k = 0;
+	char *out = pm_xmalloc(2 * n + 1);
+
+	for (i = 0; i < n; i++) {
+		out[k++] = s[i];
+		if (s[i] == ',')
+			out[k++] = ',';
+	}
+	out[k] = '\0';
+	return out;
+}
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = pm_xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
+		    const char *serial2)
+{
+	char **v = NULL, *c, *h, *d;
+	size_t n = 0;
+
+	c = qemu_escape(s->console);
+	h = qemu_escape(serial2);
+	d = qemu_escape(disk);
+	push(&v, &n, pm_xstrdup(s->qemu));
+	push(&v, &n, pm_xstrdup("-nodefaults"));
+	push(&v, &n, pm_xstrdup("-no-user-config"));
+	push(&v, &n, pm_xstrdup("-display"));
+	push(&v, &n, pm_xstrdup("none"));
+	push(&v, &n, pm_xstrdup("-no-reboot"));
+	push(&v, &n, pm_xstrdup("-accel"));
+	push(&v, &n, pm_xstrdup(s->accel == PM_ACCEL_KVM ? "kvm" : "tcg"));
+	push(&v, &n, pm_xstrdup("-cpu"));
+	push(&v, &n, pm_xstrdup(s->cpu));
+	push(&v, &n, pm_xstrdup("-m"));
+	push(&v, &n, pm_xasprintf("%u", s->memory_mb));
+	push(&v, &n, pm_xstrdup("-smp"));
+	push(&v, &n, pm_xasprintf("%u", s->vcpus));
+	push(&v, &n, pm_xstrdup("-kernel"));
+	push(&v, &n, pm_xstrdup(s->kernel));
+	push(&v, &n, pm_xstrdup("-initrd"));
+	push(&v, &n, pm_xstrdup(s->initrd));
+	push(&v, &n, pm_xstrdup("-append"));
+	push(&v, &n, pm_xasprintf("%s%s%s", PM_BOOT_APPEND, s->append && *s->append ? " " : "",
+				  s->append ? s->append : ""));
+	/* ttyS0: the console; ttyS1: the hand-back when there is no disk */
+	push(&v, &n, pm_xstrdup("-chardev"));
+	push(&v, &n, pm_xasprintf("file,id=console,path=%s", c));
+	push(&v, &n, pm_xstrdup("-serial"));
+	push(&v, &n, pm_xstrdup("chardev:console"));
+	push(&v, &n, pm_xstrdup("-chardev"));
+	push(&v, &n, pm_xasprintf("file,id=handback,path=%s", h));
+	push(&v, &n, pm_xstrdup("-serial"));
+	push(&v, &n, pm_xstrdup("chardev:handback"));
+	push(&v, &n, pm_xstrdup("-drive"));
+	push(&v, &n, pm_xasprintf("file=%s,format=raw,if=virtio", d));
+	free(c);
+	free(h);
+	free(d);
+	return v;
+}
+
+void pm_boot_kill(pid_t pid)
+{
+	struct timespec ts = { 0, 20 * 1000000 };
+	int i, status;
+
+	if (pid <= 0)
+		return;
+	/* its own process group: whatever it started goes too */
+	kill(-pid, SIGTERM);
+	kill(pid, SIGTERM);
+	for (i = 0; i < 100; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Printable text only: the console has escape sequences and CRs. */
+static void printable(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == 0x1b) {
+			/* CSI sequence: ESC [ params final */
+			if (s[1] == '[') {
+				s += 2;
+				while (*s && !(*s >= '@' && *s <= '~'))
+					s++;
+				if (!*s)
+					break;
+			} else if (s[1]) {
+				s++;
+			}
+			continue;
+		}
+		if (c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f))
+			*w++ = (char)c;
+	}
+	*w = '\0';
+}
+
+char *pm_log_tail(const char *path, int lines)
+{
+	char *text, *p;
+	size_t len;
+	int seen = 0;
+
+	if (pm_read_file(path, &text, &len))
+		return pm_xstrdup("");
+	printable(text);
+	len = strlen(text);
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	for (p = text + len; p > text; p--)
+		if (p[-1] == '\n' && ++seen == lines)
+			break;
+	p = pm_xstrdup(p);
+	free(text);
+	return p;
+}
+
+static char *read_small(const char *path)
+{
+	char *text;
+
+	if (pm_read_file(path, &text, NULL))
+		return NULL;
+	return text;
+}
+
+static pid_t start_qemu(char **argv, const char *errlog, struct pm_err *e)
+{
+	pid_t parent = getpid(), pid;
+	int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return pm_err_set(e, -errno, "%s: %s", errlog, strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return pm_err_set(e, -errno, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		/* QEMU dies with us, whatever kills us */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	/* both sides set it: no window where a signal misses the group */
+	setpgid(pid, pid);
+	return pid;
+}
+
+/* The hand-back from the disk image (magic at its start) or the serial log. */
+static void read_handback(struct pm_boot *b, const char *disk, const char *serial2)
+{
+	const char *why_disk = NULL, *why_serial = NULL;
+	struct pm_handback hb;
+	struct stat st;
+	int fd = open(disk, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+		char *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			if (memcmp(map, PM_HANDBACK_MAGIC, strlen(PM_HANDBACK_MAGIC)))
+				why_disk = "nothing written to the disk";
+			else if (!pm_handback_parse(map, (size_t)st.st_size, &hb, &why_disk)) {
+				b->image_len = hb.length;
+				b->image = pm_xmalloc(hb.length + 1);
+				memcpy(b->image, hb.payload, hb.length);
+				b->image[hb.length] = '\0';
+				b->hb = hb;
+				b->hb.payload = b->image;
+				b->channel = "virtio disk";
+			}
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!b->image) {
+		char *text;
+		size_t len;
+
+		if (pm_read_file(serial2, &text, &len) == 0) {
+			if (!pm_handback_parse(text, len, &hb, &why_serial)) {
+				b->image_len = hb.length;
+				b->image = pm_xmalloc(hb.length + 1);
+				memcpy(b->image, hb.payload, hb.length);
+				b->image[hb.length] = '\0';
+				b->hb = hb;
+				b->hb.payload = b->image;
+				b->channel = "serial port";
+			}
+			free(text);
+		} else {
+			why_serial = "no serial log";
+		}
+	}
+	if (!b->image) {
+		b->status = PM_BOOT_NO_RESULT;
+		snprintf(b->why, sizeof(b->why), "no result came back (disk: %s; serial: %s)",
+			 why_disk ? why_disk : "unreadable", why_serial ? why_serial : "-");
+	}
+}
+
+int pm_boot_run(const struct pm_boot_spec *s, struct pm_boot *b,
+		volatile int *stop, struct pm_err *e)
+{
+	char *disk = pm_xasprintf("%s/%s.disk", s->dir, s->tag);
+	char *serial2 = pm_xasprintf("%s/%s.serial", s->dir, s->tag);
+	char *errlog = pm_xasprintf("%s/%s.qemu", s->dir, s->tag);
+	uint64_t start = pm_now_ns(), last_probe = 0;
+	struct timespec tick = { 0, WATCH_NS };
+	char **argv = NULL;
+	int fd, err = 0, status = 0;
+	bool exited = false;
+
+	memset(b, 0, sizeof(*b));
+	fd = open(disk, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)DISK_BYTES)) {
+		err = pm_err_set(e, -errno, "%s: %s", disk, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
+	argv = pm_boot_argv(s, disk, serial2);
+	b->pid = start_qemu(argv, errlog, e);
+	if (b->pid < 0) {
+		err = b->pid;
+		b->pid = 0;
+		goto out;
+	}
+	if (s->running)
+		*s->running = b->pid;
+	for (;;) {
+		double elapsed;
+		pid_t w = waitpid(b->pid, &status, WNOHANG);
+
+		if (w == b->pid) {
+			exited = true;
+			b->pid = 0;
+			if (s->running)
+				*s->running = 0;
+		}
+		elapsed = (double)(pm_now_ns() - start) / 1e9;
+		b->elapsed_s = elapsed;
+		if (s->accel == PM_ACCEL_KVM && (exited || pm_now_ns() - last_probe > 500000000ull)) {
+			char *con = read_small(s->console), *qerr = read_small(errlog);
+			bool failed = pm_kvm_boot_failed(con, qerr, elapsed, s->kvm_probe_s,
+							 exited, exited && WIFEXITED(status) ?
+							 WEXITSTATUS(status) : exited ? -1 : 0,
+							 b->why, sizeof(b->why));
+
+			free(con);
+			free(qerr);
+			last_probe = pm_now_ns();
+			if (failed) {
+				pm_boot_kill(b->pid);
+				b->pid = 0;
+				b->status = PM_BOOT_KVM_FAILED;
+				goto out;
+			}
+		}
+		if (exited)
+			break;
+		if (stop && *stop) {
+			pm_boot_kill(b->pid);
+			b->pid = 0;
+			b->status = PM_BOOT_INTERRUPTED;
+			snprintf(b->why, sizeof(b->why), "interrupted");
+			goto out;
+		}
+		if (elapsed > s->timeout_s) {
+			pm_boot_kill(b->pid);
+			b->pid = 0;
+			b->status = PM_BOOT_TIMEOUT;
+			snprintf(b->why, sizeof(b->why), "no power-off within %.0f s: QEMU killed",
+				 s->timeout_s);
+			goto out;
+		}
+		nanosleep(&tick, NULL);
+	}
+	read_handback(b, disk, serial2);
+	if (b->status == PM_BOOT_NO_RESULT &&
+	    (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		char *tail = pm_log_tail(errlog, 3);
+
+		b->status = PM_BOOT_QEMU_FAILED;
+		if (WIFEXITED(status))
+			snprintf(b->why, sizeof(b->why), "QEMU exited with status %d%s%s",
+				 WEXITSTATUS(status), *tail ? ": " : "", tail);
+		else
+			snprintf(b->why, sizeof(b->why), "QEMU killed by signal %d",
+				 WTERMSIG(status));
+		free(tail);
+	}
+out:
+	if (s->running)
+		*s->running = 0;
+	pm_strv_free(argv);
+	/* the disk can be large: gone as soon as it is read */
+	unlink(disk);
+	free(disk);
+	free(serial2);
+	free(errlog);
+	return err;
+}
+
+void pm_boot_free(struct pm_boot *b)
+{
+	free(b->image);
+	b->image = NULL;
+}

@@ -1,0 +1,331 @@
+/* The command line of `pmbench ab` (pmbench-ab(1)) and the guest's run. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ab/ab.h"
+#include "ab/guest.h"
+#include "bench/bench.h"
+
+enum {
+	OPT_KERNEL = 256, OPT_KERNEL_B, OPT_APPEND, OPT_APPEND_A, OPT_APPEND_B,
+	OPT_VMLINUX_A, OPT_VMLINUX_B, OPT_CPU, OPT_MEMORY, OPT_VCPUS, OPT_ACCEL,
+	OPT_QEMU, OPT_ROUNDS, OPT_TIMEOUT, OPT_KEEP_CONSOLE, OPT_MAX_TIME,
+	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP,
+};
+
+static const struct option long_options[] = {
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "kernel-b", required_argument, NULL, OPT_KERNEL_B },
+	{ "append", required_argument, NULL, OPT_APPEND },
+	{ "append-a", required_argument, NULL, OPT_APPEND_A },
+	{ "append-b", required_argument, NULL, OPT_APPEND_B },
+	{ "vmlinux-a", required_argument, NULL, OPT_VMLINUX_A },
+	{ "vmlinux-b", required_argument, NULL, OPT_VMLINUX_B },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "vcpus", required_argument, NULL, OPT_VCPUS },
+	{ "accel", required_argument, NULL, OPT_ACCEL },
+	{ "qemu", required_argument, NULL, OPT_QEMU },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "keep-console", required_argument, NULL, OPT_KEEP_CONSOLE },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "rounds-per-boot", required_argument, NULL, OPT_RUN_ROUNDS },
+	{ "events", required_argument, NULL, 'e' },
+	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
+	{ "run-option", required_argument, NULL, OPT_RUN_OPTION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void pm_ab_opts_free(struct pm_ab_opts *o)
+{
+	free(o->run_options);
+	free(o->benches);
+	memset(o, 0, sizeof(*o));
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned long lo, unsigned long hi,
+		      unsigned *out, struct pm_err *e)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
+		return pm_err_set(e, -EINVAL, "%s: '%s' is not a whole number in [%lu, %lu]",
+				  opt, s, lo, hi);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi,
+			double *out, struct pm_err *e)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return pm_err_set(e, -EINVAL, "%s: '%s' is not a number in [%g, %g]",
+				  opt, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+/* A file the host must read: checked now, not after the first boot. */
+static int readable(const char *opt, const char *path, struct pm_err *e)
+{
+	if (access(path, R_OK))
+		return pm_err_set(e, -EINVAL, "%s %s: %s", opt, path, strerror(errno));
+	return 0;
+}
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = pm_xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)
+{
+	int c, i, err = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->cpu = "max";
+	o->memory_mb = PM_AB_DEFAULT_MEMORY;
+	o->vcpus = PM_AB_DEFAULT_VCPUS;
+	o->accel = PM_ACCEL_AUTO;
+	o->boots = PM_AB_DEFAULT_BOOTS;
+	o->max_time_s = PM_AB_DEFAULT_MAX_TIME;
+	o->run_rounds = PM_AB_DEFAULT_RUN_ROUNDS;
+	optind = 0;
+	opterr = 0;
+	while (!err && (c = getopt_long(argc, argv, ":o:e:qh", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_KERNEL:
+			o->side[0].kernel = optarg;
+			break;
+		case OPT_KERNEL_B:
+			o->side[1].kernel = optarg;
+			break;
+		case OPT_APPEND:
+			o->append_both = optarg;
+			break;
+		case OPT_APPEND_A:
+			o->side[0].append = optarg;
+			break;
+		case OPT_APPEND_B:
+			o->side[1].append = optarg;
+			break;
+		case OPT_VMLINUX_A:
+			o->side[0].vmlinux = optarg;
+			err = readable("--vmlinux-a", optarg, e);
+			break;
+		case OPT_VMLINUX_B:
+			o->side[1].vmlinux = optarg;
+			err = readable("--vmlinux-b", optarg, e);
+			break;
+		case OPT_CPU:
+			if (!*optarg || strchr(optarg, ' '))
+				err = pm_err_set(e, -EINVAL, "--cpu: '%s' is not a QEMU CPU model",
+						 optarg);
+			o->cpu = optarg;
+			break;
+		case OPT_MEMORY:
+			err = parse_uint("--memory", optarg, 256, 1u << 20, &o->memory_mb, e);
+			break;
+		case OPT_VCPUS:
+			err = parse_uint("--vcpus", optarg, 1, 256, &o->vcpus, e);
+			break;
+		case OPT_ACCEL:
+			if (!strcmp(optarg, "auto"))
+				o->accel = PM_ACCEL_AUTO;
+			else if (!strcmp(optarg, "kvm"))
+				o->accel = PM_ACCEL_KVM;
+			else if (!strcmp(optarg, "tcg"))
+				o->accel = PM_ACCEL_TCG;
+			else
+				err = pm_err_set(e, -EINVAL, "--accel: '%s' is not one of auto, "
+						 "kvm, tcg", optarg);
+			break;
+		case OPT_QEMU:
+			if (!strchr(optarg, '/'))
+				err = pm_err_set(e, -EINVAL, "--qemu %s: give its path (PATH is "
+						 "not searched)", optarg);
+			o->qemu = optarg;
+			break;
+		case OPT_ROUNDS:
+			err = parse_uint("--rounds", optarg, 1, 100, &o->boots, e);
+			break;
+		case OPT_TIMEOUT:
+			err = parse_double("--timeout", optarg, 1, 86400, &o->timeout_s, e);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_KEEP_CONSOLE:
+			o->console_dir = optarg;
+			break;
+		case OPT_MAX_TIME:
+			err = parse_double("--max-time", optarg, 0, 3600, &o->max_time_s, e);
+			break;
+		case OPT_RUN_ROUNDS:
+			err = parse_uint("--rounds-per-boot", optarg, 1, 100, &o->run_rounds, e);
+			break;
+		case 'e':
+			o->events = optarg;
+			break;
+		case OPT_NO_PROFILE:
+			o->no_profile = true;
+			break;
+		case OPT_NO_COUNTERS:
+			o->no_counters = true;
+			break;
+		case OPT_RUN_OPTION:
+			if (optarg[0] != '-')
+				err = pm_err_set(e, -EINVAL, "--run-option: '%s' is not an option "
+						 "of pmbench run", optarg);
+			else if (!strcmp(optarg, "-o") || !strncmp(optarg, "--output", 8) ||
+				 !strncmp(optarg, "--format", 8) || !strcmp(optarg, "-q"))
+				err = pm_err_set(e, -EINVAL, "--run-option: %s is set by pmbench "
+						 "ab itself", optarg);
+			else
+				push(&o->run_options, &o->nrun_options, optarg);
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			pm_ab_opts_free(o);
+			return 1;
+		case OPT_HELP:
+			pm_ab_opts_free(o);
+			return 2;
+		case ':':
+			err = pm_err_set(e, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			err = pm_err_set(e, -EINVAL, "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+	}
+	if (!err && !o->side[0].kernel)
+		err = pm_err_set(e, -EINVAL, "--kernel: which kernel to boot?");
+	if (!err && !o->side[1].kernel)
+		o->side[1].kernel = o->side[0].kernel;
+	for (i = 0; !err && i < 2; i++)
+		err = readable(i ? "--kernel-b" : "--kernel", o->side[i].kernel, e);
+	for (i = optind; !err && i < argc; i++) {
+		if (!pm_bench_find(argv[i]) && !pm_group_exists(argv[i]))
+			err = pm_err_set(e, -EINVAL, "unknown benchmark or group '%s' (see "
+					 "'pmbench list')", argv[i]);
+		else
+			push(&o->benches, &o->nbenches, argv[i]);
+	}
+	if (!err && !o->nbenches)
+		err = pm_err_set(e, -EINVAL, "which benchmarks? (e.g. 'pmbench ab --kernel K "
+				 "-- null fork'; TCG guests are slow: name a few)");
+	if (err) {
+		pm_ab_opts_free(o);
+		return err;
+	}
+	return 0;
+}
+
+char **pm_ab_guest_argv(const struct pm_ab_opts *o, const char *label,
+			const char *vmlinux_in_guest)
+{
+	char **v = NULL;
+	size_t n = 0, i;
+
+	push(&v, &n, pm_xstrdup(PM_GUEST_PMBENCH));
+	push(&v, &n, pm_xstrdup("run"));
+	push(&v, &n, pm_xstrdup("-q"));
+	push(&v, &n, pm_xstrdup("-o"));
+	push(&v, &n, pm_xstrdup(PM_GUEST_RESULT));
+	push(&v, &n, pm_xstrdup("--label"));
+	push(&v, &n, pm_xstrdup(label));
+	push(&v, &n, pm_xstrdup("--rounds"));
+	push(&v, &n, pm_xasprintf("%u", o->run_rounds));
+	push(&v, &n, pm_xstrdup("--max-time"));
+	push(&v, &n, pm_xasprintf("%g", o->max_time_s));
+	if (o->events) {
+		push(&v, &n, pm_xstrdup("--events"));
+		push(&v, &n, pm_xstrdup(o->events));
+	}
+	if (o->no_profile)
+		push(&v, &n, pm_xstrdup("--no-profile"));
+	if (o->no_counters)
+		push(&v, &n, pm_xstrdup("--no-counters"));
+	if (vmlinux_in_guest) {
+		push(&v, &n, pm_xstrdup("--vmlinux"));
+		push(&v, &n, pm_xstrdup(vmlinux_in_guest));
+	}
+	for (i = 0; i < o->nrun_options; i++)
+		push(&v, &n, pm_xstrdup(o->run_options[i]));
+	for (i = 0; i < o->nbenches; i++)
+		push(&v, &n, pm_xstrdup(o->benches[i]));
+	return v;
+}
+
+/* Benchmarks the names select (groups expanded). */
+static size_t count_benches(const struct pm_ab_opts *o)
+{
+	const struct pm_bench *b;
+	size_t i, k, n = 0;
+
+	for (i = 0; (b = pm_bench_at(i)); i++)
+		for (k = 0; k < o->nbenches; k++)
+			if (!strcmp(b->name, o->benches[k]) ||
+			    pm_bench_in_group(b, o->benches[k])) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+double pm_ab_default_timeout(const struct pm_ab_opts *o)
+{
+	/* a boot (about 10 s under TCG) with room, then per benchmark its
+	 * rounds' budgets and the setup, counted and sampled passes, which
+	 * TCG slows 10-50 times */
+	return 120 + (double)count_benches(o) * (o->run_rounds * o->max_time_s * 3 + 40);
+}
+
+const char *pm_ab_find_qemu(const char *given, struct pm_err *e)
+{
+	static const char *const paths[] = {
+		"/usr/bin/qemu-system-x86_64", "/usr/libexec/qemu-kvm",
+		"/usr/local/bin/qemu-system-x86_64",
+	};
+	size_t i;
+
+	if (given) {
+		if (access(given, X_OK)) {
+			pm_err_set(e, -ENOENT, "--qemu %s: %s", given, strerror(errno));
+			return NULL;
+		}
+		return given;
+	}
+	for (i = 0; i < PM_ARRAY_SIZE(paths); i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	pm_err_set(e, -ENOENT, "QEMU not found at %s, %s or %s: install it (Debian: "
+		   "apt-get install qemu-system-x86) or give --qemu PATH",
+		   paths[0], paths[1], paths[2]);
+	return NULL;
+}

@@ -1,0 +1,160 @@
+#!/bin/sh
+# pmbench ab without QEMU: a stand-in (tests/helpers/fake-qemu) takes its
+# arguments and hands results back, hangs or fails as told, so that the
+# interleaving, the merge, the report, the timeouts, Ctrl-C and the
+# clean-up are checked everywhere.  tests/cli/ab-boot.sh boots for real.
+. "$TEST_LIB"
+
+FAKE="${TEST_HELPERS:?}/fake-qemu"
+[ -x "$FAKE" ] || skip "$FAKE not built"
+RESULT="$TEST_DATA/good-small.json"
+mkdir "$T/tmp"
+TMPDIR="$T/tmp"
+export TMPDIR
+
+# A kernel image: only its setup header is read (release 9.9.9-pmbench-test,
+# which has no modules or config here: the guest would use the serial port).
+K="$T/vmlinuz"
+head -c 4096 /dev/zero > "$K"
+printf 'HdrS' | dd of="$K" bs=1 seek=514 conv=notrunc 2>/dev/null
+printf '\000\003' | dd of="$K" bs=1 seek=526 conv=notrunc 2>/dev/null
+printf '9.9.9-pmbench-test (test) #1' | dd of="$K" bs=1 seek=1280 conv=notrunc 2>/dev/null
+
+no_scratch_left() {
+	[ -z "$(ls -A "$T/tmp")" ] || fail "${1:-}: scratch left behind: $(ls "$T/tmp")"
+}
+
+dead() {
+	pid=$(cat "$1" 2>/dev/null) || { fail "no pid file $1"; return; }
+	# reaped: not even a zombie
+	! kill -0 "$pid" 2>/dev/null || fail "fake QEMU $pid still there"
+}
+
+# ---- usage ----
+pm ab
+expect_status 2 "ab without --kernel"
+expect_err "^pmbench ab: --kernel"
+pm ab --kernel "$T/nonexistent" null
+expect_status 2 "missing kernel"
+expect_err "nonexistent"
+expect_one_line_error
+pm ab --kernel "$K" --qemu "$T/no-qemu" -o "$T/o1" null
+expect_status 2 "missing --qemu"
+expect_err "no-qemu"
+pm ab --kernel "$TEST_DATA/good-small.json" --qemu "$FAKE" -o "$T/o2" null
+expect_status 2 "not a kernel image"
+expect_err "not an x86 kernel image"
+mkdir "$T/full"; : > "$T/full/x"
+pm ab --kernel "$K" --qemu "$FAKE" -o "$T/full" null
+expect_status 2 "non-empty output directory"
+expect_err "not empty"
+no_scratch_left "usage errors"
+
+# ---- interleaved boots, merged sides, the report ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --rounds 2 -o "$T/ok" \
+	--append "fake.order=$T/order" \
+	--append-a "fake.result=$RESULT" --append-b "fake.result=$RESULT mitigations=off" \
+	-- null stat
+expect_status 0 "two fake boots per side"
+[ "$(tr '\n' ' ' < "$T/order")" = "a1 b1 a2 b2 " ] ||
+	fail "boot order: $(tr '\n' ' ' < "$T/order"), expected a1 b1 a2 b2"
+for f in a.json b.json report.txt boots/a1.json boots/b2.json console/a1.log console/b2.log; do
+	[ -s "$T/ok/$f" ] || fail "no $f in the output directory"
+done
+expect_out '^accelerator: TCG'
+expect_out 'emulation figures'
+expect_out 'B = .*"fake.order=.* mitigations=off"'
+expect_out 'pmbench explain'
+cmp -s "$T/out" "$T/ok/report.txt" || fail "printed report differs from report.txt"
+grep -q '"accelerator": "tcg"' "$T/ok/a.json" || fail "a.json does not name the accelerator"
+grep -q '"emulated": true' "$T/ok/b.json" || fail "b.json does not say TCG is emulation"
+grep -q '"cmdline": "console=ttyS0 panic=-1 rdinit=/init fake.order=' "$T/ok/b.json" ||
+	fail "b.json lacks the kernel command line"
+grep -q '"label": "B"' "$T/ok/b.json" || fail "b.json is not labelled B"
+expect_err "result over the virtio disk"
+# each side: two runs (boots), each with the rounds of the fixture
+pm explain --format json "$T/ok/a.json" "$T/ok/b.json"
+expect_status 0 "explain of the merged sides"
+grep -q '"runs_old": 2' "$T/out" || fail "a.json should hold 2 runs (boots)"
+grep -q '"runs_new": 2' "$T/out" || fail "b.json should hold 2 runs (boots)"
+no_scratch_left "a good run"
+
+# ---- the serial port when there is no disk ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --rounds 1 -q -o "$T/serial" \
+	--append "fake.result=$RESULT fake.serial" null stat
+expect_status 0 "hand-back over the serial port"
+[ -s "$T/serial/a.json" ] || fail "no a.json from the serial port"
+
+# ---- a boot that never powers off ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --timeout 2 -o "$T/hang" \
+	--append "fake.hang fake.pidfile=$T/hang.pid" null
+expect_status 1 "a hanging guest"
+expect_err "boot a1 \(side A\) failed: no power-off within 2 s"
+expect_err '\| \[    0.000000\] Linux version 9.9.9-fake'
+expect_err "first boot failed: stopping"
+dead "$T/hang.pid"
+[ ! -e "$T/hang/a.json" ] || fail "a.json written although no boot came back"
+no_scratch_left "a timeout"
+
+# ---- a later boot fails: reported, the others still make the report ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --rounds 2 --timeout 2 -o "$T/later" \
+	--append "fake.result=$RESULT fake.hang-tag=a2" null stat
+expect_status 1 "one of four boots hangs"
+expect_err "boot a2 \(side A\) failed"
+expect_err "1 of 4 boots failed"
+[ -s "$T/later/report.txt" ] || fail "no report from the boots that came back"
+grep -q '"boots": 1' "$T/later/a.json" || fail "a.json should merge its one boot"
+grep -q '"boots": 2' "$T/later/b.json" || fail "b.json should merge its two boots"
+
+# ---- the guest's pmbench rejects its arguments: no point going on ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg -o "$T/usage" --append "fake.status=2" null
+expect_status 1 "guest usage error"
+expect_err "rejected its arguments"
+[ "$(grep -c 'boot .* failed' "$T/err")" -eq 1 ] || fail "stopped after the first boot?"
+
+# ---- KVM asked for, and the kernel never talks: reported, not retried ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel kvm --rounds 1 --timeout 60 -o "$T/kvm" \
+	--append "fake.silent fake.pidfile=$T/kvm.pid" null
+expect_status 1 "a silent KVM guest"
+expect_err "no kernel output on the console within 10 s"
+dead "$T/kvm.pid"
+
+# ---- auto: a host where KVM looks usable, a kernel KVM cannot run (PVM
+# runs only its own guests): every boot again under TCG ----
+mkdir -p "$T/host/dev" "$T/host/proc" "$T/host/sys/module/kvm_intel"
+: > "$T/host/dev/kvm"
+printf 'processor\t: 0\nflags\t\t: fpu vme vmx sse2\n' > "$T/host/proc/cpuinfo"
+PMBENCH_AB_HOST_ROOT="$T/host" pm ab --kernel "$K" --qemu "$FAKE" --rounds 2 -o "$T/fallback" \
+	--append "fake.kvm-silent fake.result=$RESULT fake.order=$T/fb-order" null stat
+expect_status 0 "KVM falls back to TCG"
+expect_err "accelerator kvm \(/dev/kvm with kvm_intel\)"
+expect_err "boot a1: KVM does not run this kernel \(no kernel output on the console within 10 s\): falling back to TCG for every boot"
+# a1 under KVM, then a1 b1 a2 b2 under TCG; both sides on TCG only
+[ "$(tr '\n' ' ' < "$T/fb-order")" = "a1 a1 b1 a2 b2 " ] ||
+	fail "boots with the fallback: $(tr '\n' ' ' < "$T/fb-order"), expected a1 (KVM) a1 b1 a2 b2"
+for side in a b; do
+	grep -q '"accelerator": "tcg"' "$T/fallback/$side.json" || fail "$side.json: not TCG"
+	grep -q '"accelerator_reason": "KVM could not run the guest kernel"' \
+		"$T/fallback/$side.json" || fail "$side.json: no reason for TCG"
+	grep -q '"boots": 2' "$T/fallback/$side.json" || fail "$side.json: not its 2 TCG boots"
+done
+expect_out '^accelerator: TCG \(KVM could not run the guest kernel\)'
+no_scratch_left "the fallback"
+
+# ---- Ctrl-C: QEMU killed and reaped, scratch removed, nothing written ----
+status=0
+"$PMBENCH" ab --kernel "$K" --qemu "$FAKE" --accel tcg --timeout 60 -o "$T/int" \
+	--append "fake.hang fake.pidfile=$T/int.pid" null >"$T/out" 2>"$T/err" &
+ab=$!
+i=0
+while [ ! -s "$T/int.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $ab
+wait $ab || status=$?
+checks=$((checks + 1))
+expect_status 130 "Ctrl-C"
+expect_err "interrupted"
+dead "$T/int.pid"
+[ ! -e "$T/int/a.json" ] || fail "a.json written after Ctrl-C"
+no_scratch_left "Ctrl-C"
+
+finish
