@@ -99,6 +99,7 @@ struct pm_bench_result {
 	json_t *hotspots;	/* sampled profile (pmbench-result(5)); may be NULL */
 	json_t *detail;		/* benchmark-specific data (a curve...); may be NULL */
 	json_t *scaling;	/* --instances/--threads: throughput per N; may be NULL */
+	json_t *workload;	/* pmbench stat: the command and its runs; may be NULL */
 };
 
 struct pm_result {
@@ -151,6 +152,11 @@ int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 /* Time per op of a result in its unit; bandwidths as MB/s. */
 double pm_bench_result_value(const struct pm_bench_result *b, double ns);
 bool pm_bench_higher_is_better(const struct pm_bench_result *b);
+
+/* A JSON string of text from outside (a command line, its standard
+ * error): as it is when valid UTF-8, else with each byte of an invalid
+ * sequence replaced by '?'.  NULL gives null. */
+json_t *pm_json_text(const char *s);
 
 json_t *pm_result_to_json(const struct pm_result *r);
 /* One benchmark's entry alone (the round workers' replies). */
