@@ -725,7 +725,7 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		migr = !isnan(mo) && !isnan(mn) && mn > 1.5 * mo + 1;
 	}
 	bool busy = !isnan(c->busy.old) && !isnan(c->busy.new) &&
-		    fabs(c->busy.new - c->busy.old) >= 0.5;
+		    fabs(c->busy.new - c->busy.old) >= 0.5 && !pm_beyond_competition(c, x);
 
 	if (c->n_old < 2 || c->n_new < 2) {
 		/* imported reports: one figure a side */
