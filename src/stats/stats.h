@@ -64,6 +64,10 @@ double pm_hodges_lehmann(const double *a, size_t na, const double *b,
 /* Student's t distribution: CDF, and the quantile q with P(T <= q) = p. */
 double pm_t_cdf(double t, double df);
 double pm_t_quantile(double p, double df);
+/* The mean of v and the half-width of its Student t interval at level
+ * (a run's figure: pmbench stat); half is NAN for fewer than 2 values. */
+void pm_mean_ci(const double *v, size_t n, double level, double *mean,
+		double *half);
 /* Geometric mean; NAN when empty or a value is not positive. */
 double pm_geomean(const double *v, size_t n);
 
