@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "counters/counters.h"
 #include "util.h"
 
 void pm_error(const char *fmt, ...)
@@ -146,4 +147,59 @@ int pm_show_manual(const char *page)
 	pm_error("no manual page %s found in %s and 'man' cannot run: %s", page,
 		 pm_mandir(), strerror(errno));
 	return PM_EXIT_RUNTIME;
+}
+
+static const char *const default_events[] = {
+	"cycles", "instructions", "icache", "branch-misses", NULL,
+};
+
+/*
+ * The events of a run: those asked for (or the default hardware set),
+ * then the software events every run counts.  A default alias that the
+ * alias files do not define is shown as not supported, not fatal.
+ */
+int pm_cli_events(const char *spec, bool counters, struct pm_events *ev)
+{
+	struct pm_aliases aliases = { 0 };
+	struct pm_err e;
+	char **names;
+	size_t i;
+	int err;
+
+	if (!counters)
+		return 0;
+	err = pm_pfm_init(&e);
+	if (err) {
+		pm_warn("%s: hardware events disabled", e.msg);
+		goto software;
+	}
+	if (pm_aliases_load_dir(&aliases, pm_aliases_default_dir(), &e))
+		pm_warn("%s; the other alias files still apply", e.msg);
+	if (spec && !strcmp(spec, "none")) {
+		/* the software events only */
+	} else if (spec) {
+		names = pm_strv_split(spec, ',');
+		err = pm_events_resolve(ev, names, &aliases, true, &e);
+		pm_strv_free(names);
+		if (err) {
+			pm_aliases_free(&aliases);
+			pm_error("--events: %s", e.msg);
+			return -EINVAL;
+		}
+	} else {
+		for (i = 0; default_events[i]; i++) {
+			char *one[] = { (char *)default_events[i], NULL };
+
+			if (!pm_alias_find(&aliases, default_events[i]))
+				pm_events_add_unavailable(ev, default_events[i],
+					"no such alias: the event alias files did not define it");
+			else if (pm_events_resolve(ev, one, &aliases, true, &e))
+				pm_events_add_unavailable(ev, default_events[i], e.msg);
+		}
+	}
+	pm_aliases_free(&aliases);
+software:
+	if (pm_events_add_all_software(ev, &e))
+		pm_warn("software events: %s", e.msg);
+	return 0;
 }

@@ -10,7 +10,7 @@
 static const char usage[] =
 	"usage: pmbench help [COMMAND | TOPIC]\n"
 	"\n"
-	"Commands: run list events show explain import ab sysinfo help.\n"
+	"Commands: run stat list events show explain import ab sysinfo help.\n"
 	"Topics: events-file (pmbench-events(5)), result (pmbench-result(5)),\n"
 	"        benchmarks (pmbench-benchmarks(7)).\n";
 
@@ -18,6 +18,7 @@ static const struct {
 	const char *topic, *page;
 } topics[] = {
 	{ "run", "pmbench-run" },
+	{ "stat", "pmbench-stat" },
 	{ "list", "pmbench-list" },
 	{ "events", "pmbench-events" },
 	{ "show", "pmbench-show" },

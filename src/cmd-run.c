@@ -72,10 +72,6 @@ static const char usage[] =
 	"BENCH is a benchmark name, GROUP a family, 'quick' or 'all' (default: quick).\n"
 	"See 'pmbench list' and pmbench-run(1).\n";
 
-static const char *const default_events[] = {
-	"cycles", "instructions", "icache", "branch-misses", NULL,
-};
-
 enum {
 	OPT_FORMAT = 256, OPT_CPU, OPT_PLACEMENT, OPT_TARGET, OPT_CI,
 	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
@@ -237,57 +233,6 @@ static int select_benches(char **names, int n, const struct pm_bench ***out,
 	}
 	*out = v;
 	*nout = count;
-	return 0;
-}
-
-/*
- * The events of a run: those asked for (or the default hardware set),
- * then the software events every run counts.  A default alias that the
- * alias files do not define is shown as not supported, not fatal.
- */
-static int build_events(const char *spec, bool counters, struct pm_events *ev)
-{
-	struct pm_aliases aliases = { 0 };
-	struct pm_err e;
-	char **names;
-	size_t i;
-	int err;
-
-	if (!counters)
-		return 0;
-	err = pm_pfm_init(&e);
-	if (err) {
-		pm_warn("%s: hardware events disabled", e.msg);
-		goto software;
-	}
-	if (pm_aliases_load_dir(&aliases, pm_aliases_default_dir(), &e))
-		pm_warn("%s; the other alias files still apply", e.msg);
-	if (spec && !strcmp(spec, "none")) {
-		/* the software events only */
-	} else if (spec) {
-		names = pm_strv_split(spec, ',');
-		err = pm_events_resolve(ev, names, &aliases, true, &e);
-		pm_strv_free(names);
-		if (err) {
-			pm_aliases_free(&aliases);
-			pm_error("--events: %s", e.msg);
-			return -EINVAL;
-		}
-	} else {
-		for (i = 0; default_events[i]; i++) {
-			char *one[] = { (char *)default_events[i], NULL };
-
-			if (!pm_alias_find(&aliases, default_events[i]))
-				pm_events_add_unavailable(ev, default_events[i],
-					"no such alias: the event alias files did not define it");
-			else if (pm_events_resolve(ev, one, &aliases, true, &e))
-				pm_events_add_unavailable(ev, default_events[i], e.msg);
-		}
-	}
-	pm_aliases_free(&aliases);
-software:
-	if (pm_events_add_all_software(ev, &e))
-		pm_warn("software events: %s", e.msg);
 	return 0;
 }
 
@@ -604,7 +549,7 @@ int cmd_run(int argc, char **argv)
 		return pm_usage_error("run", usage, "-o - writes the result file to "
 				      "standard output: --format %s cannot go there too", format);
 	}
-	if (build_events(events_spec, o.counters, &events)) {
+	if (pm_cli_events(events_spec, o.counters, &events)) {
 		pm_output_free(&out);
 		free(benches);
 		pm_events_free(&events);

@@ -21,6 +21,13 @@ int cmd_import(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_round(int argc, char **argv);	/* internal: pmbench run's rounds */
+int cmd_stat(int argc, char **argv);
+
+/* -e EVENTS of run and stat: those asked for (NULL: the default
+ * hardware set), then the software events; nothing when !counters.
+ * An unknown event is bad usage: the message is printed, -EINVAL. */
+struct pm_events;
+int pm_cli_events(const char *spec, bool counters, struct pm_events *ev);
 
 /* "pmbench: " + message on stderr. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

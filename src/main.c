@@ -22,6 +22,7 @@ struct pm_cmd {
 
 static const struct pm_cmd commands[] = {
 	{ "run", cmd_run, "run benchmarks under counters (the default command)" },
+	{ "stat", cmd_stat, "run whole commands (a build) timed, counted and profiled" },
 	{ "list", cmd_list, "list benchmarks and groups, and whether they run here" },
 	{ "events", cmd_events, "show event aliases, their encodings, and whether they open" },
 	{ "show", cmd_show, "print result files: table, lmbench layout, hotspots, csv, json, folded" },

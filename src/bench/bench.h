@@ -100,7 +100,8 @@ struct pm_family {
 	X(ipc) \
 	X(mem) \
 	X(ops) \
-	X(aim9)
+	X(aim9) \
+	X(macro)
 
 #define PM_DECLARE_FAMILY(n) extern const struct pm_family pm_family_##n;
 PM_FAMILIES(PM_DECLARE_FAMILY)

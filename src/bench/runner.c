@@ -73,7 +73,7 @@ int pm_placement_parse(const char *s, enum pm_placement *p)
  */
 #define REF_ITERS 20000
 
-__attribute__((noinline)) static double reference_run(void)
+__attribute__((noinline)) double pm_reference_ns(void)
 {
 	uint64_t t0, x = 1;
 	unsigned i;
@@ -88,7 +88,7 @@ __attribute__((noinline)) static double reference_run(void)
 
 /* Runnable tasks right now, from /proc/loadavg ("0.52 0.58 0.59 2/345 ..."),
  * ourselves included; -1 when unreadable. */
-static int runnable_now(void)
+int pm_runnable_now(void)
 {
 	char buf[128];
 	int running = -1;
@@ -314,11 +314,20 @@ static void cpu_times_all(const pid_t *pids, int n, double *user, double *sys)
 		cpu_times(pids[i], user, sys);
 }
 
+/* How long one trial of iters lasted: the target, or more when a single
+ * operation alone takes longer (a whole compile); the counted and
+ * sampled passes are sized with it. */
+static double trial_ns(const struct pm_run_opts *o, const struct pm_bench_result *out,
+		       const struct pm_ctx *ctx, uint64_t iters)
+{
+	double t = out->stats.median * (double)iters * (double)ctx->ops_per_iter;
+
+	return t > o->target_ns ? t : o->target_ns;
+}
+
 /* cnt NULL: nothing was counted, for the reason why. */
-static void record_counters(struct pm_bench_result *out,
-			    const struct pm_events *ev,
-			    const struct pm_count *cnt, double ops,
-			    const char *why)
+void pm_record_counters(struct pm_bench_result *out, const struct pm_events *ev,
+			const struct pm_count *cnt, double ops, const char *why)
 {
 	struct pm_counted_pass *cp = &out->counters;
 	size_t i;
@@ -386,10 +395,10 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 	err = pm_counters_open(&c, o->events, pids, ctx->npeers + 1,
 			       cp->inherit, &e);
 	if (err) {
-		record_counters(out, o->events, NULL, 1, e.msg);
+		pm_record_counters(out, o->events, NULL, 1, e.msg);
 		return;
 	}
-	reps = (uint64_t)ceil(o->counted_ns / o->target_ns);
+	reps = (uint64_t)ceil(o->counted_ns / trial_ns(o, out, ctx, iters));
 	if (reps < 1)
 		reps = 1;
 	total = iters * reps;
@@ -410,7 +419,7 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 					 ctx->why[0] ? ctx->why : strerror(-err));
 
 		free(cnt);
-		record_counters(out, o->events, NULL, 1, why);
+		pm_record_counters(out, o->events, NULL, 1, why);
 		free(why);
 		return;
 	}
@@ -422,7 +431,7 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 		cp->ns_per_op / out->stats.median : NAN;
 	cp->ru_user_ns = (u1 - u0) / ops;
 	cp->ru_sys_ns = (s1 - s0) / ops;
-	record_counters(out, o->events, cnt, ops, NULL);
+	pm_record_counters(out, o->events, cnt, ops, NULL);
 	free(cnt);
 }
 
@@ -450,7 +459,7 @@ static void profile_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 		out->hotspots = json_pack("{s:s}", "unavailable", e.msg);
 		return;
 	}
-	chunks = (uint64_t)ceil(o->profile_ns / o->target_ns);
+	chunks = (uint64_t)ceil(o->profile_ns / trial_ns(o, out, ctx, iters));
 	for (k = 0; k < (chunks ? chunks : 1) && !pm_interrupted;) {
 		ns = 0;
 		err = pm_profile_enable(pr);
@@ -846,8 +855,8 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			refs = pm_xrealloc(refs, cap * sizeof(*refs));
 		}
 		trials[n] = (double)ns / ((double)iters * ctx->ops_per_iter) - overhead;
-		refs[n++] = reference_run();
-		r = runnable_now();
+		refs[n++] = pm_reference_ns();
+		r = pm_runnable_now();
 		if (r > 0) {
 			busy += r - 1;	/* others besides us */
 			nbusy++;

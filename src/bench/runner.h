@@ -95,6 +95,17 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
  * request (e says why). */
 int pm_round_worker(FILE *in, FILE *out, struct pm_err *e);
 
+/* The machine-speed probe timed after every trial (ns per step of a
+ * fixed user-space loop), and the runnable tasks now (/proc/loadavg,
+ * ourselves included; -1 unknown): also taken after workload runs. */
+double pm_reference_ns(void);
+int pm_runnable_now(void);
+
+/* out->counters from counts over ops operations (cnt NULL: nothing was
+ * counted, for the reason why); every event of ev is listed. */
+void pm_record_counters(struct pm_bench_result *out, const struct pm_events *ev,
+			const struct pm_count *cnt, double ops, const char *why);
+
 /* Set by the SIGINT handler: stop as soon as possible. */
 extern volatile int pm_interrupted;
 

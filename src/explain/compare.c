@@ -347,8 +347,9 @@ static char *settle_advice(const struct pm_bench_cmp *c, double floor)
 		    "imported reports per side, or several rows per host); ");
 		break;
 	}
+	/* a workload (pmbench stat) runs where its processes are put */
 	if (c->unit != PM_UNIT_FIGURES && ((o && o->cpu < 0) || (n && n->cpu < 0)) &&
-	    fmax(c->spread_old, c->spread_new) > 0.03)
+	    !(o && o->workload) && fmax(c->spread_old, c->spread_new) > 0.03)
 		ADD("pinning (--cpu N) so the scheduler cannot move it; ");
 	if (c->unit != PM_UNIT_FIGURES &&
 	    (!c->converged_old || !c->converged_new || fmax(c->spread_old, c->spread_new) > 0.03))
@@ -557,6 +558,24 @@ static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanat
 		return true;
 	}
 	return false;
+}
+
+/*
+ * A whole workload (pmbench stat) runs long enough for competition to
+ * show as a share of the CPUs: with B other runnable tasks on N CPUs it
+ * gets at worst 1 / max(1, (B + 1) / N) of a CPU.  A change far beyond
+ * what the two sides' competition can account for is not put on it.
+ */
+bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	const json_t *cpus = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	double n = json_is_integer(cpus) && json_integer_value(cpus) > 0 ?
+		   (double)json_integer_value(cpus) : 1;
+	double rc = fmax(1, (c->busy.new + 1) / n) / fmax(1, (c->busy.old + 1) / n);
+
+	if (!c->ref_old->workload)
+		return false;
+	return fabs(log(c->ratio)) > fabs(log(rc)) + log1p(c->margin);
 }
 
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)

@@ -175,6 +175,9 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 /* Take machine speed and an unchanged profile into account (after
  * evidence): a uniformly faster or slower machine is not a code change. */
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* A workload's change (pmbench stat) too large for the difference in
+ * competition for the CPUs between the sides to account for. */
+bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* evidence.c */
 void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 			const struct pm_side *new);

@@ -712,8 +712,20 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 	bool peers = c->ref_old->placement != NULL;
 	bool ctxsw = !peers && !isnan(c->ctxsw.new) && !isnan(c->ctxsw.old) &&
 		     c->ctxsw.new > c->ctxsw.old + 0.05 && !bench_is(c, vm_benches);
+
+	/* A whole workload (pmbench stat) switches and migrates at some rate
+	 * however long it runs: more of them in a longer run is no sign of
+	 * contention, a higher rate (per second) is. */
+	if (c->ref_old->workload && c->med_old > 0 && c->med_new > 0) {
+		double so = c->ctxsw.old / c->med_old * 1e9, sn = c->ctxsw.new / c->med_new * 1e9;
+		double mo = c->migrations.old / c->med_old * 1e9;
+		double mn = c->migrations.new / c->med_new * 1e9;
+
+		ctxsw = !isnan(so) && !isnan(sn) && sn > 1.5 * so + 10;
+		migr = !isnan(mo) && !isnan(mn) && mn > 1.5 * mo + 1;
+	}
 	bool busy = !isnan(c->busy.old) && !isnan(c->busy.new) &&
-		    fabs(c->busy.new - c->busy.old) >= 0.5;
+		    fabs(c->busy.new - c->busy.old) >= 0.5 && !pm_beyond_competition(c, x);
 
 	if (c->n_old < 2 || c->n_new < 2) {
 		/* imported reports: one figure a side */
@@ -804,6 +816,57 @@ static void rule_user(const struct pm_bench_cmp *c, const struct pm_explanation 
 	}
 	evidence(f, "user time per op: %.0f -> %.0f ns", c->user_ns.old, c->user_ns.new);
 	evidence(f, "kernel time per op: %.0f -> %.0f ns", c->kernel_ns.old, c->kernel_ns.new);
+	sym_evidence(f, top);
+}
+
+/*
+ * The mirror of user-code: most of the change is kernel time.  It says
+ * where, not why, so it stays below "high": the rules that name a cause
+ * (syscall entry, mitigations, page tables, ...) outrank it.
+ */
+static void rule_kernel(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			struct finding *f)
+{
+	double kd = kernel_delta(c), part = part_of(c, kd);
+	const struct pm_sym_delta *top = NULL;
+	double best = 0;
+	size_t i;
+	char t[32], s[32];
+
+	if (!c->split_source || part < 0.5)
+		return;
+	for (i = 0; i < c->nsyms; i++) {
+		double v = c->syms[i].new_ns - c->syms[i].old_ns;
+
+		if (c->syms[i].kernel && strcmp(c->syms[i].name, "[other]") &&
+		    (v > 0) == (c->delta_ns > 0) && fabs(v) > best) {
+			best = fabs(v);
+			top = &c->syms[i];
+		}
+	}
+	f->confidence = 0.4 + 0.25 * fmin(part, 1);
+	fmt_ns(t, sizeof(t), kd);
+	fmt_ns(s, sizeof(s), best);
+	{
+		char where[384] = "";
+
+		if (top)
+			snprintf(where, sizeof(where), "; the kernel symbol that changed most is "
+				 "%s (%s, %s%s per op)", top->name, top->object, sign(best), s);
+		say(f, "The time went into the kernel: %s%s per op of %s's change (%.0f%%) is "
+		    "kernel time (measured from %s)%s.", sign(kd), t, c->name, 100 * part,
+		    c->split_source, where);
+	}
+	{
+		char ko[32], kn[32], uo[32], un[32];
+
+		fmt_ns(ko, sizeof(ko), c->kernel_ns.old);
+		fmt_ns(kn, sizeof(kn), c->kernel_ns.new);
+		fmt_ns(uo, sizeof(uo), c->user_ns.old);
+		fmt_ns(un, sizeof(un), c->user_ns.new);
+		evidence(f, "kernel time per op: %s -> %s", ko, kn);
+		evidence(f, "user time per op: %s -> %s", uo, un);
+	}
 	sym_evidence(f, top);
 }
 
@@ -927,6 +990,10 @@ static const struct rule {
 	{ { "user-code", "user-space code",
 	    ">= 50% of the change is user time (samples, cycles or getrusage); names the user "
 	    "symbol that grew most" }, rule_user },
+	{ { "kernel-time", "kernel time",
+	    ">= 50% of the change is kernel time (samples, cycles or getrusage); names the "
+	    "kernel symbol that grew most; a where, not a why: below the rules that name a "
+	    "cause" }, rule_kernel },
 	{ { "scaling", "scalability",
 	    "--instances/--threads curves on both sides: efficiency at the largest N changed by "
 	    ">= 10 points; a trade-off when one copy got slower and many got faster" }, rule_scaling },

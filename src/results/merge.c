@@ -51,6 +51,10 @@ static void copy_bench_meta(struct pm_bench_result *d, const struct pm_bench_res
 	d->hotspots = json_deep_copy(b->hotspots);
 	d->detail = json_deep_copy(b->detail);
 	d->scaling = json_deep_copy(b->scaling);
+	/* its runs follow the trials: merge_bench() adds them */
+	d->workload = json_deep_copy(b->workload);
+	if (d->workload)
+		json_object_set_new(d->workload, "runs", json_array());
 }
 
 unsigned pm_result_nruns(const struct pm_result *r)
@@ -86,6 +90,14 @@ static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result 
 		pm_bench_result_free(d);
 		copy_bench_meta(d, b);
 		d->reference_ns = d->busy = d->waited = d->others = NAN;
+	}
+	/* a workload's runs, one per trial; a run without them drops them */
+	if (d->workload && json_is_array(json_object_get(b->workload, "runs")))
+		json_array_extend(json_object_get(d->workload, "runs"),
+				  json_object_get(b->workload, "runs"));
+	else if (d->workload) {
+		json_decref(d->workload);
+		d->workload = NULL;
 	}
 	for (i = 0; i < b->nrounds; i++) {
 		struct pm_round r = b->rounds[i];

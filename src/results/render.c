@@ -361,8 +361,10 @@ static void print_notes(const struct pm_result *r, FILE *f)
 			continue;
 		}
 		if (!b->converged && b->ntrials > 1)
-			fprintf(f, "  %s: not converged: CI ±%.1f%% after %zu trials (more --max-time, --cpu pinning or an idle machine)\n",
-				b->name, 100 * rel_ci(b), b->ntrials);
+			fprintf(f, "  %s: not converged: CI ±%.1f%% after %zu trials (%s)\n",
+				b->name, 100 * rel_ci(b), b->ntrials, b->workload ?
+				"more runs, -r or --max-time, or an idle machine" :
+				"more --max-time, --cpu pinning or an idle machine");
 		if (cp->done && cp->perturbation > 1.05)
 			fprintf(f, "  %s: counting%s slowed it by %.0f%%; the latency comes from uncounted trials\n",
 				b->name, cp->inherit ? " children" : "",
@@ -644,6 +646,11 @@ static void render_detail(const struct pm_bench_result *b, FILE *f)
 		fprintf(f, "  %s: %s\n",
 			b->status == PM_BENCH_UNSUPPORTED ? "not supported here" : "failed",
 			b->reason ? b->reason : "");
+		return;
+	}
+	if (b->workload) {
+		pm_render_workload(b, f);
+		render_hotspots(b, f, 10);
 		return;
 	}
 	pm_fmt_time(t0, sizeof(t0), b->stats.median);

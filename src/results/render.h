@@ -18,6 +18,10 @@ void pm_render_hotspots(const struct pm_result *r, FILE *f);
 void pm_render_csv_header(FILE *f);
 /* Rows only: print pm_render_csv_header() once before. */
 void pm_render_csv(const struct pm_result *r, FILE *f);
+/* A workload's block (pmbench stat): times, counters per run. */
+void pm_render_workload(const struct pm_bench_result *b, FILE *f);
+/* The workloads of one call compared, each against the fastest. */
+void pm_render_workload_comparison(const struct pm_result *r, FILE *f);
 /* "pmbench 0.1.0 on host: Linux R x86_64, CPU (N CPUs), date" */
 void pm_render_header(const struct pm_result *r, FILE *f);
 /* A line saying that the run was interrupted, when it was. */

@@ -41,6 +41,7 @@ void pm_bench_result_free(struct pm_bench_result *b)
 	json_decref(b->hotspots);
 	json_decref(b->detail);
 	json_decref(b->scaling);
+	json_decref(b->workload);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -155,10 +156,52 @@ double pm_bench_result_value(const struct pm_bench_result *b, double ns)
 		return ns / 1e3;
 	if (!strcmp(b->unit, "ms"))
 		return ns / 1e6;
+	if (!strcmp(b->unit, "s"))
+		return ns / 1e9;
 	return ns;
 }
 
 /* ---- writing ---- */
+
+/* Length of the valid UTF-8 sequence at s, 0 when invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (!n || (n == 3 && s[0] > 0xef))
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+json_t *pm_json_text(const char *s)
+{
+	json_t *j;
+	char *c;
+	size_t i, n;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	c = pm_xstrdup(s);
+	for (i = 0; c[i]; i += n) {
+		n = utf8_len((const unsigned char *)c + i);
+		if (!n) {
+			c[i] = '?';
+			n = 1;
+		}
+	}
+	j = json_string(c);
+	free(c);
+	return j ? j : json_string("?");
+}
 
 static json_t *jnum(double v)
 {
@@ -293,6 +336,8 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 		json_object_set(o, "detail", b->detail);
 	if (b->scaling)
 		json_object_set(o, "scaling", b->scaling);
+	if (b->workload)
+		json_object_set(o, "workload", b->workload);
 	return o;
 }
 
@@ -623,9 +668,55 @@ static int read_rounds(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	return 0;
 }
 
+/*
+ * A workload (pmbench stat): what the renderers and explain read from it
+ * must have its type; one run per trial, in order.  Other keys are kept
+ * as they are.
+ */
+static int read_workload(struct reader *rd, json_t *w, struct pm_bench_result *b)
+{
+	static const char *const times[] = { "elapsed_ns", "user_ns", "system_ns" };
+	json_t *runs = json_object_get(w, "runs"), *x, *cmd = json_object_get(w, "command");
+	size_t i, k, l;
+	int err;
+
+	if (!json_is_array(cmd) || !json_array_size(cmd))
+		return bad(rd, "command", "expected a non-empty array of strings");
+	json_array_foreach(cmd, i, x)
+		if (!json_is_string(x)) {
+			push(rd, ".command[%zu]", i);
+			return bad(rd, NULL, "expected a string, found %s", jtype(x));
+		}
+	if (!json_is_array(runs))
+		return bad(rd, "runs", runs ? "expected an array, found %s" :
+			   "missing (expected an array)%s", runs ? jtype(runs) : "");
+	if (json_array_size(runs) != b->ntrials)
+		return bad(rd, "runs", "holds %zu runs, but trials_ns holds %zu",
+			   json_array_size(runs), b->ntrials);
+	json_array_foreach(runs, i, x) {
+		json_t *c;
+
+		l = push(rd, ".runs[%zu]", i);
+		if (!json_is_object(x))
+			return bad(rd, NULL, "expected an object, found %s", jtype(x));
+		for (k = 0; k < PM_ARRAY_SIZE(times); k++) {
+			double v;
+
+			if ((err = get_num(rd, x, times[k], true, &v)))
+				return err;
+			if (v < 0)
+				return bad(rd, times[k], "negative time %g", v);
+		}
+		if ((err = get_obj(rd, x, "counters", false, &c)))
+			return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
 static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 {
-	json_t *params, *trials, *stats, *counters, *hot;
+	json_t *params, *trials, *stats, *counters, *hot, *work;
 	long long v;
 	size_t i, l;
 	int err, st = 0;
@@ -645,6 +736,7 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_obj(rd, o, "stats", st == PM_BENCH_OK, &stats)) ||
 	    (err = get_obj(rd, o, "counters", false, &counters)) ||
 	    (err = get_obj(rd, o, "hotspots", false, &hot)) ||
+	    (err = get_obj(rd, o, "workload", false, &work)) ||
 	    (err = get_num(rd, o, "elapsed_s", false, &b->elapsed_s)) ||
 	    (err = get_num(rd, o, "reference_ns", false, &b->reference_ns)) ||
 	    (err = get_num(rd, o, "busy", false, &b->busy)) ||
@@ -740,6 +832,14 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		b->hotspots = json_incref(hot);
 	b->detail = json_incref(json_object_get(o, "detail"));
 	b->scaling = json_incref(json_object_get(o, "scaling"));
+	if (work) {
+		l = push(rd, ".workload");
+		err = read_workload(rd, work, b);
+		if (err)
+			return err;
+		pop(rd, l);
+		b->workload = json_incref(work);
+	}
 	return 0;
 }
 

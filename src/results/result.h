@@ -106,6 +106,7 @@ struct pm_bench_result {
 	json_t *hotspots;	/* sampled profile (pmbench-result(5)); may be NULL */
 	json_t *detail;		/* benchmark-specific data (a curve...); may be NULL */
 	json_t *scaling;	/* --instances/--threads: throughput per N; may be NULL */
+	json_t *workload;	/* pmbench stat: the command and its runs; may be NULL */
 };
 
 struct pm_result {
@@ -162,6 +163,11 @@ bool pm_bench_higher_is_better(const struct pm_bench_result *b);
 /* Was the run stopped (SIGINT...) before every benchmark finished?
  * *requested: how many were asked for, -1 when the file does not say. */
 bool pm_result_interrupted(const struct pm_result *r, long long *requested);
+
+/* A JSON string of text from outside (a command line, its standard
+ * error): as it is when valid UTF-8, else with each byte of an invalid
+ * sequence replaced by '?'.  NULL gives null. */
+json_t *pm_json_text(const char *s);
 
 json_t *pm_result_to_json(const struct pm_result *r);
 /* One benchmark's entry alone (the round workers' replies). */

@@ -51,6 +51,7 @@ struct pm_profile {
 	json_t *stacks;		/* folded stack -> samples */
 	uint64_t samples, kernel_samples, resolved, child_samples, lost;
 	uint64_t user_stacks, unwound;
+	uint64_t forks;		/* processes (not threads) created meanwhile */
 	uint64_t period_sum;
 };
 
@@ -375,6 +376,10 @@ static void on_record(const struct pm_record *r, void *arg)
 	case PM_REC_FORK: {
 		struct proc *parent = proc_find(pr, (pid_t)r->u.fork.ppid);
 
+		/* one record per fork, whatever order the rings give */
+		if (r->pid != r->u.fork.ppid)
+			pr->forks++;
+
 		if (r->pid == r->u.fork.ppid || proc_find(pr, (pid_t)r->pid))
 			break;	/* a thread, or known already */
 		x = proc_add(pr, (pid_t)r->pid);
@@ -522,6 +527,8 @@ json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 	json_object_set_new(h, "samples", json_integer((json_int_t)pr->samples));
 	json_object_set_new(h, "lost", json_integer((json_int_t)pr->lost));
 	json_object_set_new(h, "child_samples", json_integer((json_int_t)pr->child_samples));
+	json_object_set_new(h, "processes",
+			    json_integer((json_int_t)pr->nstarted + (json_int_t)pr->forks));
 	json_object_set_new(h, "ops", json_real(ops));
 	json_object_set_new(h, "slowdown", median_ns > 0 && ops > 0 ?
 			    json_real(pass_ns / ops / median_ns) : json_null());

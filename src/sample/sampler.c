@@ -27,8 +27,6 @@ struct ring {
 	int fd;
 	void *base;		/* header page + data */
 	size_t data_size;
-	uint8_t *copy;		/* a record that wraps around, made whole */
-	size_t copy_size;
 };
 
 struct pm_sampler {
@@ -350,9 +348,49 @@ static bool parse(const struct pm_sampler *s, const struct perf_event_header *h,
 	}
 }
 
+/* A record waiting in a ring, for the time order across rings. */
+struct pending {
+	uint64_t time;
+	size_t seq;				/* ring order: ties keep it */
+	const struct perf_event_header *h;	/* in the ring, or a copy */
+	bool copied;
+};
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* When a record happened: a sample's TIME follows its IP and TID; the
+ * other records end with the sample_id_all trailer (TID, TIME). */
+static uint64_t record_time(const struct perf_event_header *h)
+{
+	uint64_t t = 0;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (h->size >= sizeof(*h) + 24)
+			memcpy(&t, (const uint8_t *)(h + 1) + 16, 8);
+	} else if (h->size >= sizeof(*h) + 16) {
+		memcpy(&t, (const uint8_t *)h + h->size - 8, 8);
+	}
+	return t;
+}
+
+/*
+ * Every record the rings hold, in time order: each CPU has its ring, and
+ * a child forked on one CPU may exec and run on another, so ring by ring
+ * its samples could come before the records that map its program.
+ */
 long pm_sampler_drain(struct pm_sampler *s,
 		      void (*cb)(const struct pm_record *r, void *arg), void *arg)
 {
+	struct pending *p = NULL;
+	uint64_t *heads = pm_xcalloc((size_t)(s->n ? s->n : 1), sizeof(*heads));
+	size_t n = 0, cap = 0, k;
 	long count = 0;
 	int i;
 
@@ -366,8 +404,7 @@ long pm_sampler_drain(struct pm_sampler *s,
 		while (tail < head) {
 			struct perf_event_header h;
 			size_t off = tail % rg->data_size;
-			const struct perf_event_header *hp;
-			struct pm_record r;
+			struct pending *x;
 
 			/* the header itself may wrap */
 			if (off + sizeof(h) <= rg->data_size) {
@@ -380,27 +417,49 @@ long pm_sampler_drain(struct pm_sampler *s,
 			}
 			if (h.size < sizeof(h) || h.size > head - tail)
 				break;
-			if (off + h.size <= rg->data_size) {
-				hp = (const void *)(data + off);
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				p = pm_xrealloc(p, cap * sizeof(*p));
+			}
+			x = &p[n];
+			x->seq = n;
+			x->copied = off + h.size > rg->data_size;
+			if (!x->copied) {
+				x->h = (const void *)(data + off);
 			} else {
+				/* wrapped around the end: made whole */
 				size_t first = rg->data_size - off;
+				uint8_t *c = pm_xmalloc(h.size);
 
-				if (rg->copy_size < h.size) {
-					rg->copy = pm_xrealloc(rg->copy, h.size);
-					rg->copy_size = h.size;
-				}
-				memcpy(rg->copy, data + off, first);
-				memcpy(rg->copy + first, data, h.size - first);
-				hp = (const void *)rg->copy;
+				memcpy(c, data + off, first);
+				memcpy(c + first, data, h.size - first);
+				x->h = (const void *)c;
 			}
-			if (parse(s, hp, &r)) {
-				cb(&r, arg);
-				count++;
-			}
+			x->time = record_time(x->h);
+			n++;
 			tail += h.size;
 		}
-		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+		heads[i] = tail;
 	}
+	qsort(p, n, sizeof(*p), cmp_pending);
+	for (k = 0; k < n; k++) {
+		struct pm_record r;
+
+		if (parse(s, p[k].h, &r)) {
+			cb(&r, arg);
+			count++;
+		}
+		if (p[k].copied)
+			free((void *)p[k].h);
+	}
+	/* only now may the kernel reuse the space */
+	for (i = 0; i < s->n; i++) {
+		struct perf_event_mmap_page *pg = s->rings[i].base;
+
+		__atomic_store_n(&pg->data_tail, heads[i], __ATOMIC_RELEASE);
+	}
+	free(p);
+	free(heads);
 	return count;
 }
 
@@ -434,7 +493,6 @@ void pm_sampler_close(struct pm_sampler *s)
 		if (s->rings[i].base)
 			munmap(s->rings[i].base, s->rings[i].data_size + s->page);
 		close(s->rings[i].fd);
-		free(s->rings[i].copy);
 	}
 	free(s->rings);
 	free(s->kernel_unavailable);

@@ -534,6 +534,27 @@ double pm_geomean(const double *v, size_t n)
 	return exp(s / (double)n);
 }
 
+void pm_mean_ci(const double *v, size_t n, double level, double *mean,
+		double *half)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	*mean = *half = NAN;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		m += v[i];
+	m /= (double)n;
+	*mean = m;
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	*half = pm_t_quantile(0.5 + level / 2, (double)(n - 1)) *
+		sqrt(ss / (double)(n - 1) / (double)n);
+}
+
 double pm_log_sd(const double *v, size_t n, double *mean_log)
 {
 	double s = 0, ss = 0, m;

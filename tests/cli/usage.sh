@@ -26,7 +26,7 @@ mandir="${PMBENCH_DATADIR:?}/man"
 options_of() {
 	grep -oE -- '--[a-z][a-z-]*|(^|[[ ])-[a-zA-Z]\b' | sed 's/^[[ ]//' | sort -u
 }
-for cmd in run list events show explain sysinfo help import ab; do
+for cmd in run stat list events show explain sysinfo help import ab; do
 	pm "$cmd" -h
 	expect_status 0 "pmbench $cmd -h"
 	expect_out "^usage: pmbench $cmd" "pmbench $cmd -h"

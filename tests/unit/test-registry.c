@@ -49,7 +49,8 @@ START_TEST(descriptors_complete)
 			      b->name);
 		/* timed loops use a time or rate unit; measured values their own */
 		ck_assert_msg(b->unit && (b->measure || !strcmp(b->unit, "us") ||
-			      !strcmp(b->unit, "ns") || !strcmp(b->unit, "MB/s") ||
+			      !strcmp(b->unit, "ns") || !strcmp(b->unit, "ms") ||
+			      !strcmp(b->unit, "MB/s") ||
 			      !strcmp(b->unit, "ops/s")),
 			      "%s: unit '%s'", b->name, b->unit ? b->unit : "(null)");
 		ck_assert_msg(!b->measure || (strcmp(b->unit, "us") && strcmp(b->unit, "ns")),

@@ -212,6 +212,17 @@ static const struct bad_case bad_cases[] = {
 	  "$.benchmarks[0].rounds[0].trials: 0 is out of range" },
 	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": {}}]}",
 	  "$.benchmarks[0].rounds: expected an array, found an object" },
+	/* workloads (pmbench stat) */
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1, 2], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"user_ns\": 0, \"system_ns\": 0}]}}]}",
+	  "$.benchmarks[0].workload.runs: holds 1 runs, but trials_ns holds 2" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"user_ns\": -3, \"system_ns\": 0}]}}]}",
+	  "$.benchmarks[0].workload.runs[0].user_ns: negative time" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"system_ns\": 0}]}}]}",
+	  "$.benchmarks[0].workload.runs[0].user_ns: missing" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [3], \"runs\": []}}]}",
+	  "$.benchmarks[0].workload.command[0]: expected a string, found a number" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": []}]}",
+	  "$.benchmarks[0].workload: expected an object, found an array" },
 };
 
 START_TEST(rejects_bad)
@@ -340,6 +351,77 @@ START_TEST(merge_runs)
 }
 END_TEST
 
+/* A workload entry (pmbench stat): its runs survive a round trip and
+ * a merge keeps one run per trial. */
+static void add_workload(struct pm_result *r, double base)
+{
+	struct pm_bench_result *b = pm_result_add(r);
+	json_t *runs = json_array();
+	size_t i;
+
+	b->name = pm_xstrdup("make -j2");
+	b->group = pm_xstrdup("workload");
+	b->unit = pm_xstrdup("s");
+	b->status = PM_BENCH_OK;
+	for (i = 0; i < 3; i++) {
+		struct pm_round round = { .run = 0, .reference_ns = NAN, .busy = NAN,
+					  .started_s = (double)i };
+		double el = base + (double)i * 1e6;
+
+		pm_bench_result_add_round(b, &el, 1, &round);
+		json_array_append_new(runs, json_pack("{s:f,s:f,s:f,s:i,s:{s:f}}",
+			"elapsed_ns", el, "user_ns", el / 2, "system_ns", el / 4,
+			"exit_status", 0, "counters", "page-faults", 1000.0 + (double)i));
+	}
+	pm_summarize(b->trials, b->ntrials, 0.95, &b->stats);
+	b->workload = json_pack("{s:[sss],s:s,s:o}", "command", "/bin/sh", "-c", "make -j2",
+				"shell", "make -j2", "runs", runs);
+}
+
+START_TEST(workload_round_trip)
+{
+	struct pm_result r, back, src[2], m;
+	const struct pm_bench_result *b;
+	char *path = pm_xasprintf("%s/w.json", dir);
+	struct pm_err e;
+
+	pm_result_init(&r);
+	r.source = pm_xstrdup("stat");
+	add_workload(&r, 1e9);
+	ck_assert_msg(pm_result_save(&r, path, &e) == 0, "%s", e.msg);
+	ck_assert_msg(pm_result_load(&back, path, &e) == 0, "%s", e.msg);
+	b = pm_result_find(&back, "make -j2");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(b->nrounds, 3);
+	ck_assert_double_eq(pm_bench_result_value(b, 2e9), 2);
+	ck_assert_uint_eq(json_array_size(json_object_get(b->workload, "runs")), 3);
+	ck_assert_double_eq(json_number_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(b->workload, "runs"), 2), "counters"),
+		"page-faults")), 1002);
+	pm_result_free(&back);
+
+	/* two runs merged: six rounds, six runs, and the file reads back */
+	src[0] = r;
+	pm_result_init(&src[1]);
+	src[1].source = pm_xstrdup("stat");
+	add_workload(&src[1], 2e9);
+	ck_assert_int_eq(pm_result_merge(&m, src, 2, &e), 0);
+	b = pm_result_find(&m, "make -j2");
+	ck_assert_uint_eq(b->ntrials, 6);
+	ck_assert_uint_eq(json_array_size(json_object_get(b->workload, "runs")), 6);
+	ck_assert_double_eq(json_number_value(json_object_get(json_array_get(
+		json_object_get(b->workload, "runs"), 3), "elapsed_ns")), 2e9);
+	ck_assert_int_eq(pm_result_save(&m, path, &e), 0);
+	ck_assert_msg(pm_result_load(&back, path, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(pm_result_nruns(&back), 2);
+	pm_result_free(&back);
+	pm_result_free(&m);
+	pm_result_free(&src[0]);
+	pm_result_free(&src[1]);
+	free(path);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	struct pm_result r;
@@ -380,6 +462,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, merge_runs);
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, values_in_units);
+	tcase_add_test(tc, workload_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -477,6 +477,22 @@ START_TEST(test_log_ratio_t)
 }
 END_TEST
 
+/* Mean and t interval of 10, 12, 14, 16: sd 2.582, se 1.291, t(3) 3.182. */
+START_TEST(test_mean_ci)
+{
+	double v[] = { 10, 12, 14, 16 }, m, h;
+
+	pm_mean_ci(v, 4, 0.95, &m, &h);
+	ck_assert_double_eq(m, 13);
+	ck_assert_double_eq_tol(h, 3.1824 * sqrt(20.0 / 3 / 4), 1e-3);
+	pm_mean_ci(v, 1, 0.95, &m, &h);
+	ck_assert_double_eq(m, 10);
+	ck_assert(isnan(h));
+	pm_mean_ci(v, 0, 0.95, &m, &h);
+	ck_assert(isnan(m) && isnan(h));
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -501,6 +517,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_hodges_lehmann);
 	tcase_add_test(tc, test_t_quantile);
 	tcase_add_test(tc, test_log_ratio_t);
+	tcase_add_test(tc, test_mean_ci);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,648 @@
+/* pmbench stat: whole workloads, measured like benchmarks (pmbench-stat(1)). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+#include "bench/workload.h"
+#include "cmd.h"
+#include "counters/counters.h"
+#include "results/render.h"
+#include "results/result.h"
+#include "sysinfo.h"
+
+static const char usage[] =
+	"usage: pmbench stat [-r N] [--warmup N] [--prepare CMD] [--cleanup CMD] [-e EVENTS]\n"
+	"                    [-o FILE] [-n NAME] [--min-runs N] [--max-runs N] [--max-time SEC]\n"
+	"                    [--ci PCT] [--ignore-failure] [--show-output] [--no-counters]\n"
+	"                    [--no-profile] [-F HZ] [--call-graph fp|dwarf] [--vmlinux PATH]\n"
+	"                    [--label TEXT] [--format table|json|csv] [-q]\n"
+	"                    -- CMD [ARGS...] [-- CMD [ARGS...]]...\n"
+	"       pmbench stat [OPTIONS] 'COMMAND' ['COMMAND'...]\n"
+	"\n"
+	"  -r, --runs N          exactly N timed runs of each command (default: until the\n"
+	"                        interval is within --ci, at least --min-runs, within\n"
+	"                        --max-time)\n"
+	"      --warmup N        N untimed runs of each command first (default 0)\n"
+	"      --prepare CMD     shell command run before every run of a command (untimed);\n"
+	"                        once for all commands, or once per command in order\n"
+	"      --cleanup CMD     shell command run after the last run of a command\n"
+	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
+	"                        (default: cycles,instructions,icache,branch-misses;\n"
+	"                        '' = software events only)\n"
+	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
+	"  -n, --name NAME       the command's name in the result (default: the command);\n"
+	"                        once per command, in order\n"
+	"      --min-runs N      at least N timed runs without -r (default 5)\n"
+	"      --max-runs N      at most N timed runs without -r (default 1000)\n"
+	"      --max-time SEC    time budget for one command's timed runs (default 30)\n"
+	"      --ci PCT          stop when the 95% CI of the mean elapsed time is within\n"
+	"                        PCT (default 1)\n"
+	"      --ignore-failure  keep going when the command exits non-zero\n"
+	"      --show-output     pass the command's output through (default: hidden, its\n"
+	"                        standard error shown when it fails)\n"
+	"      --no-counters     count nothing\n"
+	"      --no-profile      no sampled run (kernel and user hotspots)\n"
+	"  -F, --freq HZ         samples per second of CPU time in the sampled run\n"
+	"                        (default 4000, 1000 with --call-graph dwarf)\n"
+	"      --call-graph M    user stacks: fp (frame pointers, default) or dwarf\n"
+	"      --vmlinux PATH    kernel symbols from this vmlinux\n"
+	"      --label TEXT      a name for this run, kept in the result file\n"
+	"      --format FMT      what to print on stdout: table (default), json, csv\n"
+	"  -q, --quiet           print nothing on stdout (with -o)\n"
+	"\n"
+	"A command given as several words after '--' is executed as it is; one word with\n"
+	"blanks or shell syntax runs under /bin/sh -c.  See pmbench-stat(1).\n";
+
+enum {
+	OPT_WARMUP = 256, OPT_PREPARE, OPT_CLEANUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
+	OPT_MAX_TIME, OPT_CI, OPT_IGNORE_FAILURE, OPT_SHOW_OUTPUT, OPT_NO_COUNTERS,
+	OPT_NO_PROFILE, OPT_CALL_GRAPH, OPT_VMLINUX, OPT_LABEL, OPT_FORMAT,
+};
+
+static const struct option long_options[] = {
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "prepare", required_argument, NULL, OPT_PREPARE },
+	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+	{ "events", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
+	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "ci", required_argument, NULL, OPT_CI },
+	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
+	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
+	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* ---- signals: the first stops after the current run, a second kills ---- */
+
+static char scratch_dir[4096];
+static volatile sig_atomic_t signals_seen, first_signal;
+
+static void on_signal(int sig)
+{
+	if (signals_seen++ == 0) {
+		first_signal = sig;
+		pm_interrupted = 1;
+		return;
+	}
+	/* the command dies with us: PR_SET_PDEATHSIG */
+	if (scratch_dir[0])
+		pm_rmtree(scratch_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void restore_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+/* ---- options ---- */
+
+static int parse_uint(const char *opt, const char *s, unsigned long lo,
+		      unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
+		pm_usage_error("stat", usage, "%s: '%s' is not a whole number in [%lu, %lu]",
+			       opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi,
+			double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		pm_usage_error("stat", usage, "%s: '%s' is not a number in [%g, %g]",
+			       opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Repeated options (--prepare, --cleanup, -n): in order. */
+struct strlist {
+	const char **v;
+	size_t n;
+};
+
+static void strlist_add(struct strlist *l, const char *s)
+{
+	l->v = pm_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
+/* One for all commands, or one each: expanded to one per command. */
+static int per_command(const char *opt, struct strlist *l, size_t n, const char ***out)
+{
+	size_t i;
+
+	*out = NULL;
+	if (!l->n)
+		return 0;
+	if (l->n != 1 && l->n != n) {
+		pm_usage_error("stat", usage, "%s given %zu times for %zu commands: give it "
+			       "once for all, or once per command", opt, l->n, n);
+		return -EINVAL;
+	}
+	*out = pm_xcalloc(n, sizeof(**out));
+	for (i = 0; i < n; i++)
+		(*out)[i] = l->v[l->n == 1 ? 0 : i];
+	return 0;
+}
+
+/*
+ * The commands: with '--', each group of words between '--' is one
+ * command; without, each argument is one (hyperfine's quoted commands).
+ */
+static int parse_commands(int argc, char **argv, int first, bool dashes,
+			  const struct strlist *names, struct pm_command **out,
+			  size_t *nout)
+{
+	struct pm_command *c = NULL;
+	size_t n = 0, i, k;
+	int a = first;
+
+	while (a < argc) {
+		int end = a;
+
+		if (dashes)
+			while (end < argc && strcmp(argv[end], "--"))
+				end++;
+		else
+			end = a + 1;
+		if (end == a) {
+			a++;	/* "-- --": an empty group */
+			continue;
+		}
+		if (!dashes && argv[a][0] == '-') {
+			pm_usage_error("stat", usage, "'%s' is not a command: options go before "
+				       "the commands; to run a command that starts with '-', "
+				       "put '--' before it", argv[a]);
+			goto fail;
+		}
+		if (!*argv[a]) {
+			pm_usage_error("stat", usage, "an empty command");
+			goto fail;
+		}
+		c = pm_xrealloc(c, (n + 1) * sizeof(*c));
+		pm_command_init(&c[n], argv + a, (size_t)(end - a),
+				n < names->n ? names->v[n] : NULL);
+		n++;
+		a = end + (dashes && end < argc);
+	}
+	if (!n) {
+		pm_usage_error("stat", usage, "no command given");
+		goto fail;
+	}
+	if (names->n > n) {
+		pm_usage_error("stat", usage, "%zu names (-n) for %zu commands", names->n, n);
+		goto fail;
+	}
+	/* names are unique within a result file */
+	for (i = 0; i < n; i++) {
+		unsigned dup = 1;
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(c[k].name, c[i].name))
+				dup++;
+		if (dup > 1) {
+			char *nm = pm_xasprintf("%s #%u", c[i].name, dup);
+
+			free(c[i].name);
+			c[i].name = nm;
+		}
+	}
+	*out = c;
+	*nout = n;
+	return 0;
+fail:
+	for (i = 0; i < n; i++)
+		pm_command_free(&c[i]);
+	free(c);
+	return -EINVAL;
+}
+
+static char *now_iso8601(void)
+{
+	char buf[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return pm_xstrdup(buf);
+}
+
+static int make_scratch(struct pm_err *e)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch_dir, sizeof(scratch_dir), "%s/pmbench-stat.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(scratch_dir)) {
+		int err = -errno;
+
+		pm_err_set(e, err, "cannot create a scratch directory %s: %s",
+			   scratch_dir, strerror(errno));
+		scratch_dir[0] = '\0';
+		return err;
+	}
+	return 0;
+}
+
+static json_t *jstrs(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		json_array_append_new(a, pm_json_text(v[i]));
+	return a;
+}
+
+static json_t *options_json(const struct pm_stat_opts *o, const struct pm_events *ev,
+			    const struct pm_profile_opts *po, size_t ncmd)
+{
+	json_t *events = json_array();
+	size_t i;
+
+	for (i = 0; ev && i < ev->n; i++)
+		json_array_append_new(events, json_string(ev->v[i].name));
+	return json_pack("{s:o,s:i,s:i,s:f,s:f,s:f,s:i,s:o,s:o,s:b,s:b,s:b,s:o,s:b,s:i,s:s,s:o}",
+		"runs", o->runs ? json_integer(o->runs) : json_null(),
+		"min_runs", (int)o->min_runs, "max_runs", (int)o->max_runs,
+		"max_time_s", o->max_time_s, "ci_target", o->ci_target,
+		"ci_level", o->ci_level, "warmup", (int)o->warmup,
+		"prepare", jstrs(o->prepare, o->prepare ? ncmd : 0),
+		"cleanup", jstrs(o->cleanup, o->cleanup ? ncmd : 0),
+		"ignore_failure", o->ignore_failure, "show_output", o->show_output,
+		"counters", ev && ev->n, "events", events,
+		"profile", o->profiler != NULL, "freq", (int)po->freq,
+		"call_graph", po->dwarf ? "dwarf" : "fp",
+		"vmlinux", pm_json_text(po->vmlinux));
+}
+
+/* What failed, and the end of what it wrote on standard error. */
+static void report_failure(const struct pm_bench_result *b)
+{
+	const json_t *f = json_object_get(b->workload, "failure");
+	const char *tail = json_string_value(json_object_get(f, "stderr_tail"));
+	const char *stage = json_string_value(json_object_get(f, "stage"));
+	const char *line, *nl;
+
+	if (b->status == PM_BENCH_FAILED)
+		pm_error("'%s': %s%s", b->name, b->reason ? b->reason : "failed",
+			 stage && strcmp(stage, "prepare") && !json_is_null(json_object_get(f, "exit_status")) ?
+			 " (--ignore-failure keeps going)" : "");
+	else if (stage)
+		pm_error("'%s': --cleanup '%s' failed: %s", b->name,
+			 json_string_value(json_object_get(f, "command")),
+			 json_string_value(json_object_get(f, "status")));
+	if (!tail)
+		return;
+	fprintf(stderr, "  its standard error ended with:\n");
+	for (line = tail; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "  | %.*s\n", (int)(nl ? nl - line : (long)strlen(line)), line);
+		if (!nl)
+			break;
+	}
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	const char *output = NULL, *format = "table", *events_spec = NULL, *label = NULL;
+	struct strlist prepare = { 0 }, cleanup = { 0 }, names = { 0 };
+	const char **prep = NULL, **clean = NULL;
+	struct pm_profile_opts popts = { .freq = 0 };
+	struct pm_profiler *profiler = NULL;
+	struct pm_events events = { 0 };
+	struct pm_command *cmds = NULL;
+	struct pm_stat_opts o = { 0 };
+	struct pm_result result;
+	bool quiet = false, counters = true, profile = true, dashes, failed = false;
+	bool interrupted = false;
+	size_t ncmd = 0, i, k;
+	struct pm_err e = { 0 };
+	int c, err, status = PM_EXIT_OK;
+
+	o.min_runs = 5;
+	o.max_runs = 1000;
+	o.max_time_s = 30;
+	o.ci_target = 0.01;
+	o.ci_level = 0.95;
+	optind = 0;
+	opterr = 0;
+	/* '+': the first command word ends the options */
+	while ((c = getopt_long(argc, argv, "+:r:e:o:n:F:qh", long_options, NULL)) != -1) {
+		unsigned long u;
+		double d;
+
+		switch (c) {
+		case 'r':
+			if (parse_uint("--runs", optarg, 1, 1000000, &u))
+				goto usage;
+			o.runs = (unsigned)u;
+			break;
+		case OPT_WARMUP:
+			if (parse_uint("--warmup", optarg, 0, 1000000, &u))
+				goto usage;
+			o.warmup = (unsigned)u;
+			break;
+		case OPT_PREPARE:
+			strlist_add(&prepare, optarg);
+			break;
+		case OPT_CLEANUP:
+			strlist_add(&cleanup, optarg);
+			break;
+		case 'e':
+			events_spec = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'n':
+			if (!*optarg) {
+				pm_usage_error("stat", usage, "--name: an empty name");
+				goto usage;
+			}
+			strlist_add(&names, optarg);
+			break;
+		case OPT_MIN_RUNS:
+			if (parse_uint("--min-runs", optarg, 2, 1000000, &u))
+				goto usage;
+			o.min_runs = (unsigned)u;
+			break;
+		case OPT_MAX_RUNS:
+			if (parse_uint("--max-runs", optarg, 2, 1000000, &u))
+				goto usage;
+			o.max_runs = (unsigned)u;
+			break;
+		case OPT_MAX_TIME:
+			if (parse_double("--max-time", optarg, 0, 1e7, &d))
+				goto usage;
+			o.max_time_s = d;
+			break;
+		case OPT_CI:
+			if (parse_double("--ci", optarg, 0.01, 100, &d))
+				goto usage;
+			o.ci_target = d / 100;
+			break;
+		case OPT_IGNORE_FAILURE:
+			o.ignore_failure = true;
+			break;
+		case OPT_SHOW_OUTPUT:
+			o.show_output = true;
+			break;
+		case OPT_NO_COUNTERS:
+			counters = false;
+			break;
+		case OPT_NO_PROFILE:
+			profile = false;
+			break;
+		case 'F':
+			if (parse_uint("--freq", optarg, 1, 1000000, &u))
+				goto usage;
+			popts.freq = (unsigned)u;
+			break;
+		case OPT_CALL_GRAPH:
+			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf")) {
+				pm_usage_error("stat", usage,
+					       "--call-graph: '%s' is not one of fp, dwarf", optarg);
+				goto usage;
+			}
+			popts.dwarf = !strcmp(optarg, "dwarf");
+#ifndef HAVE_LIBUNWIND
+			if (popts.dwarf) {
+				pm_usage_error("stat", usage,
+					       "--call-graph dwarf: pmbench was built without libunwind");
+				goto usage;
+			}
+#endif
+			break;
+		case OPT_VMLINUX:
+			popts.vmlinux = optarg;
+			break;
+		case OPT_LABEL:
+			label = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "csv")) {
+				pm_usage_error("stat", usage,
+					       "--format: '%s' is not one of table, json, csv", optarg);
+				goto usage;
+			}
+			format = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			status = PM_EXIT_OK;
+			goto out;
+		case 'H':
+			free(prepare.v);
+			free(cleanup.v);
+			free(names.v);
+			return pm_show_manual("pmbench-stat");
+		case ':':
+			pm_usage_error("stat", usage, "option '%s' needs a value", argv[optind - 1]);
+			goto usage;
+		default:
+			pm_usage_error("stat", usage, "unknown option '%s'", argv[optind - 1]);
+			goto usage;
+		}
+	}
+	if (!o.runs && o.max_runs < o.min_runs) {
+		pm_usage_error("stat", usage, "--max-runs %u is below --min-runs %u",
+			       o.max_runs, o.min_runs);
+		goto usage;
+	}
+	dashes = optind > 0 && optind <= argc && !strcmp(argv[optind - 1], "--");
+	if (parse_commands(argc, argv, optind, dashes, &names, &cmds, &ncmd))
+		goto usage;
+	if (per_command("--prepare", &prepare, ncmd, &prep) ||
+	    per_command("--cleanup", &cleanup, ncmd, &clean))
+		goto usage;
+	if (output && pm_check_writable(output, &e)) {
+		pm_error("-o %s", e.msg);
+		goto usage;
+	}
+	if (pm_cli_events(events_spec, counters, &events))
+		goto usage;
+	if (profile) {
+		/* a whole workload makes many samples: perf record's rate */
+		if (!popts.freq)
+			popts.freq = popts.dwarf ? 1000 : 4000;
+		if (pm_profiler_new(&profiler, &popts, &e)) {
+			pm_error("%s", e.msg);
+			goto usage;
+		}
+	}
+	if (make_scratch(&e)) {
+		pm_error("%s", e.msg);
+		status = PM_EXIT_RUNTIME;
+		goto out;
+	}
+	install_signals();
+
+	o.prepare = prep;
+	o.cleanup = clean;
+	o.events = &events;
+	o.profiler = profiler;
+	o.scratch = scratch_dir;
+	o.progress = pm_stderr_is_tty() && !quiet;
+
+	pm_result_init(&result);
+	result.source = pm_xstrdup("stat");
+	result.created = now_iso8601();
+	result.version = pm_xstrdup(PACKAGE_VERSION);
+	result.label = pm_xstrdup(label);
+	result.command = json_array();
+	for (i = 0; i < (size_t)pm_argc; i++)
+		json_array_append_new(result.command, pm_json_text(pm_argv[i]));
+	result.options = options_json(&o, &events, &popts, ncmd);
+	result.sysinfo = pm_sysinfo_collect();
+	for (i = 0; i < ncmd; i++)
+		pm_result_add(&result);
+	o.start_ns = pm_now_ns();
+
+	err = pm_stat_run(cmds, ncmd, &o, result.bench, &e);
+	interrupted = err == -EINTR;
+	if (err && !interrupted) {
+		pm_error("%s", e.msg);
+		status = PM_EXIT_RUNTIME;
+	}
+	/* what has no run is dropped, unless it is what failed */
+	for (i = 0, k = 0; i < result.nbench; i++) {
+		struct pm_bench_result *b = &result.bench[i];
+
+		if (!b->ntrials && b->status == PM_BENCH_OK) {
+			pm_bench_result_free(b);
+			continue;
+		}
+		if (k != i)
+			result.bench[k] = *b;
+		k++;
+	}
+	result.nbench = k;
+	if (profiler && pm_profiler_kernel_unavailable(profiler) && !quiet)
+		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(profiler));
+	if (interrupted)
+		json_object_set_new(result.options, "interrupted", json_true());
+
+	if (!quiet) {
+		if (!strcmp(format, "json")) {
+			pm_result_dump(&result, stdout);
+		} else if (!strcmp(format, "csv")) {
+			pm_render_csv_header(stdout);
+			pm_render_csv(&result, stdout);
+		} else {
+			pm_render_text(&result, stdout, PM_RENDER_DETAIL);
+			pm_render_workload_comparison(&result, stdout);
+		}
+		fflush(stdout);
+	}
+	for (i = 0; i < result.nbench; i++) {
+		if (result.bench[i].status == PM_BENCH_FAILED ||
+		    json_object_get(result.bench[i].workload, "failure")) {
+			report_failure(&result.bench[i]);
+			failed = true;
+		}
+	}
+	if (interrupted) {
+		size_t runs = 0;
+
+		for (i = 0; i < result.nbench; i++)
+			runs += result.bench[i].ntrials;
+		pm_error("interrupted: %zu run%s finished", runs, runs == 1 ? "" : "s");
+	}
+	if (output && !result.nbench)
+		pm_error("nothing to write to %s: no run finished", output);
+	if (output && result.nbench) {
+		err = pm_result_save(&result, output, &e);
+		if (err) {
+			pm_error("%s", e.msg);
+			status = PM_EXIT_RUNTIME;
+		} else if (!quiet && strcmp(format, "json")) {
+			fprintf(stderr, "pmbench: results written to %s\n", output);
+		}
+	}
+	if (failed && status == PM_EXIT_OK)
+		status = PM_EXIT_RUNTIME;
+	if (interrupted)
+		status = 128 + (first_signal ? first_signal : SIGINT);
+	pm_rmtree(scratch_dir);
+	scratch_dir[0] = '\0';
+	restore_signals();
+	pm_result_free(&result);
+	goto out;
+
+usage:
+	status = PM_EXIT_USAGE;
+out:
+	for (i = 0; i < ncmd; i++)
+		pm_command_free(&cmds[i]);
+	free(cmds);
+	free(prep);
+	free(clean);
+	free(prepare.v);
+	free(cleanup.v);
+	free(names.v);
+	pm_events_free(&events);
+	pm_profiler_free(profiler);
+	return status;
+}
