@@ -16,6 +16,7 @@
 #include "bench/runner.h"
 #include "cmd.h"
 #include "counters/counters.h"
+#include "results/history.h"
 #include "results/render.h"
 #include "results/result.h"
 #include "sysinfo.h"
@@ -32,7 +33,8 @@ static const char usage[] =
 	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
 	"                        (default: cycles,instructions,icache,branch-misses;\n"
 	"                        '' = software events only)\n"
-	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
+	"  -o, --output FILE     write the result file (JSON, written atomically);\n"
+	"                        without -o it goes to the result history (@latest)\n"
 	"      --format FMT      what to print on stdout: table (default), json, csv\n"
 	"      --cpu N           pin the benchmark process to CPU N\n"
 	"      --placement P     where helper processes run: same (default), spread, none\n"
@@ -60,7 +62,7 @@ static const char usage[] =
 	"      --threads LIST    the same with threads\n"
 	"      --label TEXT      a name for this run, kept in the result file\n"
 	"  -v, --verbose         a detailed block per benchmark\n"
-	"  -q, --quiet           print nothing on stdout (with -o)\n"
+	"  -q, --quiet           print nothing on stdout (the result is kept all the same)\n"
 	"\n"
 	"BENCH is a benchmark name, GROUP a family, 'quick' or 'all' (default: quick).\n"
 	"See 'pmbench list' and pmbench-run(1).\n";
@@ -430,7 +432,7 @@ int cmd_run(int argc, char **argv)
 	struct pm_result result;
 	struct pm_run_opts o;
 	bool verbose = false, quiet = false, interrupted = false, failed = false;
-	bool profile = true, max_time_given = false;
+	bool profile = true, max_time_given = false, keep = false;
 	struct pm_profile_opts popts = { .freq = 0 };
 	struct pm_profiler *profiler = NULL;
 	char *hello = NULL, *spawner = NULL, *label = NULL;
@@ -591,6 +593,15 @@ int cmd_run(int argc, char **argv)
 		free(benches);
 		return PM_EXIT_USAGE;
 	}
+	if (!output) {
+		/* checked now, not after the benchmarks ran */
+		char *dir;
+
+		keep = pm_history_prepare(&dir, &e) == 0;
+		if (!keep)
+			pm_warn("the result will not be kept: %s (use -o FILE)", e.msg);
+		free(dir);
+	}
 	if (build_events(events_spec, o.counters, &events)) {
 		free(benches);
 		pm_events_free(&events);
@@ -692,6 +703,19 @@ int cmd_run(int argc, char **argv)
 		} else if (!quiet && strcmp(format, "json")) {
 			fprintf(stderr, "pmbench: results written to %s\n", output);
 		}
+	}
+	if (keep && result.nbench) {
+		/* no -o: the result history keeps it (pmbench-log(1)) */
+		char *kept;
+
+		err = pm_history_save(&result, &kept, &e);
+		if (err) {
+			pm_error("the result was not kept: %s (use -o FILE)", e.msg);
+			status = PM_EXIT_RUNTIME;
+		} else if (!quiet && strcmp(format, "json")) {
+			fprintf(stderr, "pmbench: result kept as @latest: %s\n", kept);
+		}
+		free(kept);
 	}
 	if (failed && status == PM_EXIT_OK)
 		status = PM_EXIT_RUNTIME;

@@ -19,6 +19,8 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_round(int argc, char **argv);	/* internal: pmbench run's rounds */
 
 /* "pmbench: " + message on stderr. */
