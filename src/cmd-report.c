@@ -26,7 +26,7 @@ static const char usage[] =
 	"      --all-frames    keep pmbench's own frames (main, the runner) in the\n"
 	"                      flame graphs\n"
 	"      --min-frame PCT leave out flame-graph frames narrower than PCT percent\n"
-	"                      (default 0.2)\n"
+	"                      (default 0.5)\n"
 	"\n"
 	"FILE: a result file, or @latest, @-N, @LABEL from the result history;\n"
 	"none: @latest.  The first is the baseline; with two, the page has a\n"
@@ -60,7 +60,7 @@ static int page_writer(FILE *f, void *arg)
 
 int cmd_report(int argc, char **argv)
 {
-	struct pm_report_opts o = { .min_frame = 0.002 };
+	struct pm_report_opts o = { .min_frame = 0.005 };
 	const char *output = NULL;
 	static char *latest[] = { "@latest" };
 	struct pm_explanation x;

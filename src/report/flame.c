@@ -153,21 +153,10 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 	size_t i, chars;
 
 	y = (double)(d->height - 1 - level) * FRAME_H;
-	fputs("<g class=\"fr\"", d->f);
-	if (level)
-		fprintf(d->f, " data-n=\"%.4g\"", n->v[d->side]);
-	fputs("><title>", d->f);
-	pm_html_escape(d->f, n->name);
-	fmt_ns(a, sizeof(a), n->v[d->side]);
-	if (d->diff) {
-		fmt_ns(b, sizeof(b), n->v[0]);
-		fprintf(d->f, ": %s -> %s per op (%+.1f%% of the new total)", b, a,
-			100 * (n->v[1] - n->v[0]) / d->total);
-	} else {
-		fprintf(d->f, ": %s per op, %.1f%%", a, 100 * n->v[d->side] / d->total);
-	}
-	fputs("</title><rect", d->f);
-	fprintf(d->f, " x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\"", x, y, w, FRAME_H - 1);
+	/* a frame: its box with the figures as a tooltip, and its name when
+	 * it fits (the text lets the pointer through to the box) */
+	fprintf(d->f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\"", x, y, w,
+		FRAME_H - 1);
 	if (d->diff) {
 		double delta = n->v[1] - n->v[0];
 		double k = d->max_delta > 0 ? fabs(delta) / d->max_delta : 0;
@@ -179,13 +168,22 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 		else if (fabs(delta) < 1e-9 * d->total)
 			fputs(" fill=\"#e8e8e8\"", d->f);
 		else if (delta > 0)
-			fprintf(d->f, " fill=\"#ff%02x%02x\" data-d=\"%.4g\"", c, c, delta);
+			fprintf(d->f, " fill=\"#ff%02x%02x\" data-d=\"%.3g\"", c, c, delta);
 		else
-			fprintf(d->f, " fill=\"#%02x%02xff\" data-d=\"%.4g\"", c, c, delta);
+			fprintf(d->f, " fill=\"#%02x%02xff\" data-d=\"%.3g\"", c, c, delta);
 	} else {
 		fprintf(d->f, " class=\"c%u\"", level ? colour_of(n->name) : 8);
 	}
-	fputs("/>", d->f);
+	fprintf(d->f, " data-n=\"%.4g\"><title>", n->v[d->side]);
+	pm_html_escape(d->f, n->name);
+	fmt_ns(a, sizeof(a), n->v[d->side]);
+	if (d->diff) {
+		fmt_ns(b, sizeof(b), n->v[0]);
+		fprintf(d->f, ": %s -> %s/op", b, a);
+	} else {
+		fprintf(d->f, ": %s/op, %.1f%%", a, 100 * n->v[d->side] / d->total);
+	}
+	fputs("</title></rect>", d->f);
 	chars = w > 3 * CHAR_W ? (size_t)((w - 4) / CHAR_W) : 0;
 	if (chars >= 3) {
 		size_t len = strlen(n->name);
@@ -201,7 +199,7 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 		}
 		fputs("</text>", d->f);
 	}
-	fputs("</g>", d->f);
+	fputc('\n', d->f);
 	for (i = 0; i < n->nkids; i++) {
 		const struct node *k = &n->kids[i];
 

@@ -38,10 +38,10 @@ static const char style[] =
 	"svg{display:block;width:100%;height:auto}svg text{font:11px monospace;fill:#222}"
 	"svg.trials{max-width:760px}svg.trials .ax{stroke:#bbb;stroke-width:.6}"
 	"svg.trials .ci{fill:#000;fill-opacity:.09}svg.trials .med{stroke:#000;stroke-width:1.2}"
-	"svg.trials circle{fill-opacity:.75}\n"
-	".r0{fill:#4e79a7}.r1{fill:#f28e2b}.r2{fill:#e15759}.r3{fill:#76b7b2}.r4{fill:#59a14f}"
-	".r5{fill:#edc948}.r6{fill:#b07aa1}.r7{fill:#ff9da7}.r8{fill:#9c755f}.r9{fill:#bab0ac}\n"
-	"svg.flame rect{stroke:#fff;stroke-width:.5}"
+	"svg.trials .round{fill:none;stroke-width:4.5;stroke-linecap:round;stroke-opacity:.75}\n"
+	".r0{stroke:#4e79a7}.r1{stroke:#f28e2b}.r2{stroke:#e15759}.r3{stroke:#76b7b2}.r4{stroke:#59a14f}"
+	".r5{stroke:#edc948}.r6{stroke:#b07aa1}.r7{stroke:#ff9da7}.r8{stroke:#9c755f}.r9{stroke:#bab0ac}\n"
+	"svg.flame rect{stroke:#fff;stroke-width:.5}svg.flame text{pointer-events:none}"
 	".c0{fill:#e8743b}.c1{fill:#f0a35e}.c2{fill:#eebc59}.c3{fill:#e28b52}.c4{fill:#f2c14e}"
 	".c5{fill:#d9653b}.c6{fill:#f5b971}.c7{fill:#e39e47}.c8{fill:#cfcfcf}\n"
 	"details>summary{cursor:pointer;color:#345}figure{margin:.6em 0}"
@@ -179,17 +179,19 @@ static void trials_svg(FILE *f, const char *bench, const struct pm_bench_result 
 				const struct pm_round *rd = &s->rounds[j];
 
 				y = top + 5 + LANE / 2 + LANE * (double)(j % lanes);
-				fprintf(f, "<g class=\"round\" data-round=\"%zu\" data-run=\"%u\" data-n=\"%zu\">"
-					"<title>round %zu%s: %zu trials</title>", j, rd->run, rd->ntrials,
-					j + 1, "", rd->ntrials);
-				for (i = 0; i < rd->ntrials && at + i < s->ntrials; i++) {
-					double v = s->trials[at + i];
-
-					fprintf(f, "<circle class=\"r%zu\" cx=\"%.1f\" cy=\"%.0f\" r=\"2.3\" data-v=\"%.4g\"/>",
-						j % 10, TL + (v - lo) / span * (TW - TL - TR), y, v);
-				}
+				/* a dot per trial: a zero-length stroke with round caps,
+				 * the values themselves in data-v */
+				fprintf(f, "<path class=\"round r%zu\" data-round=\"%zu\" data-run=\"%u\" "
+					"data-n=\"%zu\" data-v=\"", j % 10, j, rd->run, rd->ntrials);
+				for (i = 0; i < rd->ntrials && at + i < s->ntrials; i++)
+					fprintf(f, "%s%.5g", i ? " " : "", s->trials[at + i]);
+				fputs("\" d=\"", f);
+				for (i = 0; i < rd->ntrials && at + i < s->ntrials; i++)
+					fprintf(f, "M%.1f %.0fh0", TL + (s->trials[at + i] - lo) / span *
+						(TW - TL - TR), y);
+				fprintf(f, "\"><title>round %zu (run %u): %zu trials</title></path>\n", j + 1,
+					rd->run + 1, rd->ntrials);
 				at += rd->ntrials;
-				fputs("</g>\n", f);
 			}
 			fputs("</g>\n", f);
 		}
