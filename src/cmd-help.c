@@ -10,7 +10,7 @@
 static const char usage[] =
 	"usage: pmbench help [COMMAND | TOPIC]\n"
 	"\n"
-	"Commands: run list events show explain import sysinfo help.\n"
+	"Commands: run list events show report log explain import sysinfo help.\n"
 	"Topics: events-file (pmbench-events(5)), result (pmbench-result(5)),\n"
 	"        benchmarks (pmbench-benchmarks(7)).\n";
 
@@ -21,6 +21,8 @@ static const struct {
 	{ "list", "pmbench-list" },
 	{ "events", "pmbench-events" },
 	{ "show", "pmbench-show" },
+	{ "report", "pmbench-report" },
+	{ "log", "pmbench-log" },
 	{ "import", "pmbench-import" },
 	{ "explain", "pmbench-explain" },
 	{ "sysinfo", "pmbench-sysinfo" },

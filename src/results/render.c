@@ -517,8 +517,6 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 		return;
 	}
 	samples = jnumber(h, "samples");
-	if (md)
-		fputc('\n', f);
 	fprintf(f, "%shotspots: %.0f samples (%s every %.0f %s), %.0f%% kernel, %.0f%% resolved",
 		ind, samples, json_string_value(json_object_get(h, "event")),
 		jnumber(h, "period"), json_string_value(json_object_get(h, "period_unit")),
@@ -1051,6 +1049,8 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 	if (b->counters.n)
 		render_counters(b, f, fmt, said);
 	render_scaling(b, f, md ? "" : "  ");
+	if (md && b->hotspots)
+		fputc('\n', f);
 	render_hotspots(b, f, fmt, flags, 10, ns);
 }
 
