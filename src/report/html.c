@@ -546,6 +546,7 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 		}
 	}
 	pm_table_class(t, "summary");
+	pm_table_link_keys(t, "b-");
 	pm_table_print(t, f, PM_TABLE_HTML);
 	fprintf(f, "<p class=\"small\">The median of the timed trials and its 95%% interval%s; "
 		"* marks a benchmark whose interval did not reach the target.</p>\n",

@@ -153,8 +153,7 @@ char *pm_render_machine(const struct pm_result *r)
 	return out;
 }
 
-static void header(const struct pm_result *r, FILE *f, enum pm_table_format fmt,
-		   struct notes *ns)
+static void header(const struct pm_result *r, FILE *f, enum pm_table_format fmt)
 {
 	const char *host = si_str(r->sysinfo, "hostname");
 	char *m = pm_render_machine(r), *rest = m;
@@ -191,15 +190,11 @@ static void header(const struct pm_result *r, FILE *f, enum pm_table_format fmt,
 		}
 		free(imp.v);
 	}
-	(void)ns;
 }
 
 void pm_render_header(const struct pm_result *r, FILE *f)
 {
-	struct notes ns = { 0 };
-
-	header(r, f, PM_TABLE_TEXT, &ns);
-	notes_print(&ns, f, PM_TABLE_TEXT);
+	header(r, f, PM_TABLE_TEXT);
 }
 
 /* ---- value formatting ---- */
@@ -1061,7 +1056,7 @@ void pm_render(const struct pm_result *r, FILE *f, enum pm_table_format fmt,
 	size_t i;
 
 	if (!(flags & PM_RENDER_NO_HEADER))
-		header(r, f, fmt, &ns);
+		header(r, f, fmt);
 	if (r->nbench == 0) {
 		fprintf(f, "(no benchmarks)\n");
 		notes_print(&ns, f, fmt);

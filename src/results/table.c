@@ -39,7 +39,7 @@ struct pm_table {
 	size_t nrows;
 	bool no_head;
 	size_t indent, wrap;
-	char *cls;
+	char *cls, *link;
 };
 
 struct pm_table *pm_table_new(void)
@@ -72,6 +72,7 @@ void pm_table_free(struct pm_table *t)
 	free(t->cols);
 	free(t->rows);
 	free(t->cls);
+	free(t->link);
 	free(t);
 }
 
@@ -114,6 +115,12 @@ void pm_table_class(struct pm_table *t, const char *cls)
 {
 	free(t->cls);
 	t->cls = pm_xstrdup(cls);
+}
+
+void pm_table_link_keys(struct pm_table *t, const char *prefix)
+{
+	free(t->link);
+	t->link = prefix ? pm_xstrdup(prefix) : NULL;
 }
 
 void pm_table_row(struct pm_table *t, const char *key)
@@ -548,6 +555,15 @@ static void print_html(const struct pm_table *t, FILE *f)
 				fputc('"', f);
 			}
 			fputc('>', f);
+			if (c == 0 && t->link && row->key) {
+				fputs("<a href=\"#", f);
+				pm_html_escape(f, t->link);
+				pm_html_escape(f, row->key);
+				fputs("\">", f);
+				pm_html_escape(f, text_of(t, r, c));
+				fputs("</a></td>", f);
+				continue;
+			}
 			pm_html_escape(f, text_of(t, r, c));
 			fputs("</td>", f);
 		}

@@ -40,8 +40,10 @@ void pm_table_indent(struct pm_table *t, size_t blanks);
 void pm_table_min_width(struct pm_table *t, size_t col, size_t width);
 /* Text: the line length PM_COL_WRAP wraps to (default 79). */
 void pm_table_wrap_at(struct pm_table *t, size_t width);
-/* HTML: the table's class attribute. */
+/* HTML: the table's class attribute; the first cell of a row with a
+ * key links to "#" prefix key (NULL: no links). */
 void pm_table_class(struct pm_table *t, const char *cls);
+void pm_table_link_keys(struct pm_table *t, const char *prefix);
 
 /* Start a row; key (may be NULL) becomes data-key="..." in HTML. */
 void pm_table_row(struct pm_table *t, const char *key);

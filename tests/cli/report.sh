@@ -67,7 +67,7 @@ grep -qi '<script' "$T/dom.html" && fail "a script in the document"
 
 # The summary table: a row per benchmark with each side and a verdict.
 for b in null pipe; do
-	grep -Eq "<tr data-key=\"$b\"><td>$b</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[0-9.]+</td><td>(regression|improvement|no change|inconclusive)</td></tr>" "$T/dom.html" ||
+	grep -Eq "<tr data-key=\"$b\"><td><a href=\"#b-$b\">$b</a></td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[0-9.]+</td><td>(regression|improvement|no change|inconclusive)</td></tr>" "$T/dom.html" ||
 		fail "summary table: no full row for $b"
 done
 grep -q '<pre class="explain">pmbench explain' "$T/dom.html" || fail "no explain section"
