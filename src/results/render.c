@@ -161,14 +161,15 @@ static void header(const struct pm_result *r, FILE *f, enum pm_table_format fmt)
 	/* "host: " is printed as " on host: " */
 	if (host && !strncmp(m, host, strlen(host)) && m[strlen(host)] == ':')
 		rest = m + strlen(host) + 2;
+	/* markdown: a heading, as explain's report has */
 	if (fmt == PM_TABLE_MARKDOWN)
-		fputs("**", f);
+		fputs("## ", f);
 	fprintf(f, "pmbench %s", r->version ? r->version : "?");
 	if (r->source && strcmp(r->source, "run"))
 		fprintf(f, " (%s)", r->source);
 	if (host)
 		fprintf(f, " on %s", host);
-	fputs(fmt == PM_TABLE_MARKDOWN ? ":** " : ": ", f);
+	fputs(fmt == PM_TABLE_MARKDOWN ? "\n\n" : ": ", f);
 	fputs(rest, f);
 	fputc('\n', f);
 	if (fmt == PM_TABLE_MARKDOWN)
@@ -1272,8 +1273,8 @@ void pm_render_compare(const struct pm_result *const *r,
 		pm_table_free(t);
 		return;
 	}
-	fprintf(f, "%spmbench: %zu results side by side, ratios to the first%s\n",
-		md ? "**" : "", n, md ? "**\n" : "");
+	fprintf(f, "%spmbench: %zu results side by side, ratios to the first\n%s",
+		md ? "## " : "", n, md ? "\n" : "");
 	for (k = 0; k < n; k++) {
 		char *m = pm_render_machine(r[k]);
 

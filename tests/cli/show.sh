@@ -48,7 +48,8 @@ fi
 # the same length), notes as a list.
 pm show --format markdown "$f"
 expect_status 0
-expect_out '^\*\*pmbench [0-9.]+ on '
+expect_out '^## pmbench [0-9.]+ on [^ ]+$'
+expect_out '^Linux [^ ]+ [^ ]+, '
 expect_out '^\| benchmark +\| +time/op \| +±95% \| trials \|'
 expect_out '^\| :-+ \| -+: \| -+: \|'
 expect_out '^\| fork +\| +[0-9.]+ (us|ms)\*? \|'
@@ -75,7 +76,7 @@ label b | awk '/"trials_ns": \[/ { t = 1; print; next } t && /\]/ { t = 0 }
 	{ print }' > "$T/b2.json"
 pm show --format markdown "$T/a.json" "$T/b.json" "$T/c.json"
 expect_status 0
-expect_out '^\*\*pmbench: 3 results side by side, ratios to the first\*\*'
+expect_out '^## pmbench: 3 results side by side, ratios to the first$'
 expect_out '^\| benchmark +\| +a \| +±95% \| +b \| +±95% \| ratio \| +c \| +±95% \| ratio \|$'
 [ "$(grep -c '^| benchmark' "$T/out")" -eq 1 ] || fail "side by side: not one table"
 expect_out '^\| fork +\| .* \| +1\.00 \| .* \| +1\.00 \|$'
