@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "counters/counters.h"
+#include "results/table.h"
 
 static const char usage[] =
 	"usage: pmbench events [--no-open] [NAME...]\n"
@@ -37,47 +38,56 @@ static const char *type_name(uint32_t type)
 	}
 }
 
-static void print_event(const struct pm_event *ev, bool opened)
+/* An event: its line, its description, its candidates (aligned with
+ * every other event's). */
+static void add_event(struct pm_table *t, const struct pm_event *ev, bool opened)
 {
+	char *line;
 	size_t i;
 
-	printf("%-16s ", ev->name);
-	if (ev->status == PM_CNT_OK) {
-		printf("%s %s", opened ? "ok:" : "encodes:", ev->event);
-		if (ev->split)
-			printf(" (user and kernel counted separately)");
-		else if (ev->user_only)
-			printf(" (user space only: perf_event_paranoid)");
-		putchar('\n');
-	} else {
-		printf("<not supported> %s\n", ev->reason ? ev->reason : "");
+	if (ev->status == PM_CNT_OK)
+		line = pm_xasprintf("%-16s %s %s%s", ev->name, opened ? "ok:" : "encodes:",
+				    ev->event, ev->split ? " (user and kernel counted separately)" :
+				    ev->user_only ? " (user space only: perf_event_paranoid)" : "");
+	else
+		line = pm_xasprintf("%-16s <not supported> %s", ev->name,
+				    ev->reason ? ev->reason : "");
+	pm_table_span(t, line);
+	free(line);
+	if (ev->desc) {
+		line = pm_xasprintf("%-16s %s", "", ev->desc);
+		pm_table_span(t, line);
+		free(line);
 	}
-	if (ev->desc)
-		printf("%-16s %s\n", "", ev->desc);
 	for (i = 0; i < ev->ncand; i++) {
 		const struct pm_candidate *c = &ev->cand[i];
 		bool chosen = ev->status == PM_CNT_OK && ev->event &&
 			      !strcmp(ev->event, c->event);
 
-		printf("  %s %-44s ", chosen ? "*" : " ", c->event);
+		pm_table_row(t, c->event);
+		pm_table_cell(t, 0, chosen ? "*" : " ", NULL);
+		pm_table_cell(t, 1, c->event, NULL);
 		if (c->encode_err) {
-			printf("libpfm4: %s\n", pfm_strerror(c->encode_err));
+			pm_table_cellf(t, 2, "libpfm4: %s", pfm_strerror(c->encode_err));
 			continue;
 		}
 		if (!c->fstr) {
-			printf("not tried (an earlier candidate won)\n");
+			pm_table_cell(t, 2, "not tried (an earlier candidate won)", NULL);
 			continue;
 		}
-		printf("%s config=%#llx", type_name(c->type),
-		       (unsigned long long)c->config);
 		if (c->config1)
-			printf(" config1=%#llx", (unsigned long long)c->config1);
-		if (!opened)
-			printf("\n");
-		else if (c->open_err)
-			printf("  opens: no (%s)\n", strerrorname_np(c->open_err));
+			pm_table_cellf(t, 2, "%s config=%#llx config1=%#llx", type_name(c->type),
+				       (unsigned long long)c->config,
+				       (unsigned long long)c->config1);
 		else
-			printf("  opens: yes\n");
+			pm_table_cellf(t, 2, "%s config=%#llx", type_name(c->type),
+				       (unsigned long long)c->config);
+		if (!opened)
+			continue;
+		if (c->open_err)
+			pm_table_cellf(t, 3, "opens: no (%s)", strerrorname_np(c->open_err));
+		else
+			pm_table_cell(t, 3, "opens: yes", NULL);
 	}
 }
 
@@ -88,6 +98,7 @@ int cmd_events(int argc, char **argv)
 	bool do_open = true;
 	char **names;
 	const char *pmu;
+	struct pm_table *t;
 	struct pm_err e;
 	size_t i;
 	int c, err, load_err;
@@ -140,10 +151,20 @@ int cmd_events(int argc, char **argv)
 	printf("core PMU (libpfm4): %s; hardware PMU in sysfs: %s; alias files: %s\n\n",
 	       pmu ? pmu : "none detected", pm_have_hw_pmu() ? "yes" : "no",
 	       pm_aliases_default_dir());
+	/* a table per event: one long libpfm4 string widens only its own */
 	for (i = 0; i < ev.n; i++) {
+		t = pm_table_new();
+		pm_table_no_head(t);
+		pm_table_indent(t, 2);
+		pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+		pm_table_add_col(t, "candidate", NULL, PM_COL_LEFT);
+		pm_table_add_col(t, "encoding", NULL, PM_COL_LEFT);
+		pm_table_add_col(t, "opens", NULL, PM_COL_LEFT);
 		if (i)
 			putchar('\n');
-		print_event(&ev.v[i], do_open);
+		add_event(t, &ev.v[i], do_open);
+		pm_table_print(t, stdout, PM_TABLE_TEXT);
+		pm_table_free(t);
 	}
 	pm_events_free(&ev);
 	pm_aliases_free(&aliases);

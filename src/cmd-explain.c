@@ -8,19 +8,22 @@
 
 #include "cmd.h"
 #include "explain/explain.h"
+#include "results/history.h"
 
 /* Opt-in status for CI: a regression (or any change) was found. */
 #define PM_EXIT_FOUND 3
 
 static const char usage[] =
-	"usage: pmbench explain [--format text|markdown|json] [--noise PCT]\n"
+	"usage: pmbench explain [--format text|markdown|csv|json] [--noise PCT]\n"
 	"                       [--single-run-margin PCT] [--all]\n"
 	"                       [--fail-on regression|change] [-b BENCH] OLD NEW\n"
 	"       pmbench explain --rules\n"
 	"\n"
-	"  OLD and NEW are result files, or directories of result files (several\n"
-	"  runs of the same kernel/config/machine).\n"
-	"      --format FMT      text (default), markdown (for mails and reviews), json\n"
+	"  OLD and NEW are result files, directories of result files (several\n"
+	"  runs of the same kernel/config/machine), or @latest, @-N, @LABEL from\n"
+	"  the result history (pmbench-log(1)).\n"
+	"      --format FMT      text (default), markdown (for mails and reviews), csv\n"
+	"                        (a row per benchmark), json\n"
 	"      --noise PCT       changes smaller than this are not changes (default 3)\n"
 	"      --single-run-margin PCT\n"
 	"                        with one run on a side, a change must exceed this\n"
@@ -49,6 +52,7 @@ int cmd_explain(int argc, char **argv)
 	struct pm_side old, new;
 	const char *format = "text", *fail_on = NULL;
 	bool all = false;
+	char *old_path = NULL, *new_path = NULL;
 	struct pm_err e;
 	int c, status = PM_EXIT_OK;
 	size_t i;
@@ -62,9 +66,9 @@ int cmd_explain(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") &&
-			    strcmp(optarg, "json"))
+			    strcmp(optarg, "csv") && strcmp(optarg, "json"))
 				return pm_usage_error("explain", usage,
-					"--format: '%s' is not one of text, markdown, json", optarg);
+					"--format: '%s' is not one of text, markdown, csv, json", optarg);
 			format = optarg;
 			break;
 		case 'n':
@@ -118,17 +122,30 @@ int cmd_explain(int argc, char **argv)
 		if (!*argv[optind + i])
 			return pm_usage_error("explain", usage, "%s: an empty file name",
 					      i ? "NEW" : "OLD");
-	if (pm_side_load(&old, argv[optind], &e)) {
+	/* @latest, @-N, @LABEL: runs of the result history */
+	if (pm_history_resolve(argv[optind], &old_path, &e) ||
+	    pm_history_resolve(argv[optind + 1], &new_path, &e)) {
 		pm_error("%s", e.msg);
-		pm_side_free(&old);
+		free(old_path);
 		return PM_EXIT_USAGE;
 	}
-	if (pm_side_load(&new, argv[optind + 1], &e)) {
+	if (pm_side_load(&old, old_path, &e)) {
+		pm_error("%s", e.msg);
+		pm_side_free(&old);
+		free(old_path);
+		free(new_path);
+		return PM_EXIT_USAGE;
+	}
+	if (pm_side_load(&new, new_path, &e)) {
 		pm_error("%s", e.msg);
 		pm_side_free(&old);
 		pm_side_free(&new);
+		free(old_path);
+		free(new_path);
 		return PM_EXIT_USAGE;
 	}
+	free(old_path);
+	free(new_path);
 	if (pm_explain(&x, &old, &new, &o, &e)) {
 		pm_error("%s", e.msg);
 		pm_side_free(&old);
@@ -141,6 +158,11 @@ int cmd_explain(int argc, char **argv)
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
 		putchar('\n');
 		json_decref(j);
+	} else if (!strcmp(format, "csv")) {
+		struct pm_table *t = pm_report_table(&x);
+
+		pm_table_print(t, stdout, PM_TABLE_CSV);
+		pm_table_free(t);
 	} else {
 		pm_report_text(&x, stdout, !strcmp(format, "markdown"), all);
 	}

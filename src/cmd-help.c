@@ -10,7 +10,8 @@
 static const char usage[] =
 	"usage: pmbench help [COMMAND | TOPIC]\n"
 	"\n"
-	"Commands: run stat list events show explain import ab sysinfo help.\n"
+	"Commands: run stat list events show report log explain import ab sysinfo\n"
+	"          help.\n"
 	"Topics: events-file (pmbench-events(5)), result (pmbench-result(5)),\n"
 	"        benchmarks (pmbench-benchmarks(7)).\n";
 
@@ -22,6 +23,8 @@ static const struct {
 	{ "list", "pmbench-list" },
 	{ "events", "pmbench-events" },
 	{ "show", "pmbench-show" },
+	{ "report", "pmbench-report" },
+	{ "log", "pmbench-log" },
 	{ "import", "pmbench-import" },
 	{ "explain", "pmbench-explain" },
 	{ "ab", "pmbench-ab" },

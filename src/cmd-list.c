@@ -7,6 +7,7 @@
 
 #include "bench/bench.h"
 #include "cmd.h"
+#include "results/table.h"
 #include "util.h"
 
 static const char usage[] =
@@ -36,7 +37,7 @@ static bool selected(const struct pm_bench *b, char **sel, int n)
 	return false;
 }
 
-static void print_bench(const struct pm_bench *b)
+static void add_bench(struct pm_table *t, const struct pm_bench *b)
 {
 	char why[256], corr[96] = "";
 	bool ok = pm_bench_supported(b, why, sizeof(why));
@@ -45,16 +46,22 @@ static void print_bench(const struct pm_bench *b)
 		snprintf(corr, sizeof(corr), "lmbench %s", b->lmbench);
 	else if (b->aim9)
 		snprintf(corr, sizeof(corr), "AIM9 %s", b->aim9);
-	printf("  %-15s %-5s %-26s %s\n", b->name,
-	       b->flags & PM_QUICK ? "quick" : "", corr, b->summary);
-	if (!ok)
-		printf("  %-15s not supported here: %s\n", "", why);
+	pm_table_row(t, b->name);
+	pm_table_cell(t, 0, b->name, NULL);
+	pm_table_cell(t, 1, b->flags & PM_QUICK ? "quick" : "", NULL);
+	pm_table_cell(t, 2, corr, NULL);
+	pm_table_cell(t, 3, b->summary, NULL);
+	if (!ok) {
+		pm_table_row(t, NULL);
+		pm_table_cellf(t, 3, "not supported here: %s", why);
+	}
 }
 
 int cmd_list(int argc, char **argv)
 {
 	bool names_only = false;
 	const struct pm_bench *b;
+	struct pm_table *t;
 	size_t f, i, quick = 0, all = 0;
 	int c, a;
 
@@ -81,6 +88,12 @@ int cmd_list(int argc, char **argv)
 				 argv[a]);
 			return PM_EXIT_USAGE;
 		}
+	t = pm_table_new();
+	pm_table_indent(t, 2);
+	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "quick", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "corresponds to", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "one operation", NULL, PM_COL_LEFT);
 	for (f = 0; f < pm_family_count(); f++) {
 		const struct pm_family *fam = pm_family_at(f);
 		bool header = false;
@@ -94,12 +107,18 @@ int cmd_list(int argc, char **argv)
 				continue;
 			}
 			if (!header) {
-				printf("%s: %s\n", fam->name, fam->summary);
+				char *head = pm_xasprintf("%s: %s", fam->name, fam->summary);
+
+				pm_table_span(t, head);
+				free(head);
 				header = true;
 			}
-			print_bench(b);
+			add_bench(t, b);
 		}
 	}
+	if (!names_only)
+		pm_table_print(t, stdout, PM_TABLE_TEXT);
+	pm_table_free(t);
 	if (names_only)
 		return PM_EXIT_OK;
 	for (i = 0; (b = pm_bench_at(i)); i++) {

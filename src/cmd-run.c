@@ -18,6 +18,7 @@
 #include "counters/counters.h"
 #include "results/anonymize.h"
 #include "results/output.h"
+#include "results/history.h"
 #include "results/render.h"
 #include "results/result.h"
 #include "sysinfo.h"
@@ -67,7 +68,7 @@ static const char usage[] =
 	"      --anonymize       no host name, user names, home paths or command-line\n"
 	"                        paths in the result (to mail it to a public list)\n"
 	"  -v, --verbose         a detailed block per benchmark\n"
-	"  -q, --quiet           print nothing on stdout (with -o)\n"
+	"  -q, --quiet           print nothing on stdout (the result is kept all the same)\n"
 	"\n"
 	"BENCH is a benchmark name, GROUP a family, 'quick' or 'all' (default: quick).\n"
 	"See 'pmbench list' and pmbench-run(1).\n";
@@ -373,7 +374,7 @@ int cmd_run(int argc, char **argv)
 	struct pm_run_opts o;
 	bool verbose = false, quiet = false, interrupted = false, failed = false;
 	bool profile = true, max_time_given = false, format_given = false;
-	bool anonymize = false;
+	bool anonymize = false, keep = false;
 	struct pm_profile_opts popts = { .freq = 0 };
 	struct pm_profiler *profiler = NULL;
 	char *hello = NULL, *spawner = NULL, *label = NULL;
@@ -549,6 +550,15 @@ int cmd_run(int argc, char **argv)
 		return pm_usage_error("run", usage, "-o - writes the result file to "
 				      "standard output: --format %s cannot go there too", format);
 	}
+	if (!output) {
+		/* checked now, not after the benchmarks ran */
+		char *dir;
+
+		keep = pm_history_prepare(&dir, &e) == 0;
+		if (!keep)
+			pm_warn("the result will not be kept: %s (use -o FILE)", e.msg);
+		free(dir);
+	}
 	if (pm_cli_events(events_spec, o.counters, &events)) {
 		pm_output_free(&out);
 		free(benches);
@@ -659,6 +669,19 @@ int cmd_run(int argc, char **argv)
 		} else if (!quiet && strcmp(format, "json") && !pm_output_is_stdout(&out)) {
 			fprintf(stderr, "pmbench: results written to %s\n", output);
 		}
+	}
+	if (keep && result.nbench) {
+		/* no -o: the result history keeps it (pmbench-log(1)) */
+		char *kept;
+
+		err = pm_history_save(&result, &kept, &e);
+		if (err) {
+			pm_error("the result was not kept: %s (use -o FILE)", e.msg);
+			status = PM_EXIT_RUNTIME;
+		} else if (!quiet && strcmp(format, "json")) {
+			fprintf(stderr, "pmbench: result kept as @latest: %s\n", kept);
+		}
+		free(kept);
 	}
 	if (failed && status == PM_EXIT_OK)
 		status = PM_EXIT_RUNTIME;

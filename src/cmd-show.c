@@ -3,61 +3,125 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "results/anonymize.h"
+#include "results/history.h"
 #include "results/lmbench.h"
 #include "results/render.h"
 #include "results/result.h"
 #include "sample/profile.h"
 
 static const char usage[] =
-	"usage: pmbench show [--format table|json|csv|folded|lmbench] [-v] [--hotspots]\n"
-	"                    [--anonymize] FILE...\n"
+	"usage: pmbench show [--format table|markdown|csv|json|folded|lmbench] [-v]\n"
+	"                    [--hotspots] [--all-frames] [--anonymize] [FILE...]\n"
 	"\n"
-	"      --format FMT  table (default), json (the file as stored, once validated),\n"
-	"                    csv, folded (sampled stacks for flame-graph tools),\n"
+	"      --format FMT  table (default), markdown (the same, for mails and reviews),\n"
+	"                    csv, json (the file as stored, once validated),\n"
+	"                    folded (sampled stacks for flame-graph tools),\n"
 	"                    lmbench (lmbench's summary tables, one row per file)\n"
 	"  -v, --verbose     a detailed block per benchmark\n"
 	"      --hotspots    every benchmark's kernel and user hotspots and call chains\n"
-	"      --anonymize   with --format json: no host name, user names, home paths\n"
-	"                    or command-line paths (to mail the file to a public list)\n";
+	"      --all-frames  keep pmbench's own frames (main, the runner) in hotspots\n"
+"      --anonymize   with --format json: no host name, user names, home paths\n"
+"                    or command-line paths (to mail the file to a public list)\n"
+	"\n"
+	"FILE: a result file, or @latest, @-N, @LABEL from the result history\n"
+	"(pmbench-log(1)); none: @latest.  Several files are shown side by side,\n"
+	"with ratios to the first.\n";
+
+enum { OPT_FORMAT = 256, OPT_HOTSPOTS, OPT_ALL_FRAMES, OPT_ANONYMIZE };
 
 static const struct option long_options[] = {
-	{ "format", required_argument, NULL, 'f' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "hotspots", no_argument, NULL, 'S' },
-	{ "anonymize", no_argument, NULL, 'A' },
+	{ "hotspots", no_argument, NULL, OPT_HOTSPOTS },
+	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
+	{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static const char *const formats[] = {
+	"table", "markdown", "csv", "json", "folded", "lmbench",
+};
+
+/* Column names of a comparison: unique, so that a column means one file. */
+static char **short_names(struct pm_result *r, char **given, size_t n)
+{
+	char **names = pm_xcalloc(n, sizeof(*names));
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		names[i] = pm_result_short_name(&r[i], given[i]);
+		for (j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j])) {
+				char *t = pm_xasprintf("%s#%zu", names[i], i + 1);
+
+				free(names[i]);
+				names[i] = t;
+				break;
+			}
+	}
+	return names;
+}
+
+static void show_one(struct pm_result *x, const char *format, unsigned flags,
+		     bool hotspots, FILE *f)
+{
+	enum pm_table_format fmt = !strcmp(format, "markdown") ? PM_TABLE_MARKDOWN :
+				   !strcmp(format, "csv") ? PM_TABLE_CSV : PM_TABLE_TEXT;
+
+	if (!strcmp(format, "folded")) {
+		/* benchmark name first: one flame graph per file */
+		for (size_t k = 0; k < x->nbench; k++)
+			pm_hotspots_write_folded(x->bench[k].hotspots, x->bench[k].name,
+						 flags & PM_RENDER_ALL_FRAMES, f);
+	} else if (hotspots) {
+		pm_render_hotspots(x, f, fmt, flags);
+	} else if (fmt == PM_TABLE_CSV) {
+		pm_render_csv(x, f);
+	} else {
+		pm_render(x, f, fmt, flags);
+	}
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *format = "table";
-	bool verbose = false, hotspots = false, anonymize = false;
-	int c, a;
+	bool verbose = false, hotspots = false, all_frames = false, anonymize = false;
+	struct pm_result *r;
+	char **paths, **given, **names;
+	static char *latest[] = { "@latest" };
+	unsigned flags;
+	size_t n, a, i;
+	int c, status = PM_EXIT_OK;
 
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vh", long_options, NULL)) != -1) {
 		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "table") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "csv") && strcmp(optarg, "folded") &&
-			    strcmp(optarg, "lmbench"))
+		case OPT_FORMAT:
+			for (i = 0; i < PM_ARRAY_SIZE(formats) && strcmp(optarg, formats[i]); i++)
+				;
+			if (i == PM_ARRAY_SIZE(formats))
 				return pm_usage_error("show", usage,
-					"--format: '%s' is not one of table, json, csv, folded, lmbench", optarg);
+					"--format: '%s' is not one of table, markdown, csv, json, folded, lmbench",
+					optarg);
 			format = optarg;
 			break;
 		case 'v':
 			verbose = true;
 			break;
-		case 'S':
+		case OPT_HOTSPOTS:
 			hotspots = true;
 			break;
-		case 'A':
+		case OPT_ALL_FRAMES:
+			all_frames = true;
+			break;
+		case OPT_ANONYMIZE:
 			anonymize = true;
 			break;
 		case 'h':
@@ -73,86 +137,106 @@ int cmd_show(int argc, char **argv)
 					      argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return pm_usage_error("show", usage, "no result file given");
-	if (hotspots && strcmp(format, "table"))
-		return pm_usage_error("show", usage, "--hotspots prints text: it goes with --format table");
+	if (hotspots && strcmp(format, "table") && strcmp(format, "markdown") &&
+	    strcmp(format, "csv"))
+		return pm_usage_error("show", usage,
+				      "--hotspots is a view: it goes with --format table, markdown or csv");
 	if (anonymize && strcmp(format, "json"))
-		return pm_usage_error("show", usage, "--anonymize goes with --format json (the file to mail)");
-	/* Validate everything before printing anything. */
-	{
-		struct pm_result r[argc - optind];
+		return pm_usage_error("show", usage,
+				      "--anonymize goes with --format json (the file to mail)");
+	given = optind < argc ? argv + optind : latest;
+	n = optind < argc ? (size_t)(argc - optind) : 1;
+	flags = (verbose ? PM_RENDER_DETAIL : 0) | (all_frames ? PM_RENDER_ALL_FRAMES : 0);
+
+	/* Resolve and validate everything before printing anything. */
+	paths = pm_xcalloc(n, sizeof(*paths));
+	r = pm_xcalloc(n, sizeof(*r));
+	for (a = 0; a < n; a++) {
 		struct pm_err e;
 
-		for (a = optind; a < argc; a++) {
-			if (pm_result_load(&r[a - optind], argv[a], &e)) {
+		if (pm_history_resolve(given[a], &paths[a], &e) ||
+		    pm_result_load(&r[a], paths[a], &e)) {
+			if (optind >= argc)
+				pm_error("%s (no result file given)", e.msg);
+			else
 				pm_error("%s", e.msg);
-				while (--a >= optind)
-					pm_result_free(&r[a - optind]);
-				return PM_EXIT_USAGE;
-			}
+			for (i = 0; i < a; i++)
+				pm_result_free(&r[i]);
+			for (i = 0; i <= a; i++)
+				free(paths[i]);
+			free(paths);
+			free(r);
+			return PM_EXIT_USAGE;
 		}
-		/* formats without a header say it on stderr */
-		if (strcmp(format, "table") && strcmp(format, "json"))
-			for (a = 0; a < argc - optind; a++)
-				if (pm_result_interrupted(&r[a], NULL))
-					pm_warn("%s: an interrupted run: only %zu benchmark%s finished",
-						argv[optind + a], r[a].nbench,
-						r[a].nbench == 1 ? "" : "s");
-		if (!strcmp(format, "lmbench")) {
-			/* one table for all files: a row each */
-			const struct pm_result *runs[argc - optind];
+	}
+	names = short_names(r, given, n);
+	/* formats without a header say it on stderr */
+	if (strcmp(format, "table") && strcmp(format, "markdown") && strcmp(format, "json"))
+		for (a = 0; a < n; a++)
+			if (pm_result_interrupted(&r[a], NULL))
+				pm_warn("%s: an interrupted run: only %zu benchmark%s finished",
+					paths[a], r[a].nbench, r[a].nbench == 1 ? "" : "s");
 
-			for (a = 0; a < argc - optind; a++)
-				runs[a] = &r[a];
-			pm_render_lmbench(runs, (size_t)(argc - optind), stdout);
-			for (a = 0; a < argc - optind; a++)
-				pm_result_free(&r[a]);
-			return PM_EXIT_OK;
-		}
+	if (!strcmp(format, "lmbench")) {
+		/* one table for all files: a row each */
+		const struct pm_result **runs = pm_xcalloc(n, sizeof(*runs));
+
+		for (a = 0; a < n; a++)
+			runs[a] = &r[a];
+		pm_render_lmbench(runs, n, stdout);
+		free(runs);
+	} else if (n > 1 && !verbose && !hotspots && strcmp(format, "json") &&
+		   strcmp(format, "folded")) {
+		/* the summary of several files: side by side */
+		const struct pm_result **rs = pm_xcalloc(n, sizeof(*rs));
+
+		for (a = 0; a < n; a++)
+			rs[a] = &r[a];
+		pm_render_compare(rs, (const char *const *)names, n, stdout,
+				  !strcmp(format, "markdown") ? PM_TABLE_MARKDOWN :
+				  !strcmp(format, "csv") ? PM_TABLE_CSV : PM_TABLE_TEXT);
+		free(rs);
+	} else {
 		if (!strcmp(format, "csv"))
-			pm_render_csv_header(stdout);
-		for (a = optind; a < argc; a++) {
-			struct pm_result *x = &r[a - optind];
-
+			hotspots ? pm_render_hotspots_csv_header(stdout) :
+				   pm_render_csv_header(stdout);
+		for (a = 0; a < n; a++) {
 			if (!strcmp(format, "json")) {
 				/* the document as stored, now known to be valid */
 				json_t *doc;
+				struct pm_err e;
 
-				if (pm_result_load_json(&doc, argv[a], &e)) {
+				if (pm_result_load_json(&doc, paths[a], &e)) {
 					/* changed since it was validated */
 					pm_error("%s", e.msg);
-					while (a < argc)
-						pm_result_free(&r[a++ - optind]);
-					return PM_EXIT_USAGE;
+					status = PM_EXIT_USAGE;
+					break;
 				}
 				if (anonymize)
 					pm_anonymize_document(doc);
 				json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 				putchar('\n');
 				json_decref(doc);
-			} else if (!strcmp(format, "folded")) {
-				/* benchmark name first: one flame graph per file */
-				for (size_t k = 0; k < x->nbench; k++)
-					pm_hotspots_write_folded(x->bench[k].hotspots,
-								 x->bench[k].name, stdout);
-			} else if (hotspots) {
-				if (a > optind)
-					putchar('\n');
-				if (argc - optind > 1)
-					printf("== %s\n", argv[a]);
-				pm_render_hotspots(x, stdout);
-			} else if (!strcmp(format, "csv")) {
-				pm_render_csv(x, stdout);
-			} else {
-				if (a > optind)
-					putchar('\n');
-				if (argc - optind > 1)
-					printf("== %s\n", argv[a]);
-				pm_render_text(x, stdout, verbose ? PM_RENDER_DETAIL : 0);
+				continue;
 			}
-			pm_result_free(x);
+			if (n > 1 && (!strcmp(format, "table") || !strcmp(format, "markdown"))) {
+				if (a)
+					putchar('\n');
+				printf(!strcmp(format, "markdown") ? "## %s\n\n" : "== %s\n",
+				       names[a]);
+			}
+			show_one(&r[a], format, flags, hotspots, stdout);
 		}
 	}
-	return PM_EXIT_OK;
+	for (a = 0; a < n; a++) {
+		pm_result_free(&r[a]);
+		free(paths[a]);
+		free(names[a]);
+	}
+	free(r);
+	free(paths);
+	free(names);
+	if (fflush(stdout) != 0)
+		status = PM_EXIT_RUNTIME;
+	return status;
 }

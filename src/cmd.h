@@ -20,6 +20,8 @@ int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_round(int argc, char **argv);	/* internal: pmbench run's rounds */
 int cmd_stat(int argc, char **argv);
 

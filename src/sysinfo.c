@@ -27,6 +27,7 @@
 #endif
 
 #include "sysinfo.h"
+#include "results/table.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_THP "/sys/kernel/mm/transparent_hugepage"
@@ -1400,30 +1401,24 @@ static const char *reason_of(const json_t *si, const char *dotted)
 	return r ? r : "no reason recorded";
 }
 
-/* "  label   text", wrapping text at spaces under the value column. */
+/* "  label   text", wrapping text at spaces under the value column:
+ * a row of the shared table printer with the label column fixed. */
 static void row_text_w(FILE *f, int width, const char *label, const char *text)
 {
-	int indent = 2 + width + 1, col = indent;
-	const char *p = text;
+	struct pm_table *t = pm_table_new();
 
-	fprintf(f, "  %-*s ", width, label);
-	while (*p) {
-		size_t n;
-
-		n = strcspn(p, " ");
-		if (col > indent && col + 1 + (int)n > WRAP_COLUMN) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, n, f);
-		col += (int)n;
-		p += n;
-		p += strspn(p, " ");
-	}
-	fputc('\n', f);
+	pm_table_no_head(t);
+	pm_table_indent(t, 2);
+	pm_table_wrap_at(t, WRAP_COLUMN);
+	pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "", NULL, PM_COL_LEFT | PM_COL_WRAP);
+	/* the table puts two blanks between columns; the label had one */
+	pm_table_min_width(t, 0, (size_t)(width > 0 ? width - 1 : 0));
+	pm_table_row(t, NULL);
+	pm_table_cell(t, 0, label, NULL);
+	pm_table_cell(t, 1, text, NULL);
+	pm_table_print(t, f, PM_TABLE_TEXT);
+	pm_table_free(t);
 }
 
 static void row_text(FILE *f, const char *label, const char *text)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
+#include "results/table.h"
 #include "util.h"
 
 /* One side: the runs (result files) of one kernel/config/machine. */
@@ -197,5 +198,11 @@ const struct pm_rule_info *pm_rule_at(size_t i);
 void pm_report_text(const struct pm_explanation *x, FILE *f, bool markdown,
 		    bool all);
 json_t *pm_report_json(const struct pm_explanation *x);
+/* Every benchmark's verdict, figures, change and likely cause: the
+ * markdown report's table and the csv form. */
+struct pm_table *pm_report_table(const struct pm_explanation *x);
+/* One benchmark's part of the text or markdown report (the HTML report
+ * puts it beside the benchmark's plots). */
+void pm_report_bench(const struct pm_bench_cmp *c, FILE *f, bool markdown);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
+#include "results/table.h"
 #include "sysinfo.h"
 
 static const char *level(double conf)
@@ -215,6 +216,11 @@ static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 	fputc('\n', f);
 }
 
+void pm_report_bench(const struct pm_bench_cmp *c, FILE *f, bool markdown)
+{
+	bench_text(c, f, markdown);
+}
+
 static void name_list(FILE *f, const struct pm_explanation *x, enum pm_verdict v,
 		      const char *label, bool md)
 {
@@ -233,6 +239,63 @@ static void name_list(FILE *f, const struct pm_explanation *x, enum pm_verdict v
 				100 * (c->ratio - 1));
 	}
 	fputc('\n', f);
+}
+
+struct pm_table *pm_report_table(const struct pm_explanation *x)
+{
+	struct pm_table *t = pm_table_new();
+	size_t i;
+
+	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "verdict", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "OLD", "old", 0);
+	pm_table_add_col(t, "NEW", "new", 0);
+	pm_table_add_col(t, "unit", NULL, PM_COL_LEFT | PM_COL_CSV_ONLY);
+	pm_table_add_col(t, "change", "ratio", 0);
+	pm_table_add_col(t, "95% CI", "ci_low", 0);
+	pm_table_add_col(t, "ci_high", NULL, PM_COL_CSV_ONLY);
+	pm_table_add_col(t, "p", "p_value", 0);
+	pm_table_add_col(t, "compared", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "likely cause", "cause", PM_COL_LEFT);
+	pm_table_add_col(t, "confidence", NULL, PM_COL_CSV_ONLY);
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+		char a[40], b[40], raw[40];
+
+		pm_table_row(t, c->name);
+		pm_table_cell(t, 0, c->name, NULL);
+		pm_table_cell(t, 1, pm_verdict_name(c->verdict), NULL);
+		fmt_val(a, sizeof(a), c, c->med_old);
+		fmt_val(b, sizeof(b), c, c->med_new);
+		/* csv: the figures in ns (measured parameters in their unit) */
+		pm_table_cell_num(t, 2, a, c->med_old);
+		pm_table_cell_num(t, 3, b, c->med_new);
+		pm_table_cell(t, 4, c->measured ? c->ref_old->unit : "ns", NULL);
+		snprintf(a, sizeof(a), "%+.1f%%", 100 * (c->ratio - 1));
+		pm_table_cell_num(t, 5, a, c->ratio);
+		if (isnan(c->ci_low)) {
+			pm_table_cell(t, 6, "-", "");
+		} else {
+			snprintf(a, sizeof(a), "%+.1f%% .. %+.1f%%", 100 * (c->ci_low - 1),
+				 100 * (c->ci_high - 1));
+			snprintf(raw, sizeof(raw), "%.6g", c->ci_low);
+			pm_table_cell(t, 6, a, raw);
+			pm_table_cell_num(t, 7, "", c->ci_high);
+		}
+		if (isnan(c->p_value))
+			pm_table_cell(t, 8, "-", "");
+		else {
+			snprintf(a, sizeof(a), "%s%.2g", c->p_value < 0.001 ? "<" : "",
+				 c->p_value < 0.001 ? 0.001 : c->p_value);
+			pm_table_cell_num(t, 8, a, c->p_value);
+		}
+		pm_table_cellf(t, 9, "%zu vs %zu %s", c->n_old, c->n_new, pm_unit_name(c->unit));
+		if (c->ncauses) {
+			pm_table_cell(t, 10, c->causes[0].title, NULL);
+			pm_table_cell_num(t, 11, "", c->causes[0].confidence);
+		}
+	}
+	return t;
 }
 
 void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
@@ -268,6 +331,14 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 				"    %zu kernel config options differ\n", cfg);
 	}
 	fputc('\n', f);
+	if (md && x->ncmp) {
+		/* every benchmark at a glance, a table that reads in a mail too */
+		struct pm_table *t = pm_report_table(x);
+
+		pm_table_print(t, f, PM_TABLE_MARKDOWN);
+		pm_table_free(t);
+		fputc('\n', f);
+	}
 	/* changed benchmarks first: regressions, then improvements */
 	for (int pass = 0; pass < 2; pass++)
 		for (i = 0; i < x->ncmp; i++) {

@@ -1,10 +1,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/render.h"
+#include "sample/profile.h"
 #include "sysinfo.h"
 
 /* The software events every run counts, with short column names. */
@@ -17,6 +19,9 @@ static const struct {
 	{ "context-switches", "ctxsw", false },
 	{ "cpu-migrations", "migr", false },
 };
+
+#define MAX_HW_COLS 12	/* hardware events in the table; all in csv/json */
+#define MAX_EVENTS 64
 
 static bool is_sw_column(const char *name)
 {
@@ -35,8 +40,68 @@ static const char *si_str(const json_t *si, const char *key)
 	return json_is_string(j) ? json_string_value(j) : NULL;
 }
 
+static double jnumber(const json_t *o, const char *key)
+{
+	const json_t *j = json_object_get(o, key);
+
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+/* ---- notes: each said once, after the view ---- */
+
+struct notes {
+	char **v;
+	size_t n;
+};
+
+static void note_add(struct notes *ns, char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i], s)) {
+			free(s);
+			return;
+		}
+	ns->v = pm_xrealloc(ns->v, (ns->n + 1) * sizeof(*ns->v));
+	ns->v[ns->n++] = s;
+}
+
+static bool note_seen(const struct notes *ns, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i], s))
+			return true;
+	return false;
+}
+
+static void notes_print(struct notes *ns, FILE *f, enum pm_table_format fmt)
+{
+	size_t i;
+
+	if (ns->n && fmt == PM_TABLE_MARKDOWN)
+		fputc('\n', f);
+	for (i = 0; i < ns->n; i++) {
+		if (fmt == PM_TABLE_MARKDOWN) {
+			fputs("- ", f);
+			pm_md_escape(f, ns->v[i]);
+			fputc('\n', f);
+		} else {
+			fprintf(f, "  %s\n", ns->v[i]);
+		}
+		free(ns->v[i]);
+	}
+	free(ns->v);
+	ns->v = NULL;
+	ns->n = 0;
+}
+
+/* ---- header ---- */
+
 /* An imported result holds only what the report printed: say so. */
-static void import_note(const struct pm_result *r, FILE *f)
+static void import_notes(const struct pm_result *r, struct notes *ns)
 {
 	const json_t *imp = json_object_get(r->options, "import");
 	const char *file = json_string_value(json_object_get(imp, "file"));
@@ -44,18 +109,20 @@ static void import_note(const struct pm_result *r, FILE *f)
 	bool aim9 = !strcmp(r->source, "import:aim9");
 
 	if (aim9)
-		fprintf(f, "imported from %s (an AIM9 log): figures only; no counters, hotspots "
-			"or fingerprint (the log names no host or kernel)\n", file ? file : "a report");
+		note_add(ns, pm_xasprintf("imported from %s (an AIM9 log): figures only; no counters, hotspots "
+					  "or fingerprint (the log names no host or kernel)",
+					  file ? file : "a report"));
 	else
-		fprintf(f, "imported from %s (an lmbench summary): figures only; no counters, "
-			"hotspots or fingerprint beyond the host, OS string and Mhz it prints\n",
-			file ? file : "a report");
+		note_add(ns, pm_xasprintf("imported from %s (an lmbench summary): figures only; no counters, "
+					  "hotspots or fingerprint beyond the host, OS string and Mhz it prints",
+					  file ? file : "a report"));
 	if (left)
-		fprintf(f, "%zu row%s of the summary had figures that could not be placed and "
-			"were left out (options.import.left_out)\n", left, left == 1 ? "" : "s");
+		note_add(ns, pm_xasprintf("%zu row%s of the summary had figures that could not be placed and "
+					  "were left out (options.import.left_out)", left,
+					  left == 1 ? "" : "s"));
 }
 
-void pm_render_header(const struct pm_result *r, FILE *f)
+char *pm_render_machine(const struct pm_result *r)
 {
 	const json_t *si = r->sysinfo;
 	const json_t *ncpu = pm_sysinfo_get(si, "cpu.online");
@@ -63,13 +130,15 @@ void pm_render_header(const struct pm_result *r, FILE *f)
 	const char *rel = si_str(si, "kernel.release");
 	const char *mach = si_str(si, "kernel.machine");
 	const char *cpu = si_str(si, "cpu.model_name");
+	char *buf = NULL, *out;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	fprintf(f, "pmbench %s", r->version ? r->version : "?");
-	if (r->source && strcmp(r->source, "run"))
-		fprintf(f, " (%s)", r->source);
+	if (!f)
+		return pm_xstrdup("?");
 	if (host)
-		fprintf(f, " on %s", host);
-	fprintf(f, ": Linux %s %s", rel ? rel : "?", mach ? mach : "");
+		fprintf(f, "%s: ", host);
+	fprintf(f, "Linux %s %s", rel ? rel : "?", mach ? mach : "");
 	if (cpu)
 		fprintf(f, ", %s", cpu);
 	if (json_is_integer(ncpu))
@@ -78,9 +147,50 @@ void pm_render_header(const struct pm_result *r, FILE *f)
 		fprintf(f, ", %s", r->created);
 	if (r->label)
 		fprintf(f, " [%s]", r->label);
+	fclose(f);
+	out = pm_xstrdup(buf);
+	free(buf);
+	return out;
+}
+
+static void header(const struct pm_result *r, FILE *f, enum pm_table_format fmt)
+{
+	const char *host = si_str(r->sysinfo, "hostname");
+	char *m = pm_render_machine(r), *rest = m;
+
+	/* "host: " is printed as " on host: " */
+	if (host && !strncmp(m, host, strlen(host)) && m[strlen(host)] == ':')
+		rest = m + strlen(host) + 2;
+	/* markdown: a heading, as explain's report has */
+	if (fmt == PM_TABLE_MARKDOWN)
+		fputs("## ", f);
+	fprintf(f, "pmbench %s", r->version ? r->version : "?");
+	if (r->source && strcmp(r->source, "run"))
+		fprintf(f, " (%s)", r->source);
+	if (host)
+		fprintf(f, " on %s", host);
+	fputs(fmt == PM_TABLE_MARKDOWN ? "\n\n" : ": ", f);
+	fputs(rest, f);
 	fputc('\n', f);
-	if (r->source && !strncmp(r->source, "import:", 7))
-		import_note(r, f);
+	if (fmt == PM_TABLE_MARKDOWN)
+		fputc('\n', f);
+	free(m);
+	/* what an imported file lacks, right under the line that names it */
+	if (r->source && !strncmp(r->source, "import:", 7)) {
+		struct notes imp = { 0 };
+
+		import_notes(r, &imp);
+		for (size_t i = 0; i < imp.n; i++) {
+			if (fmt == PM_TABLE_MARKDOWN) {
+				pm_md_escape(f, imp.v[i]);
+				fputs(i + 1 < imp.n ? "  \n" : "\n\n", f);
+			} else {
+				fprintf(f, "%s\n", imp.v[i]);
+			}
+			free(imp.v[i]);
+		}
+		free(imp.v);
+	}
 	pm_render_interrupted(r, f);
 }
 
@@ -98,84 +208,9 @@ void pm_render_interrupted(const struct pm_result *r, FILE *f)
 			r->nbench);
 }
 
-/* ---- a tiny column table ---- */
-
-#define MAX_COLS 40
-#define MAX_HW_COLS 12	/* hardware events in the table; all in csv/json */
-
-struct table {
-	char **cells;		/* rows x cols */
-	size_t rows, cols;
-	bool left[MAX_COLS];
-};
-
-static void table_init(struct table *t, size_t cols)
+void pm_render_header(const struct pm_result *r, FILE *f)
 {
-	memset(t, 0, sizeof(*t));
-	t->cols = cols < MAX_COLS ? cols : MAX_COLS;
-}
-
-/* Display width of UTF-8 text: count every byte but continuations. */
-static size_t text_width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-static void pad(FILE *f, size_t n)
-{
-	while (n--)
-		fputc(' ', f);
-}
-
-static char **table_row(struct table *t)
-{
-	t->cells = pm_xrealloc(t->cells, (t->rows + 1) * t->cols * sizeof(char *));
-	memset(&t->cells[t->rows * t->cols], 0, t->cols * sizeof(char *));
-	return &t->cells[t->rows++ * t->cols];
-}
-
-static void table_print(struct table *t, FILE *f)
-{
-	size_t w[MAX_COLS] = { 0 }, r, c;
-
-	for (r = 0; r < t->rows; r++)
-		for (c = 0; c < t->cols; c++) {
-			const char *s = t->cells[r * t->cols + c];
-			size_t len = s ? text_width(s) : 0;
-
-			if (len > w[c])
-				w[c] = len;
-		}
-	for (r = 0; r < t->rows; r++) {
-		size_t last = t->cols;
-
-		/* no trailing blanks: stop after the last non-empty cell */
-		while (last > 0 && !(t->cells[r * t->cols + last - 1] &&
-				     *t->cells[r * t->cols + last - 1]))
-			last--;
-		for (c = 0; c < last; c++) {
-			const char *s = t->cells[r * t->cols + c];
-			size_t len;
-
-			s = s ? s : "";
-			len = text_width(s);
-			if (c)
-				fputs("  ", f);
-			if (!t->left[c])
-				pad(f, w[c] - len);
-			fputs(s, f);
-			if (t->left[c] && c + 1 < last)
-				pad(f, w[c] - len);
-		}
-		fputc('\n', f);
-	}
-	for (r = 0; r < t->rows * t->cols; r++)
-		free(t->cells[r]);
-	free(t->cells);
+	header(r, f, PM_TABLE_TEXT);
 }
 
 /* ---- value formatting ---- */
@@ -196,8 +231,7 @@ static char *fmt_count(double v)
 	return pm_xstrdup(buf);
 }
 
-/* A benchmark's figure in its own unit when that is a rate. */
-static char *fmt_value(const struct pm_bench_result *b, double ns)
+char *pm_fmt_bench_value(const struct pm_bench_result *b, double ns)
 {
 	double v = pm_bench_result_value(b, ns);
 
@@ -213,11 +247,13 @@ static char *fmt_value(const struct pm_bench_result *b, double ns)
  * when its rounds (each in its own process) disagree more than the
  * trials of one process do: 95% t interval of the rounds' medians.
  */
-static double rel_ci(const struct pm_bench_result *b)
+double pm_bench_rel_ci(const struct pm_bench_result *b)
 {
 	double ci = pm_summary_rel_halfwidth(&b->stats), *med, r;
 	size_t k = b->nrounds;
 
+	if (b->ntrials < 2)
+		return NAN;
 	if (k < 2 || b->measured)
 		return ci;
 	med = pm_xcalloc(k, sizeof(*med));
@@ -229,24 +265,34 @@ static double rel_ci(const struct pm_bench_result *b)
 	return isnan(ci) || r > ci ? r : ci;
 }
 
-/* "±0.8%", or "-" when there is no interval (one trial, imported). */
+/* "0.8%", or "-" when there is no interval (one trial, imported). */
 static char *fmt_rel_ci(const struct pm_bench_result *b)
 {
-	double v = rel_ci(b);
+	double v = pm_bench_rel_ci(b);
 
-	return isnan(v) || b->ntrials < 2 ? pm_xstrdup("-") :
-		pm_xasprintf("%.1f%%", 100 * v);
+	return isnan(v) ? pm_xstrdup("-") : pm_xasprintf("%.1f%%", 100 * v);
 }
 
-static char *fmt_counter(const struct pm_counter_value *v, bool time)
+static void counter_cell(struct pm_table *t, size_t col,
+			 const struct pm_counter_value *v, bool time)
 {
-	if (!v)
-		return pm_xstrdup("");
-	if (v->status == PM_CV_NOT_SUPPORTED)
-		return pm_xstrdup("n/s");
-	if (v->status == PM_CV_NOT_COUNTED)
-		return pm_xstrdup("n/c");
-	return time ? fmt_time(v->per_op) : fmt_count(v->per_op);
+	char *s;
+
+	if (!v) {
+		pm_table_cell(t, col, "", NULL);
+		return;
+	}
+	if (v->status == PM_CV_NOT_SUPPORTED) {
+		pm_table_cell(t, col, "n/s", "");
+		return;
+	}
+	if (v->status == PM_CV_NOT_COUNTED) {
+		pm_table_cell(t, col, "n/c", "");
+		return;
+	}
+	s = time ? fmt_time(v->per_op) : fmt_count(v->per_op);
+	pm_table_cell_num(t, col, s, v->per_op);
+	free(s);
 }
 
 /* Names of hardware/raw events that appear in r, in first-seen order. */
@@ -304,11 +350,11 @@ static bool event_counted_anywhere(const struct pm_result *r, const char *name)
 	return false;
 }
 
-/* Footnotes: events that could not be counted, grouped by reason. */
-static void print_unsupported(const struct pm_result *r, FILE *f)
+/* Events that could not be counted, those with one reason on one line. */
+static void unsupported_notes(const struct pm_result *r, struct notes *ns)
 {
-	const char *names[MAX_COLS], *reasons[MAX_COLS];
-	enum pm_cv_status status[MAX_COLS];
+	const char *names[MAX_EVENTS], *reasons[MAX_EVENTS];
+	enum pm_cv_status status[MAX_EVENTS];
 	size_t n = 0, i, j, k;
 
 	for (i = 0; i < r->nbench; i++) {
@@ -323,7 +369,7 @@ static void print_unsupported(const struct pm_result *r, FILE *f)
 			for (k = 0; k < n; k++)
 				if (!strcmp(names[k], v->name))
 					seen = true;
-			if (!seen && n < MAX_COLS) {
+			if (!seen && n < MAX_EVENTS) {
 				names[n] = v->name;
 				status[n] = v->status;
 				reasons[n++] = v->reason ? v->reason : "";
@@ -331,53 +377,100 @@ static void print_unsupported(const struct pm_result *r, FILE *f)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (!reasons[i])
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (!reasons[i] || !(m = open_memstream(&buf, &len)))
 			continue;
-		fprintf(f, "  %s", names[i]);
+		fputs(names[i], m);
 		for (j = i + 1; j < n; j++) {
 			if (reasons[j] && status[j] == status[i] &&
 			    !strcmp(reasons[i], reasons[j])) {
-				fprintf(f, ", %s", names[j]);
+				fprintf(m, ", %s", names[j]);
 				reasons[j] = NULL;
 			}
 		}
-		fprintf(f, ": %s %s\n", status[i] == PM_CV_NOT_SUPPORTED ?
+		fprintf(m, ": %s %s", status[i] == PM_CV_NOT_SUPPORTED ?
 			"<not supported>" : "<not counted>", reasons[i]);
+		fclose(m);
+		note_add(ns, buf);
 	}
 }
 
-static void print_notes(const struct pm_result *r, FILE *f)
+/* What did not run, did not converge or was perturbed: one note each,
+ * naming every benchmark it concerns. */
+static void bench_notes(const struct pm_result *r, struct notes *ns)
 {
-	size_t i;
+	char *nc = NULL, *slow = NULL;
+	size_t i, j, nnc = 0;
 
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 		const struct pm_counted_pass *cp = &b->counters;
+		char *t;
 
 		if (b->status != PM_BENCH_OK) {
-			fprintf(f, "  %s: %s: %s\n", b->name,
-				b->status == PM_BENCH_UNSUPPORTED ? "not supported here" : "failed",
-				b->reason ? b->reason : "");
+			bool first = true;
+			char *names = pm_xstrdup(b->name);
+
+			/* the same reason for several benchmarks: one note */
+			for (j = 0; j < i; j++)
+				if (r->bench[j].status == b->status &&
+				    !strcmp(r->bench[j].reason ? r->bench[j].reason : "",
+					    b->reason ? b->reason : ""))
+					first = false;
+			if (!first) {
+				free(names);
+				continue;
+			}
+			for (j = i + 1; j < r->nbench; j++)
+				if (r->bench[j].status == b->status &&
+				    !strcmp(r->bench[j].reason ? r->bench[j].reason : "",
+					    b->reason ? b->reason : "")) {
+					t = pm_xasprintf("%s, %s", names, r->bench[j].name);
+					free(names);
+					names = t;
+				}
+			note_add(ns, pm_xasprintf("%s: %s: %s", names,
+						  b->status == PM_BENCH_UNSUPPORTED ?
+						  "not supported here" : "failed",
+						  b->reason ? b->reason : ""));
+			free(names);
 			continue;
 		}
-		if (!b->converged && b->ntrials > 1)
-			fprintf(f, "  %s: not converged: CI ±%.1f%% after %zu trials (%s)\n",
-				b->name, 100 * rel_ci(b), b->ntrials, b->workload ?
-				"more runs, -r or --max-time, or an idle machine" :
-				"more --max-time, --cpu pinning or an idle machine");
-		if (cp->done && cp->perturbation > 1.05)
-			fprintf(f, "  %s: counting%s slowed it by %.0f%%; the latency comes from uncounted trials\n",
-				b->name, cp->inherit ? " children" : "",
-				100 * (cp->perturbation - 1));
+		if (b->workload && !b->converged && b->ntrials > 1 &&
+		    !isnan(pm_bench_rel_ci(b))) {
+			note_add(ns, pm_xasprintf("%s: not converged: CI ±%.1f%% after %zu runs (more "
+						  "runs, -r or --max-time, or an idle machine)",
+						  b->name, 100 * pm_bench_rel_ci(b), b->ntrials));
+		} else if (!b->converged && b->ntrials > 1 && !isnan(pm_bench_rel_ci(b))) {
+			t = pm_xasprintf("%s%s%s ±%.1f%% (%zu trials)", nc ? nc : "",
+					 nc ? ", " : "", b->name, 100 * pm_bench_rel_ci(b),
+					 b->ntrials);
+			free(nc);
+			nc = t;
+			nnc++;
+		}
+		if (cp->done && cp->perturbation > 1.05) {
+			t = pm_xasprintf("%s%s%s %.0f%%%s", slow ? slow : "", slow ? ", " : "",
+					 b->name, 100 * (cp->perturbation - 1),
+					 cp->inherit ? " (children counted)" : "");
+			free(slow);
+			slow = t;
+		}
 	}
+	if (nc)
+		note_add(ns, pm_xasprintf("not converged, the CI target not reached (more --max-time, "
+					  "--cpu pinning or an idle machine): %s", nc));
+	if (slow)
+		note_add(ns, pm_xasprintf("counting slowed the operation (the latency comes from the "
+					  "uncounted trials; the counts describe a slower run): %s", slow));
+	free(nc);
+	free(slow);
 }
 
-static double jnumber(const json_t *o, const char *key)
-{
-	const json_t *j = json_object_get(o, key);
-
-	return json_is_number(j) ? json_number_value(j) : NAN;
-}
+/* ---- hotspots ---- */
 
 static void fmt_size(char *buf, size_t len, double bytes)
 {
@@ -391,25 +484,49 @@ static void fmt_size(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.0f B", bytes);
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path ? path : "";
+}
+
+/* The share of samples in pmbench's own code (symbols), 0 with all frames. */
+static double harness_share(const json_t *h)
+{
+	const json_t *x;
+	double share = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(h, "symbols"), i, x)
+		if (pm_hotspot_symbol_is_harness(x))
+			share += jnumber(x, "share");
+	return share;
+}
+
 /* The sampled profile of one benchmark: summary line, top symbols,
  * top stacks.  max_rows 0: everything stored. */
 static void render_hotspots(const struct pm_bench_result *b, FILE *f,
-			    size_t max_rows)
+			    enum pm_table_format fmt, unsigned flags,
+			    size_t max_rows, struct notes *ns)
 {
-	const json_t *h = b->hotspots, *syms, *stacks, *x;
-	const char *why;
-	double samples;
+	const json_t *h = b->hotspots, *syms, *x;
+	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
+	const char *why, *ind = md ? "" : "  ";
+	double samples, own;
+	json_t *stacks;
+	struct pm_table *t;
 	size_t i, rows = 0;
 
 	if (!h)
 		return;
 	if ((why = json_string_value(json_object_get(h, "unavailable")))) {
-		fprintf(f, "  hotspots: not sampled: %s\n", why);
+		fprintf(f, "%shotspots: not sampled: %s\n", ind, why);
 		return;
 	}
 	samples = jnumber(h, "samples");
-	fprintf(f, "  hotspots: %.0f samples (%s every %.0f %s), %.0f%% kernel, %.0f%% resolved",
-		samples, json_string_value(json_object_get(h, "event")),
+	fprintf(f, "%shotspots: %.0f samples (%s every %.0f %s), %.0f%% kernel, %.0f%% resolved",
+		ind, samples, json_string_value(json_object_get(h, "event")),
 		jnumber(h, "period"), json_string_value(json_object_get(h, "period_unit")),
 		100 * jnumber(h, "kernel_share"), 100 * jnumber(h, "resolved_share"));
 	if (jnumber(h, "child_samples") > 0)
@@ -420,73 +537,157 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 		fprintf(f, "; %.0f LOST", jnumber(h, "lost"));
 	fputc('\n', f);
 	if (!isnan(jnumber(h, "unwound_share")))
-		fprintf(f, "  user stacks unwound completely (libunwind): %.0f%%\n",
+		fprintf(f, "%suser stacks unwound completely (libunwind): %.0f%%\n", ind,
 			100 * jnumber(h, "unwound_share"));
+	/* said once for the whole view */
 	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
-		fprintf(f, "  no kernel symbols: %s\n", why);
+		note_add(ns, pm_xasprintf("no kernel symbols: %s", why));
 	if (json_is_false(json_object_get(h, "kernel_sampled")))
-		fprintf(f, "  (kernel not sampled: its time is charged to the user function that entered it)\n");
+		note_add(ns, pm_xstrdup("kernel not sampled: its time is charged to the user "
+					"function that entered it"));
 	if ((why = json_string_value(json_object_get(h, "error"))))
-		fprintf(f, "  the sampled pass stopped early: %s\n", why);
+		fprintf(f, "%sthe sampled pass stopped early: %s\n", ind, why);
 	if (samples <= 0)
 		return;
-	fprintf(f, "    %6s %10s  %-36s %-24s %9s\n", "share", "cost/op", "symbol",
-		"object", "size");
+	own = all ? 0 : harness_share(h);
+	if (own > 0)
+		note_add(ns, pm_xstrdup("pmbench's own frames (main, the runner) are left out of "
+					"symbols and call chains; --all-frames shows them"));
+	t = pm_table_new();
+	pm_table_indent(t, md ? 0 : 4);
+	pm_table_add_col(t, "share", NULL, 0);
+	pm_table_add_col(t, "cost/op", "cost_ns_per_op", 0);
+	pm_table_add_col(t, "symbol", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "object", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "size", NULL, 0);
 	syms = json_object_get(h, "symbols");
 	json_array_foreach(syms, i, x) {
 		char cost[32], size[32];
-		const char *obj = json_string_value(json_object_get(x, "object"));
-		const char *slash = obj ? strrchr(obj, '/') : NULL;
 
+		if (!all && pm_hotspot_symbol_is_harness(x))
+			continue;
 		if (max_rows && rows++ >= max_rows)
 			break;
 		pm_fmt_time(cost, sizeof(cost), jnumber(x, "cost_ns_per_op"));
 		fmt_size(size, sizeof(size), jnumber(x, "size"));
-		fprintf(f, "    %5.1f%% %10s  %-36s %-24s %9s%s\n",
-			100 * jnumber(x, "share"), cost,
-			json_string_value(json_object_get(x, "name")),
-			slash ? slash + 1 : obj ? obj : "", size,
-			json_is_true(json_object_get(x, "size_exact")) ||
-			!json_is_true(json_object_get(x, "kernel")) ? "" : "~");
+		pm_table_row(t, NULL);
+		pm_table_cellf(t, 0, "%.1f%%", 100 * jnumber(x, "share"));
+		pm_table_cell(t, 1, cost, NULL);
+		pm_table_cell(t, 2, json_string_value(json_object_get(x, "name")), NULL);
+		pm_table_cell(t, 3, base_name(json_string_value(json_object_get(x, "object"))),
+			      NULL);
+		pm_table_cellf(t, 4, "%s%s", size,
+			       json_is_true(json_object_get(x, "size_exact")) ||
+			       !json_is_true(json_object_get(x, "kernel")) ? "" : "~");
 	}
-	stacks = json_object_get(h, "stacks");
-	if (!json_array_size(stacks))
+	if (md)
+		fputc('\n', f);
+	pm_table_print(t, f, fmt);
+	pm_table_free(t);
+	stacks = pm_hotspots_stacks(h, all, NULL);
+	if (!json_array_size(stacks)) {
+		json_decref(stacks);
 		return;
-	fprintf(f, "    top call chains:\n");
+	}
+	fprintf(f, md ? "\ntop call chains:\n\n```\n" : "    top call chains:\n");
 	rows = 0;
 	json_array_foreach(stacks, i, x) {
 		if (rows++ >= (max_rows ? 5 : 20))
 			break;
-		fprintf(f, "    %5.1f%%  %s\n", 100 * jnumber(x, "samples") / samples,
+		fprintf(f, "%s%5.1f%%  %s\n", md ? "" : "    ",
+			100 * jnumber(x, "samples") / samples,
 			json_string_value(json_object_get(x, "stack")));
 	}
+	if (md)
+		fputs("```\n", f);
+	json_decref(stacks);
 }
 
-void pm_render_hotspots(const struct pm_result *r, FILE *f)
+static void bench_title(const struct pm_bench_result *b, FILE *f, bool md)
 {
+	if (md)
+		fputs("### ", f);
+	fprintf(f, "%s: %s", b->name, b->summary ? b->summary : "");
+	if (b->lmbench)
+		fprintf(f, "  (lmbench %s)", b->lmbench);
+	fputc('\n', f);
+	if (md)
+		fputc('\n', f);
+}
+
+static const char *not_run(const struct pm_bench_result *b)
+{
+	return b->status == PM_BENCH_UNSUPPORTED ? "not supported here" : "failed";
+}
+
+void pm_render_hotspots(const struct pm_result *r, FILE *f,
+			enum pm_table_format fmt, unsigned flags)
+{
+	struct notes ns = { 0 };
 	size_t i;
 
-	pm_render_interrupted(r, f);
+	if (fmt != PM_TABLE_CSV)
+		pm_render_interrupted(r, f);
+	if (fmt == PM_TABLE_CSV) {
+		const char *run = r->label ? r->label : r->path;
+
+		for (i = 0; i < r->nbench; i++) {
+			const struct pm_bench_result *b = &r->bench[i];
+			const json_t *x;
+			size_t k;
+
+			json_array_foreach(json_object_get(b->hotspots, "symbols"), k, x) {
+				if (!(flags & PM_RENDER_ALL_FRAMES) && pm_hotspot_symbol_is_harness(x))
+					continue;
+				pm_csv_field(f, b->name);
+				fputc(',', f);
+				pm_csv_field(f, json_string_value(json_object_get(x, "name")));
+				fputc(',', f);
+				pm_csv_field(f, json_string_value(json_object_get(x, "object")));
+				fprintf(f, ",%d,%.6g,", json_is_true(json_object_get(x, "kernel")),
+					jnumber(x, "share"));
+				if (!isnan(jnumber(x, "cost_ns_per_op")))
+					fprintf(f, "%.6g", jnumber(x, "cost_ns_per_op"));
+				fprintf(f, ",%lld,", (long long)json_integer_value(json_object_get(x, "samples")));
+				if (jnumber(x, "size") > 0)
+					fprintf(f, "%.0f", jnumber(x, "size"));
+				fputc(',', f);
+				pm_csv_field(f, run);
+				fputc('\n', f);
+			}
+		}
+		return;
+	}
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
+		const char *ind = fmt == PM_TABLE_MARKDOWN ? "" : "  ";
 
 		if (i)
 			fputc('\n', f);
-		fprintf(f, "%s: %s\n", b->name, b->summary ? b->summary : "");
+		bench_title(b, f, fmt == PM_TABLE_MARKDOWN);
 		if (b->status != PM_BENCH_OK)
-			fprintf(f, "  %s: %s\n", b->status == PM_BENCH_UNSUPPORTED ?
-				"not supported here" : "failed", b->reason ? b->reason : "");
+			fprintf(f, "%s%s: %s\n", ind, not_run(b), b->reason ? b->reason : "");
 		else if (b->measured)
-			fprintf(f, "  hotspots: none (a measured parameter, not a timed loop)\n");
+			fprintf(f, "%shotspots: none (a measured parameter, not a timed loop)\n", ind);
 		else if (!b->hotspots)
-			fprintf(f, "  hotspots: none recorded (--no-profile, or an imported result)\n");
+			fprintf(f, "%shotspots: none recorded (--no-profile, or an imported result)\n",
+				ind);
 		else
-			render_hotspots(b, f, 0);
+			render_hotspots(b, f, fmt, flags, 0, &ns);
 	}
+	if (ns.n)
+		fputc('\n', f);
+	notes_print(&ns, f, fmt);
+}
+
+void pm_render_hotspots_csv_header(FILE *f)
+{
+	fputs("benchmark,symbol,object,kernel,share,cost_ns_per_op,samples,size,run\n", f);
 }
 
 /* The leaf symbol with the most samples, "" when none. */
-static const char *top_symbol(const struct pm_bench_result *b, double *share)
+static const char *top_symbol(const struct pm_bench_result *b, double *share,
+			      bool all)
 {
 	const json_t *syms = json_object_get(b->hotspots, "symbols"), *x;
 	size_t i;
@@ -494,7 +695,7 @@ static const char *top_symbol(const struct pm_bench_result *b, double *share)
 	json_array_foreach(syms, i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
 
-		if (name && strcmp(name, "[other]")) {
+		if (name && strcmp(name, "[other]") && (all || !pm_hotspot_symbol_is_harness(x))) {
 			*share = jnumber(x, "share");
 			return name;
 		}
@@ -502,108 +703,151 @@ static const char *top_symbol(const struct pm_bench_result *b, double *share)
 	return "";
 }
 
-static void render_table(const struct pm_result *r, FILE *f)
+/* ---- the summary table ---- */
+
+static void render_table(const struct pm_result *r, FILE *f,
+			 enum pm_table_format fmt, unsigned flags,
+			 struct notes *ns)
 {
 	const char *hw[MAX_HW_COLS];
-	size_t nhw = hw_event_names(r, hw, MAX_HW_COLS), i, j, c, ncols;
+	size_t nhw = hw_event_names(r, hw, MAX_HW_COLS), i, j;
 	bool have_hw[MAX_HW_COLS], split_hw[MAX_HW_COLS];
-	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot = false;
-	struct table t;
-	char **row;
+	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot = false, have_sys = false;
+	bool any_star = false, any_ns = false, any_nc = false, any_k = false;
+	size_t col_sys = 0, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
+	size_t col_hot = 0, col_star;
+	struct pm_table *t = pm_table_new();
+	char *legend;
 
 	for (j = 0; j < nhw; j++) {
 		have_hw[j] = event_counted_anywhere(r, hw[j]);
 		split_hw[j] = event_split_anywhere(r, hw[j]);
+		any_k = any_k || (have_hw[j] && split_hw[j]);
 	}
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
 		have_sw[j] = event_counted_anywhere(r, sw_columns[j].name);
-	for (i = 0; i < r->nbench; i++)
-		have_hot = have_hot || json_array_size(json_object_get(r->bench[i].hotspots,
-								       "symbols"));
-	ncols = 5 + 1 + have_hot;
-	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
-		ncols += have_sw[j];
-	for (j = 0; j < nhw; j++)
-		ncols += have_hw[j] + split_hw[j];
-	table_init(&t, ncols);
-	t.left[0] = true;
+	for (i = 0; i < r->nbench; i++) {
+		const struct pm_counted_pass *cp = &r->bench[i].counters;
+		double share;
 
-	row = table_row(&t);
-	c = 0;
-	row[c++] = pm_xstrdup("benchmark");
-	row[c++] = pm_xstrdup("time/op");
-	row[c++] = pm_xstrdup("±95%");
-	row[c++] = pm_xstrdup("trials");
-	row[c++] = pm_xstrdup("sys%");
+		have_hot = have_hot || *top_symbol(&r->bench[i], &share,
+						   flags & PM_RENDER_ALL_FRAMES);
+		have_sys = have_sys || (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0);
+	}
+	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "time/op", NULL, 0);
+	pm_table_add_col(t, "±95%", NULL, 0);
+	pm_table_add_col(t, "trials", NULL, 0);
+	if (have_sys)
+		col_sys = pm_table_add_col(t, "sys%", NULL, 0);
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
 		if (have_sw[j])
-			row[c++] = pm_xstrdup(sw_columns[j].col);
+			col_sw[j] = pm_table_add_col(t, sw_columns[j].col, NULL, 0);
 	for (j = 0; j < nhw; j++) {
 		if (!have_hw[j])
 			continue;
-		row[c++] = pm_xstrdup(hw[j]);
+		col_hw[j] = pm_table_add_col(t, hw[j], NULL, 0);
 		if (split_hw[j])
-			row[c++] = pm_xstrdup("k%");
+			pm_table_add_col(t, "k%", NULL, 0);
 	}
-	if (have_hot) {
-		row[c] = pm_xstrdup("top symbol");
-		t.left[c++] = true;
-	}
-	row[c++] = pm_xstrdup("");
-	t.left[c - 1] = true;
+	if (have_hot)
+		col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
+	/* markdown has no blank heads: the mark goes after the figure */
+	col_star = fmt == PM_TABLE_MARKDOWN ? 1 :
+		   pm_table_add_col(t, "", NULL, PM_COL_LEFT);
 
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 		const struct pm_counted_pass *cp = &b->counters;
 		double ru = cp->ru_user_ns + cp->ru_sys_ns;
+		char *s;
 
-		row = table_row(&t);
-		c = 0;
-		row[c++] = pm_xstrdup(b->name);
+		pm_table_row(t, b->name);
+		pm_table_cell(t, 0, b->name, NULL);
 		if (b->status != PM_BENCH_OK) {
-			row[c++] = pm_xstrdup(b->status == PM_BENCH_UNSUPPORTED ?
-					      "n/s" : "failed");
+			pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" : "failed",
+				      NULL);
+			any_ns = any_ns || b->status == PM_BENCH_UNSUPPORTED;
 			continue;
 		}
-		row[c++] = fmt_value(b, b->stats.median);
-		row[c++] = fmt_rel_ci(b);
-		row[c++] = pm_xasprintf("%zu", b->ntrials);
-		row[c++] = cp->done && ru > 0 ? pm_xasprintf("%.0f", 100 * cp->ru_sys_ns / ru) :
-						pm_xstrdup("-");
-		for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
-			if (have_sw[j])
-				row[c++] = fmt_counter(pm_bench_result_counter(b, sw_columns[j].name),
-						       sw_columns[j].time);
+		s = pm_fmt_bench_value(b, b->stats.median);
+		pm_table_cell(t, 1, s, NULL);
+		free(s);
+		s = fmt_rel_ci(b);
+		pm_table_cell(t, 2, s, NULL);
+		free(s);
+		pm_table_cellf(t, 3, "%zu", b->ntrials);
+		if (have_sys) {
+			if (cp->done && ru > 0)
+				pm_table_cellf(t, col_sys, "%.0f", 100 * cp->ru_sys_ns / ru);
+			else
+				pm_table_cell(t, col_sys, "-", NULL);
+		}
+		for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++) {
+			const struct pm_counter_value *v;
+
+			if (!have_sw[j])
+				continue;
+			v = pm_bench_result_counter(b, sw_columns[j].name);
+			counter_cell(t, col_sw[j], v, sw_columns[j].time);
+			any_ns = any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
+			any_nc = any_nc || (v && v->status == PM_CV_NOT_COUNTED);
+		}
 		for (j = 0; j < nhw; j++) {
 			const struct pm_counter_value *v;
 
 			if (!have_hw[j])
 				continue;
 			v = pm_bench_result_counter(b, hw[j]);
-			row[c++] = fmt_counter(v, false);
+			counter_cell(t, col_hw[j], v, false);
+			any_ns = any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
+			any_nc = any_nc || (v && v->status == PM_CV_NOT_COUNTED);
 			if (!split_hw[j])
 				continue;
-			row[c++] = v && v->status == PM_CV_OK && !isnan(v->kernel) &&
-				   v->per_op > 0 ?
-				pm_xasprintf("%.0f", 100 * v->kernel / v->per_op) :
-				pm_xstrdup("-");
+			if (v && v->status == PM_CV_OK && !isnan(v->kernel) && v->per_op > 0)
+				pm_table_cellf(t, col_hw[j] + 1, "%.0f", 100 * v->kernel / v->per_op);
+			else
+				pm_table_cell(t, col_hw[j] + 1, "-", NULL);
 		}
 		if (have_hot) {
 			double share = 0;
-			const char *top = top_symbol(b, &share);
+			const char *top = top_symbol(b, &share, flags & PM_RENDER_ALL_FRAMES);
 
-			row[c++] = *top ? pm_xasprintf("%s %.0f%%", top, 100 * share) :
-					  pm_xstrdup("");
+			if (*top)
+				pm_table_cellf(t, col_hot, "%s %.0f%%", top, 100 * share);
 		}
-		row[c++] = pm_xstrdup(b->converged || b->ntrials < 2 ? "" : "*");
+		if (!b->converged && b->ntrials > 1) {
+			if (col_star == 1) {
+				s = pm_fmt_bench_value(b, b->stats.median);
+				pm_table_cellf(t, 1, "%s*", s);
+				free(s);
+			} else {
+				pm_table_cell(t, col_star, "*", NULL);
+			}
+			any_star = true;
+		}
 	}
-	table_print(&t, f);
-	fprintf(f, "(per operation; sys%% from getrusage; k%% = kernel share of the event; "
-		   "top symbol: most sampled, share of samples; * = CI target not reached)\n");
+	pm_table_print(t, f, fmt);
+	pm_table_free(t);
+	/* the legend explains the columns shown, nothing else */
+	legend = pm_xasprintf("per operation%s%s%s%s%s%s",
+			      have_sys ? "; sys% from getrusage" : "",
+			      any_k ? "; k% = kernel share of the event" : "",
+			      have_hot ? "; top symbol: most sampled, share of samples" : "",
+			      any_ns ? "; n/s = not supported" : "",
+			      any_nc ? "; n/c = not counted" : "",
+			      any_star ? "; * = CI target not reached" : "");
+	if (fmt == PM_TABLE_MARKDOWN)
+		fprintf(f, "\n(%s)\n", legend);
+	else
+		fprintf(f, "(%s)\n", legend);
+	free(legend);
+	bench_notes(r, ns);
+	unsupported_notes(r, ns);
 }
 
 /* --instances/--threads: throughput and efficiency per N. */
-static void render_scaling(const struct pm_bench_result *b, FILE *f)
+static void render_scaling(const struct pm_bench_result *b, FILE *f, const char *ind)
 {
 	const json_t *pts = json_object_get(b->scaling, "points"), *p;
 	const char *why = json_string_value(json_object_get(b->scaling, "unavailable"));
@@ -611,7 +855,7 @@ static void render_scaling(const struct pm_bench_result *b, FILE *f)
 
 	if (!b->scaling)
 		return;
-	fprintf(f, "  scaling (%s):", json_string_value(json_object_get(b->scaling, "mode")));
+	fprintf(f, "%sscaling (%s):", ind, json_string_value(json_object_get(b->scaling, "mode")));
 	if (why) {
 		fprintf(f, " not run: %s\n", why);
 		return;
@@ -632,157 +876,233 @@ static void render_scaling(const struct pm_bench_result *b, FILE *f)
 	fprintf(f, "  [N copies: throughput, efficiency vs N x one]\n");
 }
 
-static void render_detail(const struct pm_bench_result *b, FILE *f)
+/* "  key                    value" in text, "- key: value" in markdown. */
+static void kv(FILE *f, bool md, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void kv(FILE *f, bool md, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (md)
+		fprintf(f, "- %s: ", key);
+	else
+		fprintf(f, "  %-22s ", key);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+static void render_counters(const struct pm_bench_result *b, FILE *f,
+			    enum pm_table_format fmt, struct notes *ns)
 {
 	const struct pm_counted_pass *cp = &b->counters;
+	bool md = fmt == PM_TABLE_MARKDOWN;
+	struct pm_table *t = pm_table_new();
 	char t0[32], t1[32], t2[32];
 	size_t i;
 
-	fprintf(f, "%s: %s", b->name, b->summary ? b->summary : "");
-	if (b->lmbench)
-		fprintf(f, "  (lmbench %s)", b->lmbench);
-	fputc('\n', f);
+	if (md)
+		fputc('\n', f);
+	if (cp->done)
+		fprintf(f, "%scounters per op (separate counted pass of %llu ops, %d process%s%s, ran at %.2fx the timed latency):\n",
+			md ? "" : "  ", (unsigned long long)cp->ops, cp->processes,
+			cp->processes == 1 ? "" : "es",
+			cp->inherit ? ", children included" : "", cp->perturbation);
+	else
+		fprintf(f, "%scounters:\n", md ? "" : "  ");
+	if (md)
+		fputc('\n', f);
+	pm_table_indent(t, md ? 0 : 4);
+	if (!md)
+		pm_table_no_head(t);
+	pm_table_add_col(t, "event", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "per op", NULL, 0);
+	pm_table_add_col(t, "split", NULL, PM_COL_LEFT);
+	pm_table_min_width(t, 0, 20);
+	pm_table_min_width(t, 1, 12);
+	for (i = 0; i < cp->n; i++) {
+		const struct pm_counter_value *v = &cp->v[i];
+		bool time = !strcmp(v->name, "task-clock");
+		char *note = NULL, *tmp;
+
+		if (v->status != PM_CV_OK)
+			continue;
+		pm_table_row(t, v->name);
+		pm_table_cell(t, 0, v->name, NULL);
+		if (time)
+			pm_fmt_time(t0, sizeof(t0), v->per_op);
+		else
+			pm_fmt_count(t0, sizeof(t0), v->per_op);
+		pm_table_cell(t, 1, t0, NULL);
+		if (!isnan(v->kernel) && v->per_op > 0) {
+			pm_fmt_count(t1, sizeof(t1), v->user);
+			pm_fmt_count(t2, sizeof(t2), v->kernel);
+			note = pm_xasprintf("user %s  kernel %s (%.0f%% kernel)", t1, t2,
+					    100 * v->kernel / v->per_op);
+		}
+		if (v->running < 0.999) {
+			tmp = pm_xasprintf("%s%s[counted %.0f%% of the time, scaled]",
+					   note ? note : "", note ? "  " : "", 100 * v->running);
+			free(note);
+			note = tmp;
+		}
+		if (v->user_only) {
+			tmp = pm_xasprintf("%s%s[user space only]", note ? note : "",
+					   note ? "  " : "");
+			free(note);
+			note = tmp;
+		}
+		if (note)
+			pm_table_cell(t, 2, note, NULL);
+		free(note);
+	}
+	if (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0) {
+		pm_fmt_time(t1, sizeof(t1), cp->ru_user_ns);
+		pm_fmt_time(t2, sizeof(t2), cp->ru_sys_ns);
+		pm_table_row(t, "cpu time");
+		pm_table_cell(t, 0, "cpu time", NULL);
+		pm_table_cellf(t, 2, "user %s  sys %s (getrusage, tick-based)", t1, t2);
+	}
+	pm_table_print(t, f, fmt);
+	pm_table_free(t);
+	/* events not counted: those with one reason on one line, the reason
+	 * said once for the whole view */
+	for (i = 0; i < cp->n; i++) {
+		const struct pm_counter_value *v = &cp->v[i];
+		const char *why = v->reason ? v->reason : "";
+		char *names, *seen, *line, *tmp;
+		size_t j;
+
+		if (v->status == PM_CV_OK)
+			continue;
+		for (j = 0; j < i; j++)
+			if (cp->v[j].status == v->status &&
+			    !strcmp(cp->v[j].reason ? cp->v[j].reason : "", why))
+				break;
+		if (j < i)
+			continue;
+		names = pm_xstrdup(v->name);
+		for (j = i + 1; j < cp->n; j++)
+			if (cp->v[j].status == v->status &&
+			    !strcmp(cp->v[j].reason ? cp->v[j].reason : "", why)) {
+				tmp = pm_xasprintf("%s, %s", names, cp->v[j].name);
+				free(names);
+				names = tmp;
+			}
+		seen = pm_xasprintf("%d %s", (int)v->status, why);
+		line = pm_xasprintf("%s: %s %s", names, v->status == PM_CV_NOT_SUPPORTED ?
+				    "<not supported>" : "<not counted>",
+				    note_seen(ns, seen) ? "(as above)" : why);
+		if (md) {
+			fputs("- ", f);
+			pm_md_escape(f, line);
+			fputc('\n', f);
+		} else {
+			fprintf(f, "    %s\n", line);
+		}
+		note_add(ns, seen);
+		free(line);
+		free(names);
+	}
+}
+
+static void render_detail(const struct pm_bench_result *b, FILE *f,
+			  enum pm_table_format fmt, unsigned flags,
+			  struct notes *ns, struct notes *said)
+{
+	bool md = fmt == PM_TABLE_MARKDOWN;
+	char t0[32], t1[32], t2[32];
+
+	bench_title(b, f, md);
 	if (b->status != PM_BENCH_OK) {
-		fprintf(f, "  %s: %s\n",
-			b->status == PM_BENCH_UNSUPPORTED ? "not supported here" : "failed",
-			b->reason ? b->reason : "");
+		fprintf(f, "%s%s: %s\n", md ? "" : "  ", not_run(b), b->reason ? b->reason : "");
 		return;
 	}
 	if (b->workload) {
 		pm_render_workload(b, f);
-		render_hotspots(b, f, 10);
+		render_hotspots(b, f, fmt, flags, 10, ns);
 		return;
 	}
 	pm_fmt_time(t0, sizeof(t0), b->stats.median);
 	pm_fmt_time(t1, sizeof(t1), b->stats.ci_low);
 	pm_fmt_time(t2, sizeof(t2), b->stats.ci_high);
 	if (b->measured) {
-		char *v = fmt_value(b, b->stats.median);
+		char *v = pm_fmt_bench_value(b, b->stats.median);
 
-		fprintf(f, "  %-22s %s  (median of %zu measurements)\n", "value", v,
-			b->ntrials);
+		kv(f, md, "value", "%s  (median of %zu measurements)", v, b->ntrials);
+		free(v);
 		if (b->params)
-			fprintf(f, "  %-22s %s\n", "parameters", b->params);
+			kv(f, md, "parameters", "%s", b->params);
 		return;
 	}
 	if (pm_bench_higher_is_better(b)) {
-		char *v = fmt_value(b, b->stats.median);
+		char *v = pm_fmt_bench_value(b, b->stats.median);
 
-		fprintf(f, "  %-22s %s\n", "rate", v);
+		kv(f, md, "rate", "%s", v);
 		free(v);
 	}
-	if (b->ntrials < 2 || isnan(rel_ci(b)))
-		fprintf(f, "  %-22s %s  (%zu trial%s, no interval)\n", "time/op", t0,
-			b->ntrials, b->ntrials == 1 ? "" : "s");
+	if (isnan(pm_bench_rel_ci(b)))
+		kv(f, md, "time/op", "%s  (%zu trial%s, no interval)", t0, b->ntrials,
+		   b->ntrials == 1 ? "" : "s");
 	else
-		fprintf(f, "  %-22s %s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)\n",
-			"time/op", t0, 100 * rel_ci(b), 100 * b->stats.ci_level, t1, t2,
-			b->ntrials, b->nrounds, b->nrounds == 1 ? "" : "s",
-			(unsigned long long)b->iterations,
-			b->converged ? "" : "; CI target not reached");
+		kv(f, md, "time/op", "%s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)",
+		   t0, 100 * pm_bench_rel_ci(b), 100 * b->stats.ci_level, t1, t2,
+		   b->ntrials, b->nrounds, b->nrounds == 1 ? "" : "s",
+		   (unsigned long long)b->iterations,
+		   b->converged ? "" : "; CI target not reached");
 	if (b->placement)
-		fprintf(f, "  %-22s %s (main process on CPU %d)\n", "placement",
-			b->placement, b->cpu);
+		kv(f, md, "placement", "%s (main process on CPU %d)", b->placement, b->cpu);
 	else if (b->cpu >= 0)
-		fprintf(f, "  %-22s CPU %d\n", "pinned", b->cpu);
+		kv(f, md, "pinned", "CPU %d", b->cpu);
 	if (b->overhead_ns > 0.05) {
 		pm_fmt_time(t0, sizeof(t0), b->overhead_ns);
-		fprintf(f, "  %-22s %s per op subtracted\n", "overhead", t0);
+		kv(f, md, "overhead", "%s per op subtracted", t0);
 	}
 	if (b->params)
-		fprintf(f, "  %-22s %s\n", "parameters", b->params);
-	if (!cp->n) {
-		render_scaling(b, f);
-		render_hotspots(b, f, 10);
-		return;
-	}
-	if (cp->done)
-		fprintf(f, "  counters per op (separate counted pass of %llu ops, %d process%s%s, ran at %.2fx the timed latency):\n",
-			(unsigned long long)cp->ops, cp->processes,
-			cp->processes == 1 ? "" : "es",
-			cp->inherit ? ", children included" : "", cp->perturbation);
-	else
-		fprintf(f, "  counters:\n");
-	for (i = 0; i < cp->n; i++) {
-		const struct pm_counter_value *v = &cp->v[i];
-		bool time = !strcmp(v->name, "task-clock");
-
-		if (v->status == PM_CV_NOT_SUPPORTED) {
-			fprintf(f, "    %-20s %12s  %s\n", v->name, "<not supported>",
-				v->reason ? v->reason : "");
-			continue;
-		}
-		if (v->status == PM_CV_NOT_COUNTED) {
-			fprintf(f, "    %-20s %12s  %s\n", v->name, "<not counted>",
-				v->reason ? v->reason : "");
-			continue;
-		}
-		if (time)
-			pm_fmt_time(t0, sizeof(t0), v->per_op);
-		else
-			pm_fmt_count(t0, sizeof(t0), v->per_op);
-		fprintf(f, "    %-20s %12s", v->name, t0);
-		if (!isnan(v->kernel) && v->per_op > 0) {
-			pm_fmt_count(t1, sizeof(t1), v->user);
-			pm_fmt_count(t2, sizeof(t2), v->kernel);
-			fprintf(f, "  user %s  kernel %s (%.0f%% kernel)", t1, t2,
-				100 * v->kernel / v->per_op);
-		}
-		if (v->running < 0.999)
-			fprintf(f, "  [counted %.0f%% of the time, scaled]", 100 * v->running);
-		if (v->user_only)
-			fprintf(f, "  [user space only]");
+		kv(f, md, "parameters", "%s", b->params);
+	if (b->counters.n)
+		render_counters(b, f, fmt, said);
+	render_scaling(b, f, md ? "" : "  ");
+	if (md && b->hotspots)
 		fputc('\n', f);
-	}
-	if (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0) {
-		pm_fmt_time(t1, sizeof(t1), cp->ru_user_ns);
-		pm_fmt_time(t2, sizeof(t2), cp->ru_sys_ns);
-		fprintf(f, "    %-20s %12s  user %s  sys %s (getrusage, tick-based)\n",
-			"cpu time", "", t1, t2);
-	}
-	render_scaling(b, f);
-	render_hotspots(b, f, 10);
+	render_hotspots(b, f, fmt, flags, 10, ns);
 }
 
-void pm_render_text(const struct pm_result *r, FILE *f, unsigned flags)
+void pm_render(const struct pm_result *r, FILE *f, enum pm_table_format fmt,
+	       unsigned flags)
 {
+	struct notes ns = { 0 };
 	size_t i;
 
 	if (!(flags & PM_RENDER_NO_HEADER))
-		pm_render_header(r, f);
+		header(r, f, fmt);
 	if (r->nbench == 0) {
 		fprintf(f, "(no benchmarks)\n");
+		notes_print(&ns, f, fmt);
 		return;
 	}
 	if (r->nbench == 1 || (flags & PM_RENDER_DETAIL)) {
+		struct notes said = { 0 };
+
 		for (i = 0; i < r->nbench; i++) {
 			if (i)
 				fputc('\n', f);
-			render_detail(&r->bench[i], f);
+			render_detail(&r->bench[i], f, fmt, flags, &ns, &said);
 		}
+		for (i = 0; i < said.n; i++)
+			free(said.v[i]);
+		free(said.v);
+		if (ns.n)
+			fputc('\n', f);
+		notes_print(&ns, f, fmt);
 		return;
 	}
-	render_table(r, f);
-	print_notes(r, f);
-	print_unsupported(r, f);
+	render_table(r, f, fmt, flags, &ns);
+	notes_print(&ns, f, fmt);
 }
 
-static void csv_str(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+/* ---- csv ---- */
 
 static void csv_num(FILE *f, double v)
 {
@@ -814,9 +1134,9 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 			static const char *const st[] = { "ok", "not-supported", "not-counted" };
 			static const char *const bst[] = { "ok", "unsupported", "failed" };
 
-			csv_str(f, b->name);
+			pm_csv_field(f, b->name);
 			fprintf(f, ",%s,", bst[b->status]);
-			csv_str(f, b->unit);
+			pm_csv_field(f, b->unit);
 			csv_num(f, b->stats.median);
 			csv_num(f, b->stats.ci_low);
 			csv_num(f, b->stats.ci_high);
@@ -824,7 +1144,7 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 			csv_num(f, pm_bench_result_value(b, b->stats.median));
 			fputc(',', f);
 			if (v) {
-				csv_str(f, v->name);
+				pm_csv_field(f, v->name);
 				fprintf(f, ",%s", st[v->status]);
 				csv_num(f, v->per_op);
 				csv_num(f, v->user);
@@ -834,8 +1154,176 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 				fputs(",,,,,", f);
 			}
 			fputc(',', f);
-			csv_str(f, run);
+			pm_csv_field(f, run);
 			fputc('\n', f);
 		}
 	}
+}
+
+/* ---- several results side by side ---- */
+
+char *pm_result_short_name(const struct pm_result *r, const char *given)
+{
+	const char *base;
+	size_t len;
+
+	if (r->label && *r->label)
+		return pm_xstrdup(r->label);
+	if (given && given[0] == '@')
+		return pm_xstrdup(given);
+	base = base_name(given ? given : r->path);
+	len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		len -= 5;
+	return pm_xasprintf("%.*s", (int)len, base);
+}
+
+/* Benchmark names of all results, in the order first seen. */
+static const char **all_bench_names(const struct pm_result *const *r, size_t n,
+				    size_t *count)
+{
+	const char **v = NULL;
+	size_t k = 0, i, j, m;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r[i]->nbench; j++) {
+			bool seen = false;
+
+			for (m = 0; m < k && !seen; m++)
+				seen = !strcmp(v[m], r[i]->bench[j].name);
+			if (seen)
+				continue;
+			v = pm_xrealloc(v, (k + 1) * sizeof(*v));
+			v[k++] = r[i]->bench[j].name;
+		}
+	*count = k;
+	return v;
+}
+
+struct pm_table *pm_compare_table(const struct pm_result *const *r,
+				  const char *const *names, size_t n)
+{
+	struct pm_table *t = pm_table_new();
+	size_t nb, i, k, col;
+	const char **benches = all_bench_names(r, n, &nb);
+
+	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "unit", NULL, PM_COL_LEFT | PM_COL_CSV_ONLY);
+	for (k = 0; k < n; k++) {
+		char *h = pm_xasprintf("%s ±95%%", names[k]);
+
+		pm_table_add_col(t, names[k], NULL, 0);
+		pm_table_add_col(t, "±95%", h, 0);
+		free(h);
+		if (k) {
+			h = pm_xasprintf("%s/%s", names[k], names[0]);
+			pm_table_add_col(t, "ratio", h, 0);
+			free(h);
+		}
+	}
+	for (i = 0; i < nb; i++) {
+		const struct pm_bench_result *base = pm_result_find(r[0], benches[i]);
+		double v0 = base && base->status == PM_BENCH_OK ?
+			pm_bench_result_value(base, base->stats.median) : NAN;
+		const char *unit = NULL;
+
+		pm_table_row(t, benches[i]);
+		pm_table_cell(t, 0, benches[i], NULL);
+		for (k = 0, col = 2; k < n; k++) {
+			const struct pm_bench_result *b = pm_result_find(r[k], benches[i]);
+			double v;
+			char *s;
+
+			/* the unit of the first result that has the benchmark */
+			if (b && b->unit && !unit) {
+				unit = b->unit;
+				pm_table_cell(t, 1, unit, NULL);
+			}
+			if (!b || b->status != PM_BENCH_OK || b->ntrials == 0) {
+				pm_table_cell(t, col, !b ? "-" : b->status == PM_BENCH_UNSUPPORTED ?
+					      "n/s" : b->status == PM_BENCH_FAILED ? "failed" : "-", "");
+				col += k ? 3 : 2;
+				continue;
+			}
+			v = pm_bench_result_value(b, b->stats.median);
+			s = pm_fmt_bench_value(b, b->stats.median);
+			if (!b->converged && b->ntrials > 1) {
+				char *t2 = pm_xasprintf("%s*", s);
+
+				free(s);
+				s = t2;
+			}
+			pm_table_cell_num(t, col++, s, v);
+			free(s);
+			if (isnan(pm_bench_rel_ci(b)))
+				pm_table_cell(t, col++, "-", "");
+			else {
+				s = pm_xasprintf("%.1f%%", 100 * pm_bench_rel_ci(b));
+				pm_table_cell_num(t, col++, s, 100 * pm_bench_rel_ci(b));
+				free(s);
+			}
+			if (k) {
+				if (v0 > 0 && v > 0) {
+					s = pm_xasprintf("%.2f", v / v0);
+					pm_table_cell_num(t, col, s, v / v0);
+					free(s);
+				} else {
+					pm_table_cell(t, col, "-", "");
+				}
+				col++;
+			}
+		}
+	}
+	free(benches);
+	return t;
+}
+
+void pm_render_compare(const struct pm_result *const *r,
+		       const char *const *names, size_t n, FILE *f,
+		       enum pm_table_format fmt)
+{
+	struct pm_table *t = pm_compare_table(r, names, n);
+	bool md = fmt == PM_TABLE_MARKDOWN, star = false, rate = false;
+	struct notes ns = { 0 };
+	size_t k, i;
+
+	if (fmt == PM_TABLE_CSV) {
+		pm_table_print(t, f, fmt);
+		pm_table_free(t);
+		return;
+	}
+	fprintf(f, "%spmbench: %zu results side by side, ratios to the first\n%s",
+		md ? "## " : "", n, md ? "\n" : "");
+	for (k = 0; k < n; k++) {
+		char *m = pm_render_machine(r[k]);
+
+		if (md) {
+			fputs("- ", f);
+			pm_md_escape(f, names[k]);
+			fputs(": ", f);
+			pm_md_escape(f, m);
+			fprintf(f, " (pmbench %s%s%s)\n", r[k]->version ? r[k]->version : "?",
+				r[k]->source && strcmp(r[k]->source, "run") ? ", " : "",
+				r[k]->source && strcmp(r[k]->source, "run") ? r[k]->source : "");
+		} else {
+			fprintf(f, "  %s: %s\n", names[k], m);
+		}
+		free(m);
+		for (i = 0; i < r[k]->nbench; i++) {
+			const struct pm_bench_result *b = &r[k]->bench[i];
+
+			star = star || (b->status == PM_BENCH_OK && !b->converged && b->ntrials > 1);
+			rate = rate || pm_bench_higher_is_better(b);
+		}
+		if (r[k]->source && !strncmp(r[k]->source, "import:", 7))
+			note_add(&ns, pm_xasprintf("%s is imported: figures only, no intervals",
+						   names[k]));
+	}
+	fputc('\n', f);
+	pm_table_print(t, f, fmt);
+	pm_table_free(t);
+	fprintf(f, "%s(per operation; ratio = the figure over %s's%s%s)\n", md ? "\n" : "",
+		names[0], rate ? "; a rate (MB/s, ops/s) is better higher, a time lower" : "",
+		star ? "; * = CI target not reached" : "");
+	notes_print(&ns, f, fmt);
 }

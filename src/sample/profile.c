@@ -561,20 +561,167 @@ json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 	return h;
 }
 
-void pm_hotspots_write_folded(const json_t *hotspots, const char *prefix,
-			      FILE *f)
+/*
+ * pmbench's own frames: the process's start, the command, the runner
+ * and the round worker.  Samples land under them only because the
+ * benchmark's loop is called from there; they say nothing about it.
+ */
+static const char *const start_frames[] = {
+	"_start", "__libc_start_main", "__libc_start_call_main",
+	"__libc_start_main_impl",
+};
+static const char *const harness_frames[] = {
+	"main", "cmd_run", "cmd_round", "run_in_rounds", "extra_passes",
+	"profile_pass", "counted_pass", "scaling_pass", "scale_point",
+	"timed_run", "timed_trials", "round_trials", "measure_trials",
+	"calibrate", "session_begin", "session_end", "copy_work",
+	"copy_thread",
+};
+/* Harness frames that call into the benchmark (run, setup, measure):
+ * what they call is the benchmark's. */
+static const char *const entry_frames[] = {
+	"timed_run", "session_begin", "measure_trials", "copy_work",
+};
+static const char *const harness_prefixes[] = {
+	"pm_run_", "pm_round_", "pm_profile_", "pm_sampler_", "pm_counters_",
+};
+
+static bool in_list(const char *name, size_t len, const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !strncmp(v[i], name, len))
+			return true;
+	return false;
+}
+
+bool pm_frame_is_harness(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (in_list(name, len, start_frames, PM_ARRAY_SIZE(start_frames)) ||
+	    in_list(name, len, harness_frames, PM_ARRAY_SIZE(harness_frames)))
+		return true;
+	for (i = 0; i < PM_ARRAY_SIZE(harness_prefixes); i++)
+		if (!strncmp(name, harness_prefixes[i], strlen(harness_prefixes[i])))
+			return true;
+	return false;
+}
+
+bool pm_hotspot_symbol_is_harness(const json_t *sym)
+{
+	const char *name = json_string_value(json_object_get(sym, "name"));
+	const char *obj = json_string_value(json_object_get(sym, "object"));
+	const char *base = obj ? strrchr(obj, '/') : NULL;
+
+	base = base ? base + 1 : obj;
+	return name && base && !strcmp(base, "pmbench") && pm_frame_is_harness(name);
+}
+
+char *pm_stack_strip_harness(const char *stack)
+{
+	const char *comm_end = strchr(stack, ';'), *p, *rest, *last = NULL;
+	size_t comm_len, last_len = 0;
+	bool ours;
+
+	if (!comm_end)
+		return pm_xstrdup(stack);
+	comm_len = (size_t)(comm_end - stack);
+	/* only the pmbench process runs the harness; a helper's main
+	 * (pmbench-spawner) is its benchmark loop */
+	ours = comm_len == 7 && !strncmp(stack, "pmbench", 7);
+	for (p = rest = comm_end + 1; *p; p = rest) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		bool start = in_list(p, len, start_frames, PM_ARRAY_SIZE(start_frames));
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 255 ? len : 255), p);
+		if (!start && !(ours && pm_frame_is_harness(name)))
+			break;
+		if (!start) {
+			last = p;
+			last_len = len;
+		}
+		rest = end ? end + 1 : p + len;
+	}
+	/* harness frames with no benchmark code under them, or that did
+	 * not call into the benchmark: pmbench's own time */
+	if (!*rest || (last && !in_list(last, last_len, entry_frames,
+					PM_ARRAY_SIZE(entry_frames))))
+		return NULL;
+	return pm_xasprintf("%.*s;%s", (int)comm_len, stack, rest);
+}
+
+static int cmp_stack_obj(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "samples"));
+	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "samples"));
+	int c = x < y ? 1 : x > y ? -1 : 0;
+
+	return c ? c : strcmp(json_string_value(json_object_get(*(json_t *const *)a, "stack")),
+			      json_string_value(json_object_get(*(json_t *const *)b, "stack")));
+}
+
+json_t *pm_hotspots_stacks(const json_t *hotspots, bool all_frames,
+			   double *harness)
 {
 	const json_t *stacks = json_object_get(hotspots, "stacks"), *s;
-	size_t i;
+	json_t *merged = json_object(), *out = json_array(), *v;
+	json_t **sorted;
+	const char *key;
+	size_t i, n = 0;
+	double dropped = 0;
 
 	json_array_foreach(stacks, i, s) {
 		const char *st = json_string_value(json_object_get(s, "stack"));
-		json_int_t n = json_integer_value(json_object_get(s, "samples"));
+		json_int_t c = json_integer_value(json_object_get(s, "samples"));
+		char *k;
 
-		if (!st)
+		if (!st || c <= 0)
 			continue;
+		k = all_frames || !strcmp(st, "[other]") ? pm_xstrdup(st) :
+			pm_stack_strip_harness(st);
+		if (!k) {
+			dropped += (double)c;
+			continue;
+		}
+		v = json_object_get(merged, k);
+		json_object_set_new(merged, k, json_integer((v ? json_integer_value(v) : 0) + c));
+		free(k);
+	}
+	sorted = pm_xcalloc(json_object_size(merged) + 1, sizeof(*sorted));
+	json_object_foreach(merged, key, v)
+		sorted[n++] = json_pack("{s:s,s:O}", "stack", key, "samples", v);
+	qsort(sorted, n, sizeof(*sorted), cmp_stack_obj);
+	/* the stacks the file did not keep stay last */
+	for (i = 0; i < n; i++)
+		if (strcmp(json_string_value(json_object_get(sorted[i], "stack")), "[other]"))
+			json_array_append(out, sorted[i]);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(json_string_value(json_object_get(sorted[i], "stack")), "[other]"))
+			json_array_append(out, sorted[i]);
+		json_decref(sorted[i]);
+	}
+	free(sorted);
+	json_decref(merged);
+	if (harness)
+		*harness = dropped;
+	return out;
+}
+
+void pm_hotspots_write_folded(const json_t *hotspots, const char *prefix,
+			      bool all_frames, FILE *f)
+{
+	json_t *stacks = pm_hotspots_stacks(hotspots, all_frames, NULL), *s;
+	size_t i;
+
+	json_array_foreach(stacks, i, s) {
 		if (prefix)
 			fprintf(f, "%s;", prefix);
-		fprintf(f, "%s %lld\n", st, (long long)n);
+		fprintf(f, "%s %lld\n", json_string_value(json_object_get(s, "stack")),
+			(long long)json_integer_value(json_object_get(s, "samples")));
 	}
+	json_decref(stacks);
 }

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -49,8 +50,24 @@ void pm_profile_drain(struct pm_profile *pr);
 json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 		       double pass_ns);
 
+/*
+ * Reading a hotspots object.  pmbench's own frames (the process start,
+ * main, the command, the runner's passes, the round worker) are dropped
+ * unless all_frames: a stack keeps the process name and what the
+ * benchmark called; a sample of pmbench's own code is left out.
+ */
+bool pm_frame_is_harness(const char *name);
+/* A sampled symbol of pmbench's own code (never the benchmark's). */
+bool pm_hotspot_symbol_is_harness(const json_t *sym);
+/* "comm;frame;..." without the harness frames; NULL when the sample was
+ * in pmbench's own code. */
+char *pm_stack_strip_harness(const char *stack);
+/* The stacks [{stack, samples}], merged after stripping, most sampled
+ * first, "[other]" last; *harness: samples dropped as pmbench's own. */
+json_t *pm_hotspots_stacks(const json_t *hotspots, bool all_frames,
+			   double *harness);
 /* Folded stacks ("frame;frame;frame count") of a hotspots object. */
 void pm_hotspots_write_folded(const json_t *hotspots, const char *prefix,
-			      FILE *f);
+			      bool all_frames, FILE *f);
 
 #endif

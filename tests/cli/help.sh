@@ -17,7 +17,7 @@ pm help
 expect_status 0
 expect_out 'PMBENCH\(1\)'
 
-for topic in stat list events show sysinfo help explain import ab; do
+for topic in stat list events show sysinfo help explain import ab report log; do
 	pm help "$topic"
 	expect_status 0 "help $topic"
 	expect_out "PMBENCH-$(echo "$topic" | tr a-z A-Z)\\(1\\)"

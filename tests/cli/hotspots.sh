@@ -104,7 +104,7 @@ bad=$(grep -cvE '^[^ ]+ [0-9]+$' "$T/out")
 # benchmark loop to main for most samples of a user-heavy benchmark.
 pm run --call-graph dwarf --no-counters --max-time 0.3 -o "$T/d.json" int-add
 expect_status 0 "run --call-graph dwarf"
-pm show --hotspots "$T/d.json"
+pm show --hotspots --all-frames "$T/d.json"
 u=$(sed -n 's/.*unwound completely (libunwind): \([0-9]*\)%.*/\1/p' "$T/out")
 # planted user code: int-add's loop add_run, reached from main (in
 # sanitizer builds the frames between are larger than the 8 KiB stack

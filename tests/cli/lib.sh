@@ -21,6 +21,13 @@ exclusive_machine() {
 	flock -x 9
 }
 trap 'rm -rf "$T"' EXIT
+
+# Runs without -o go to the result history: keep it in the scratch
+# directory, and let nothing depend on (or write into) the real home.
+XDG_DATA_HOME="$T/xdg-data"
+HOME="$T/home"
+mkdir -p "$HOME"
+export XDG_DATA_HOME HOME
 fails=0
 checks=0
 

@@ -10,8 +10,8 @@ expect_out '^  time/op +[0-9.]+ (us|ms)  ±[0-9.]+%  \([0-9]+% CI [0-9.]+ (us|ms
 if have_hw_pmu; then
 	expect_out '^    cycles +[0-9.]+[KMG]? +user '
 else
-	expect_out '^    cycles +<not supported>  no hardware PMU on this machine'
-	expect_out '^    icache +<not supported>  no hardware PMU on this machine'
+	# one line for the events with one reason
+	expect_out '^    cycles, icache: <not supported> no hardware PMU on this machine'
 fi
 expect_no_out '^    instructions' "only the events asked for"
 # software counters: real values per op

@@ -28,13 +28,93 @@ cp "$T/out" "$T/a.json"
 pm show --format json "$T/a.json"
 cmp -s "$T/out" "$T/a.json" || fail "show --format json is not stable"
 
-# Two files: both shown.
-pm show "$f" "$T/a.json"
-expect_status 0
-[ "$(grep -c '^== ' "$T/out")" -eq 2 ] || fail "two files, two headers"
+# The legend explains the columns shown and nothing else; each note once.
+pm show "$f"
+head=$(grep '^benchmark ' "$T/out")
+if echo "$head" | grep -q ' k%'; then
+	expect_out 'k% = kernel share'
+else
+	expect_no_out 'k% = kernel share' "legend of a table without k% columns"
+fi
+if grep -Eq ' \*$' "$T/out"; then
+	expect_out '\* = CI target not reached'
+else
+	expect_no_out '\* = CI target' "legend without a * mark"
+fi
+[ "$(grep -c 'not converged' "$T/out")" -le 1 ] || fail "the not-converged note is said more than once"
+[ "$(grep -c 'no hardware PMU' "$T/out")" -le 1 ] || fail "an event note is said more than once"
 
+# Markdown: a GitHub table that reads in plain text (every row padded to
+# the same length), notes as a list.
+pm show --format markdown "$f"
+expect_status 0
+expect_out '^## pmbench [0-9.]+ on [^ ]+$'
+expect_out '^Linux [^ ]+ [^ ]+, '
+expect_out '^\| benchmark +\| +time/op \| +±95% \| trials \|'
+expect_out '^\| :-+ \| -+: \| -+: \|'
+expect_out '^\| fork +\| +[0-9.]+ (us|ms)\*? \|'
+grep '^|' "$T/out" | sed 's/±/+/g' | awk '{ print length($0) }' | sort -u > "$T/widths"
+[ "$(wc -l < "$T/widths")" -eq 1 ] || fail "markdown rows are not padded to one width"
+cols=$(grep '^| benchmark' "$T/out" | tr -cd '|' | wc -c)
+grep '^|' "$T/out" | while read -r line; do
+	[ "$(printf '%s' "$line" | sed 's/\\|//g' | tr -cd '|' | wc -c)" -eq "$cols" ] || echo bad
+done | grep -q bad && fail "markdown rows with a different number of cells"
+expect_no_out '(^|[^`])<not supported>' "raw <...> in markdown (GitHub takes it for HTML)"
+
+# Three files side by side: one table, a column per file, ratios to the
+# first.  b has every figure doubled, c is a's twin.
+label() { sed "s/\"label\": [^,]*,/\"label\": \"$1\",/" "$f"; }
+label a > "$T/a.json"
+label b > "$T/b.json"
+label c > "$T/c.json"
+# every time doubled: the trials and their statistics
+label b | awk '/"trials_ns": \[/ { t = 1; print; next } t && /\]/ { t = 0 }
+	t && /^ *[0-9.e+-]+,?$/ { sub(/[0-9.e+-]+/, sprintf("%.10g", 2 * $1)) }
+	/"(median|ci_low|ci_high|mean|stddev|min|max|mad)_ns": [0-9]/ {
+		split($0, kv, ": "); v = kv[2]; sub(/,$/, "", v)
+		sub(/: [0-9.e+-]+/, ": " sprintf("%.10g", 2 * v)) }
+	{ print }' > "$T/b2.json"
+pm show --format markdown "$T/a.json" "$T/b.json" "$T/c.json"
+expect_status 0
+expect_out '^## pmbench: 3 results side by side, ratios to the first$'
+expect_out '^\| benchmark +\| +a \| +±95% \| +b \| +±95% \| ratio \| +c \| +±95% \| ratio \|$'
+[ "$(grep -c '^| benchmark' "$T/out")" -eq 1 ] || fail "side by side: not one table"
+expect_out '^\| fork +\| .* \| +1\.00 \| .* \| +1\.00 \|$'
+pm show --format csv "$T/a.json" "$T/b2.json"
+expect_status 0
+expect_out '^benchmark,unit,a,a ±95%,b,b ±95%,b/a$'
+# the ratio is the figure over the baseline's: 2 for doubled times
+awk -F, 'NR > 1 && $3 != "" && $5 != "" {
+	if ($7 < 1.98 || $7 > 2.02 || ($5 / $3) < 1.98 || ($5 / $3) > 2.02) bad = bad " " $1 }
+	END { if (bad != "") { print bad; exit 1 } }' "$T/out" ||
+	fail "side by side csv: ratios are not b/a = 2"
+[ "$(grep -c '^fork,' "$T/out")" -eq 1 ] || fail "side by side csv: fork not one row"
+pm show "$T/a.json" "$T/b2.json"
+expect_status 0
+expect_out '^benchmark +a +±95% +b +±95% +ratio$'
+expect_out '^fork +[0-9.]+ (us|ms)\*? +[0-9.]+% +[0-9.]+ (us|ms)\*? +[0-9.]+% +2\.00$'
+
+# Other views of several files: one after the other; csv with a run column.
+pm show -v "$T/a.json" "$T/b.json"
+[ "$(grep -c '^== ' "$T/out")" -eq 2 ] || fail "-v of two files: two headers"
+pm show -v --format csv "$T/a.json" "$T/b.json"
+expect_out '^benchmark,status,unit,median_ns,.*,run$'
+expect_out '^fork,ok,.*,a$'
+expect_out '^fork,ok,.*,b$'
+pm show --hotspots --format csv "$f"
+expect_status 0
+expect_out '^benchmark,symbol,object,kernel,share,cost_ns_per_op,samples,size,run$'
+pm show --hotspots --format json "$f"
+expect_status 2
+pm show --format markdown -v "$f"
+expect_status 0
+expect_out '^### fork: fork\+exit\+wait'
+expect_out '^- time/op: '
+
+# No file: the newest run of the history, which is empty here.
 pm show
 expect_status 2
+expect_err '@latest: the result history .* is empty'
 expect_err 'no result file given'
 
 finish

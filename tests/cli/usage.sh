@@ -26,7 +26,13 @@ mandir="${PMBENCH_DATADIR:?}/man"
 options_of() {
 	grep -oE -- '--[a-z][a-z-]*|(^|[[ ])-[a-zA-Z]\b' | sed 's/^[[ ]//' | sort -u
 }
-for cmd in run stat list events show explain sysinfo help import ab; do
+# every command that 'pmbench -h' lists
+pm -h
+cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' "$T/out")
+for c in run stat list events show explain sysinfo help import ab report log; do
+	echo "$cmds" | grep -qx "$c" || fail "pmbench -h does not list $c"
+done
+for cmd in $cmds; do
 	pm "$cmd" -h
 	expect_status 0 "pmbench $cmd -h"
 	expect_out "^usage: pmbench $cmd" "pmbench $cmd -h"

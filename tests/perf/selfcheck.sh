@@ -14,6 +14,8 @@ S=${2:?srcdir}
 PM="$B/pmbench"
 HELLO="$B/pmbench-hello"
 T=$(mktemp -d)
+# runs without -o would go to the result history: keep it here
+XDG_DATA_HOME="$T/xdg"; export XDG_DATA_HOME
 trap 'rm -rf "$T"' EXIT
 export PMBENCH_DATADIR="$S"
 

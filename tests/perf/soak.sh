@@ -19,6 +19,8 @@ PAIRS=${2:-10}
 PM="$B/pmbench"
 LIB="$B/tests/helpers/libslowsyscall.so"
 T=$(mktemp -d)
+# runs without -o would go to the result history: keep it here
+XDG_DATA_HOME="$T/xdg"; export XDG_DATA_HOME
 trap 'rm -rf "$T"' EXIT INT TERM
 [ -x "$PM" ] && [ -f "$LIB" ] || { echo "soak: build pmbench and $LIB first" >&2; exit 2; }
 

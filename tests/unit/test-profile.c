@@ -164,14 +164,97 @@ START_TEST(folded_writer)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	pm_hotspots_write_folded(h, "null", f);
-	pm_hotspots_write_folded(h, NULL, f);
+	pm_hotspots_write_folded(h, "null", true, f);
+	pm_hotspots_write_folded(h, NULL, true, f);
 	fclose(f);
 	ck_assert_str_eq(buf, "null;pmbench;main;do_syscall_64 12\n"
 			      "null;pmbench;[libc.so.6] 3\n"
 			      "pmbench;main;do_syscall_64 12\n"
 			      "pmbench;[libc.so.6] 3\n");
 	free(buf);
+	json_decref(h);
+}
+END_TEST
+
+/* pmbench's own frames go; what the benchmark called stays; samples of
+ * pmbench's own code are dropped; other processes keep their main. */
+START_TEST(harness_frames)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "pmbench;__libc_start_call_main;main;cmd_run;pm_run_bench_passes;"
+		  "extra_passes;profile_pass;timed_run;null_run;syscall;do_syscall_64",
+		  "pmbench;null_run;syscall;do_syscall_64" },
+		/* the profiler switched on around the loop: pmbench's own time */
+		{ "pmbench;__libc_start_call_main;main;cmd_run;pm_run_bench_passes;"
+		  "extra_passes;profile_pass;pm_profile_enable;ioctl;perf_ioctl", NULL },
+		{ "pmbench;__libc_start_call_main;main;cmd_run;pm_run_bench_passes", NULL },
+		/* a peer forked during setup: its code is the benchmark's */
+		{ "pmbench;_start;__libc_start_main;main;cmd_run;pm_run_bench_passes;"
+		  "session_begin;pipe_setup;peer_loop;read",
+		  "pmbench;pipe_setup;peer_loop;read" },
+		/* the spawner's main is its fork loop */
+		{ "pmbench-spawner;__libc_start_call_main;main;__fork;_Fork",
+		  "pmbench-spawner;main;__fork;_Fork" },
+		{ "pmbench;[pmbench];syscall", "pmbench;[pmbench];syscall" },
+		{ "pmbench", "pmbench" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = pm_stack_strip_harness(cases[i].in);
+
+		if (!cases[i].out)
+			ck_assert_msg(!got, "%s: kept as %s", cases[i].in, got);
+		else
+			ck_assert_str_eq(got, cases[i].out);
+		free(got);
+	}
+	ck_assert(pm_frame_is_harness("pm_run_bench_round"));
+	ck_assert(pm_frame_is_harness("timed_run"));
+	ck_assert(!pm_frame_is_harness("null_run"));
+	ck_assert(!pm_frame_is_harness("do_syscall_64"));
+}
+END_TEST
+
+/* Stacks that are the same once stripped add up; the dropped samples
+ * are counted; the folded writer strips unless asked not to. */
+START_TEST(harness_merged)
+{
+	json_t *h = json_pack("{s:[{s:s,s:i},{s:s,s:i},{s:s,s:i},{s:s,s:i}]}", "stacks",
+		"stack", "pmbench;main;cmd_run;timed_run;null_run", "samples", 5,
+		"stack", "pmbench;main;cmd_round;pm_round_worker;timed_run;null_run", "samples", 7,
+		"stack", "pmbench;main;cmd_run;profile_pass;pm_sampler_disable", "samples", 2,
+		"stack", "[other]", "samples", 1);
+	json_t *st;
+	double dropped = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	st = pm_hotspots_stacks(h, false, &dropped);
+	ck_assert_int_eq(json_array_size(st), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(st, 0), "stack")),
+			 "pmbench;null_run");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(st, 0), "samples")), 12);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(st, 1), "stack")),
+			 "[other]");
+	ck_assert_double_eq(dropped, 2);
+	json_decref(st);
+	st = pm_hotspots_stacks(h, true, &dropped);
+	ck_assert_int_eq(json_array_size(st), 4);
+	ck_assert_double_eq(dropped, 0);
+	json_decref(st);
+	f = open_memstream(&buf, &len);
+	pm_hotspots_write_folded(h, "null", false, f);
+	fclose(f);
+	ck_assert_str_eq(buf, "null;pmbench;null_run 12\nnull;[other] 1\n");
+	free(buf);
+	ck_assert(pm_hotspot_symbol_is_harness(json_pack("{s:s,s:s}", "name", "timed_run",
+							 "object", "/usr/bin/pmbench")));
+	ck_assert(!pm_hotspot_symbol_is_harness(json_pack("{s:s,s:s}", "name", "main",
+							  "object", "/usr/libexec/pmbench-spawner")));
 	json_decref(h);
 }
 END_TEST
@@ -188,6 +271,8 @@ int main(void)
 	tcase_add_test(tc, kernel_hotspot);
 	tcase_add_test(tc, children_sampled);
 	tcase_add_test(tc, folded_writer);
+	tcase_add_test(tc, harness_frames);
+	tcase_add_test(tc, harness_merged);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,155 @@
+/* pmbench log: the runs of the result history (pmbench-log(1)). */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "results/history.h"
+#include "results/result.h"
+#include "results/table.h"
+#include "sysinfo.h"
+
+static const char usage[] =
+	"usage: pmbench log [--format table|markdown|csv] [-n N]\n"
+	"\n"
+	"      --format FMT  table (default), markdown, csv (with every benchmark\n"
+	"                    and the full path)\n"
+	"  -n, --max-count N the N newest runs only\n"
+	"\n"
+	"Lists the runs kept in the result history, newest first, with the name\n"
+	"that selects each one in show, explain and report (@latest, @-1, ...).\n";
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "max-count", required_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "null fork pipe" or, past max names, "null fork ... (23)" */
+static char *bench_list(const struct pm_result *r, size_t max)
+{
+	char *s = pm_xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < r->nbench && (!max || i < max); i++) {
+		t = pm_xasprintf("%s%s%s", s, i ? " " : "", r->bench[i].name);
+		free(s);
+		s = t;
+	}
+	if (max && r->nbench > max) {
+		t = pm_xasprintf("%s ... (%zu)", s, r->nbench);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static const char *si(const struct pm_result *r, const char *key)
+{
+	const json_t *j = pm_sysinfo_get(r->sysinfo, key);
+
+	return json_is_string(j) ? json_string_value(j) : "";
+}
+
+int cmd_log(int argc, char **argv)
+{
+	enum pm_table_format fmt = PM_TABLE_TEXT;
+	unsigned long max = 0;
+	struct pm_table *t;
+	char **files, *dir, *end;
+	size_t n, i, shown = 0;
+	struct pm_err e;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				fmt = PM_TABLE_TEXT;
+			else if (!strcmp(optarg, "markdown"))
+				fmt = PM_TABLE_MARKDOWN;
+			else if (!strcmp(optarg, "csv"))
+				fmt = PM_TABLE_CSV;
+			else
+				return pm_usage_error("log", usage,
+					"--format: '%s' is not one of table, markdown, csv", optarg);
+			break;
+		case 'n':
+			max = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || *optarg == '-' || max == 0)
+				return pm_usage_error("log", usage,
+					"-n: '%s' is not a count of runs (1 or more)", optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return PM_EXIT_OK;
+		case 'H':
+			return pm_show_manual("pmbench-log");
+		case ':':
+			return pm_usage_error("log", usage, "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return pm_usage_error("log", usage, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pm_usage_error("log", usage, "unexpected argument '%s'", argv[optind]);
+	if (pm_history_list(&files, &n, &e)) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_USAGE;
+	}
+	pm_history_dir(&dir, &e);
+	t = pm_table_new();
+	pm_table_add_col(t, "run", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "time (UTC)", "created", PM_COL_LEFT);
+	pm_table_add_col(t, "kernel", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "host", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "label", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "benchmarks", NULL, PM_COL_LEFT);
+	if (fmt == PM_TABLE_CSV)
+		pm_table_add_col(t, "file", NULL, PM_COL_LEFT);
+	for (i = n; i-- > 0 && (!max || shown < max);) {
+		struct pm_result r;
+		char *ref, *list;
+
+		if (pm_result_load(&r, files[i], &e)) {
+			pm_warn("skipped %s", e.msg);
+			continue;
+		}
+		ref = i + 1 == n ? pm_xstrdup("@latest") : pm_xasprintf("@-%zu", n - 1 - i);
+		list = bench_list(&r, fmt == PM_TABLE_CSV ? 0 : 6);
+		pm_table_row(t, ref);
+		pm_table_cell(t, 0, ref, NULL);
+		pm_table_cell(t, 1, r.created ? r.created : "", NULL);
+		pm_table_cell(t, 2, si(&r, "kernel.release"), NULL);
+		pm_table_cell(t, 3, si(&r, "hostname"), NULL);
+		pm_table_cell(t, 4, r.label ? r.label : "", NULL);
+		pm_table_cell(t, 5, list, NULL);
+		if (fmt == PM_TABLE_CSV)
+			pm_table_cell(t, 6, files[i], NULL);
+		free(ref);
+		free(list);
+		pm_result_free(&r);
+		shown++;
+	}
+	if (fmt == PM_TABLE_CSV || shown) {
+		pm_table_print(t, stdout, fmt);
+		if (fmt != PM_TABLE_CSV)
+			printf("%s(%zu run%s in %s)\n", fmt == PM_TABLE_MARKDOWN ? "\n" : "", n,
+			       n == 1 ? "" : "s", dir);
+	} else {
+		printf("no runs in the result history (%s) yet: 'pmbench run' without -o "
+		       "keeps each run there\n", dir);
+	}
+	pm_table_free(t);
+	pm_history_list_free(files, n);
+	free(dir);
+	return PM_EXIT_OK;
+}

@@ -1,0 +1,200 @@
+/* pmbench report: an HTML page of result files (pmbench-report(1)). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "explain/explain.h"
+#include "report/report.h"
+#include "results/history.h"
+#include "results/render.h"
+#include "results/result.h"
+
+static const char usage[] =
+	"usage: pmbench report [-o FILE] [--title TEXT] [--all-frames]\n"
+	"                      [--min-frame PCT] [FILE...]\n"
+	"\n"
+	"  -o, --output FILE   write the HTML page here (atomically; default: standard\n"
+	"                      output when it is not a terminal)\n"
+	"      --title TEXT    the page's title (default: the results' names)\n"
+	"      --all-frames    keep pmbench's own frames (main, the runner) in the\n"
+	"                      flame graphs\n"
+	"      --min-frame PCT leave out flame-graph frames narrower than PCT percent\n"
+	"                      (default 0.5)\n"
+	"\n"
+	"FILE: a result file, or @latest, @-N, @LABEL from the result history;\n"
+	"none: @latest.  The first is the baseline; with two, the page has a\n"
+	"differential flame graph and explain's findings.  Open it in a browser.\n";
+
+enum { OPT_TITLE = 256, OPT_ALL_FRAMES, OPT_MIN_FRAME };
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
+	{ "min-frame", required_argument, NULL, OPT_MIN_FRAME },
+	{ "help", no_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct page {
+	const struct pm_result *const *r;
+	const char *const *names;
+	size_t n;
+	const struct pm_explanation *x;
+	const struct pm_report_opts *o;
+};
+
+static int page_writer(FILE *f, void *arg)
+{
+	const struct page *p = arg;
+
+	return pm_report_html(p->r, p->names, p->n, p->x, p->o, f);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct pm_report_opts o = { .min_frame = 0.005 };
+	const char *output = NULL;
+	static char *latest[] = { "@latest" };
+	struct pm_explanation x;
+	struct pm_side sides[2] = { { 0 }, { 0 } };
+	bool have_x = false;
+	struct pm_result *r;
+	const struct pm_result **rp;
+	char **given, **paths, **names, *end;
+	struct pm_err e;
+	size_t n, a, i;
+	int c, status = PM_EXIT_OK, err;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_TITLE:
+			o.title = optarg;
+			break;
+		case OPT_ALL_FRAMES:
+			o.all_frames = true;
+			break;
+		case OPT_MIN_FRAME:
+			o.min_frame = strtod(optarg, &end) / 100;
+			if (end == optarg || *end || !(o.min_frame >= 0 && o.min_frame < 1))
+				return pm_usage_error("report", usage,
+					"--min-frame: '%s' is not a percentage in [0, 100)", optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return PM_EXIT_OK;
+		case 'H':
+			return pm_show_manual("pmbench-report");
+		case ':':
+			return pm_usage_error("report", usage, "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return pm_usage_error("report", usage, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (!output && isatty(STDOUT_FILENO))
+		return pm_usage_error("report", usage,
+				      "give -o FILE: the report is an HTML page, not for a terminal");
+	if (output && pm_check_writable(output, &e)) {
+		pm_error("-o %s", e.msg);
+		return PM_EXIT_USAGE;
+	}
+	given = optind < argc ? argv + optind : latest;
+	n = optind < argc ? (size_t)(argc - optind) : 1;
+	paths = pm_xcalloc(n, sizeof(*paths));
+	r = pm_xcalloc(n, sizeof(*r));
+	names = pm_xcalloc(n, sizeof(*names));
+	for (a = 0; a < n; a++) {
+		struct stat st;
+
+		err = pm_history_resolve(given[a], &paths[a], &e);
+		if (!err && stat(paths[a], &st) == 0 && S_ISDIR(st.st_mode))
+			err = pm_err_set(&e, -EINVAL, "%s: a directory; the report takes result files",
+					 paths[a]);
+		if (!err)
+			err = pm_result_load(&r[a], paths[a], &e);
+		if (err) {
+			pm_error("%s", e.msg);
+			for (i = 0; i < a; i++)
+				pm_result_free(&r[i]);
+			for (i = 0; i <= a; i++) {
+				free(paths[i]);
+				free(names[i]);
+			}
+			free(paths);
+			free(names);
+			free(r);
+			return PM_EXIT_USAGE;
+		}
+		names[a] = pm_result_short_name(&r[a], given[a]);
+		for (i = 0; i < a; i++)
+			if (!strcmp(names[i], names[a])) {
+				char *t = pm_xasprintf("%s#%zu", names[a], a + 1);
+
+				free(names[a]);
+				names[a] = t;
+				break;
+			}
+	}
+	/* two results: what explain finds, beside the plots */
+	if (n == 2) {
+		struct pm_explain_opts xo;
+
+		pm_explain_opts_default(&xo);
+		if (pm_side_load(&sides[0], paths[0], &e) == 0 &&
+		    pm_side_load(&sides[1], paths[1], &e) == 0 &&
+		    pm_explain(&x, &sides[0], &sides[1], &xo, &e) == 0)
+			have_x = true;
+		else
+			pm_warn("no explain section: %s", e.msg);
+	}
+	rp = pm_xcalloc(n, sizeof(*rp));
+	for (a = 0; a < n; a++)
+		rp[a] = &r[a];
+	{
+		struct page p = { rp, (const char *const *)names, n, have_x ? &x : NULL, &o };
+
+		if (output) {
+			err = pm_write_atomic(output, page_writer, &p, &e);
+			if (err) {
+				pm_error("%s", e.msg);
+				status = PM_EXIT_RUNTIME;
+			}
+		} else {
+			err = page_writer(stdout, &p);
+			if (err || fflush(stdout) != 0) {
+				pm_error("writing the report: %s", strerror(err ? -err : errno));
+				status = PM_EXIT_RUNTIME;
+			}
+		}
+	}
+	if (n == 2) {
+		if (have_x)
+			pm_explanation_free(&x);
+		pm_side_free(&sides[0]);
+		pm_side_free(&sides[1]);
+	}
+	for (a = 0; a < n; a++) {
+		pm_result_free(&r[a]);
+		free(paths[a]);
+		free(names[a]);
+	}
+	free(rp);
+	free(r);
+	free(paths);
+	free(names);
+	return status;
+}

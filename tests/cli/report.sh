@@ -1,0 +1,131 @@
+#!/bin/sh
+# pmbench report: a self-contained HTML page, checked in a real browser
+# (headless Chromium): the table rows, every plot with its data, both
+# flame graphs and the differential one, explain's findings, no errors.
+. "$TEST_LIB"
+
+quick="--max-time 0.3 --rounds 3 --profile-time 100"
+pm run $quick --label old null pipe
+expect_status 0 "first run"
+pm run $quick --label new null pipe
+expect_status 0 "second run"
+
+pm report -o "$T/r.html" @-1 @latest
+expect_status 0 "report @-1 @latest"
+[ -s "$T/r.html" ] || { fail "no report written"; finish; }
+
+# Self-contained: no script, nothing fetched.
+grep -Eiq '<script|<link|<img|<iframe|<object|<embed| src=|@import|url\(' "$T/r.html" &&
+	fail "the page loads or runs something"
+grep -Eo 'https?://[^" ]*' "$T/r.html" | grep -v '^http://www.w3.org/2000/svg$' |
+	grep -q . && fail "the page names an address other than the SVG namespace"
+grep -q 'cmd_run\|timed_run' "$T/r.html" && fail "pmbench's own frames in the flame graphs"
+
+# Trials per side and benchmark, from the result files themselves.
+for side in old new; do
+	pm show --format csv "@$side"
+	for b in null pipe; do
+		awk -F, -v b="$b" 'NR > 1 && $1 == b { print $7; exit }' "$T/out" > "$T/n.$side.$b"
+		[ -s "$T/n.$side.$b" ] || fail "no trials of $b in @$side"
+	done
+done
+
+# Other forms: one file, three files, --all-frames, standard output.
+pm report -o "$T/one.html" @old
+expect_status 0
+grep -q '<pre class="explain">' "$T/one.html" && fail "one file: an explain section"
+grep -q 'data-kind="diff"' "$T/one.html" && fail "one file: a differential flame graph"
+pm report -o "$T/three.html" @old @new @latest
+expect_status 0
+[ "$(grep -c '<section class="bench"' "$T/three.html")" -eq 2 ] || fail "three files: not a section per benchmark"
+pm report --all-frames -o "$T/all.html" @old @new
+expect_status 0
+grep -q '<title>timed_run:' "$T/all.html" || fail "--all-frames: no runner frames"
+pm report @old
+expect_status 0 "report on standard output"
+grep -q '^</html>$' "$T/out" || fail "report on standard output: no page"
+pm report -o "$T/x.html" "$T"
+expect_status 2 "report of a directory"
+pm report -o "$T/x.html" @nosuchrun
+expect_status 2
+
+command -v chromium >/dev/null 2>&1 ||
+	{ [ "$fails" -eq 0 ] || finish; skip "chromium is not installed (apt-get install chromium): the page was not checked in a browser"; }
+
+# Load the page in the browser and take the document it built.
+browse() {
+	mkdir -p "$T/profile"
+	timeout 300 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$1" >"$T/dom.html" 2>"$T/browser.err"
+}
+browse "$T/r.html" || browse "$T/r.html" || { fail "chromium could not load the page"; sed 's/^/  /' "$T/browser.err" | tail -5 >&2; finish; }
+grep -q '</html>' "$T/dom.html" || fail "no document from the browser"
+grep -Ei 'Uncaught|CONSOLE\(' "$T/browser.err" && fail "errors in the browser console"
+grep -qi '<script' "$T/dom.html" && fail "a script in the document"
+
+# The summary table: a row per benchmark with each side and a verdict.
+for b in null pipe; do
+	grep -Eq "<tr data-key=\"$b\"><td><a href=\"#b-$b\">$b</a></td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[0-9.]+</td><td>(regression|improvement|no change|inconclusive)</td></tr>" "$T/dom.html" ||
+		fail "summary table: no full row for $b"
+done
+grep -q '<pre class="explain">pmbench explain' "$T/dom.html" || fail "no explain section"
+
+# Every plot, per benchmark, with its data: summarised by awk from the
+# document the browser built.
+awk '
+function attr(s, name,   m) {
+	if (match(s, " " name "=\"[^\"]*\"")) { m = substr(s, RSTART, RLENGTH); sub(/^[^"]*"/, "", m); sub(/"$/, "", m); return m }
+	return ""
+}
+/<section class="bench"/ { bench = attr($0, "data-bench") }
+/<g class="side"/ { side = attr($0, "data-side"); print "side", bench, side, attr($0, "data-trials") }
+/<path class="round/ {
+	n = attr($0, "data-n"); nv = split(attr($0, "data-v"), v, " ")
+	d = attr($0, "d"); nm = gsub(/M/, "M", d)
+	print "round", bench, side, n, nv, nm
+}
+/<figure class="flame"/ { kind = attr($0, "data-kind"); fside = attr($0, "data-side") }
+/<svg[^>]*class="flame/ { print "flame", bench, kind, fside, attr($0, "data-total") }
+/<rect / && kind != "" {
+	print "frame", bench, kind, fside, attr($0, "data-n"), (attr($0, "fill") ~ /^#(ff[0-9a-f][0-9a-f][0-9a-f][0-9a-f]|[0-9a-f][0-9a-f][0-9a-f][0-9a-f]ff)$/)
+}
+/<\/figure>/ { kind = "" }
+/<table class="counters">/ { print "counters", bench }
+/<tr data-key="task-clock">/ { print "taskclock", bench }
+/<span class="verdict/ { print "verdict", bench }
+' "$T/dom.html" > "$T/plots"
+
+for b in null pipe; do
+	grep -q "^verdict $b$" "$T/plots" || fail "$b: no verdict"
+	grep -q "^counters $b$" "$T/plots" && grep -q "^taskclock $b$" "$T/plots" ||
+		fail "$b: no counters table with task-clock"
+	for side in old new; do
+		want=$(cat "$T/n.$side.$b")
+		grep -q "^side $b $side $want$" "$T/plots" ||
+			fail "$b/$side: the trials plot does not say $want trials"
+		# every trial is a dot, and its value is there
+		got=$(awk -v b="$b" -v s="$side" '$1 == "round" && $2 == b && $3 == s {
+			n += $4; v += $5; m += $6; k++ } END { print k + 0, n + 0, v + 0, m + 0 }' "$T/plots")
+		set -- $got
+		[ "$1" -ge 3 ] || fail "$b/$side: $1 rounds drawn, expected 3"
+		[ "$2" -eq "$want" ] && [ "$3" -eq "$want" ] && [ "$4" -eq "$want" ] ||
+			fail "$b/$side: trials $want, but rounds say $2, values $3, dots $4"
+		# a flame graph per side, its frames with their figures
+		grep -q "^flame $b side $side [0-9.e+-]+$" "$T/plots" 2>/dev/null ||
+			grep -Eq "^flame $b side $side [0-9.e+-]+$" "$T/plots" ||
+			fail "$b/$side: no flame graph"
+		f=$(awk -v b="$b" -v s="$side" '$1 == "frame" && $2 == b && $3 == "side" && $4 == s && $5 > 0' "$T/plots" | wc -l)
+		[ "$f" -ge 3 ] || fail "$b/$side: flame graph with $f frames"
+	done
+	grep -Eq "^flame $b diff new [0-9.e+-]+$" "$T/plots" || fail "$b: no differential flame graph"
+	f=$(awk -v b="$b" '$1 == "frame" && $2 == b && $3 == "diff" && $5 > 0' "$T/plots" | wc -l)
+	c=$(awk -v b="$b" '$1 == "frame" && $2 == b && $3 == "diff" && $6 == 1' "$T/plots" | wc -l)
+	[ "$f" -ge 3 ] || fail "$b: differential flame graph with $f frames"
+	[ "$c" -ge 1 ] || fail "$b: no frame of the differential graph is red or blue"
+done
+# the process is the frame above the base
+grep -q '<title>pmbench: ' "$T/dom.html" || fail "no process frame in the flame graphs"
+
+finish

@@ -1,0 +1,154 @@
+/* The table printer: the same rows as text, markdown, csv and html. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/table.h"
+
+static struct pm_table *sample(void)
+{
+	struct pm_table *t = pm_table_new();
+
+	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "time/op", "median_ns", 0);
+	pm_table_add_col(t, "unit", NULL, PM_COL_CSV_ONLY);
+	pm_table_row(t, "null");
+	pm_table_cell(t, 0, "null", NULL);
+	pm_table_cell_num(t, 1, "227 ns", 227.25);
+	pm_table_cell(t, 2, "ns", NULL);
+	pm_table_row(t, "fork|x");
+	pm_table_cell(t, 0, "fork|x", NULL);
+	pm_table_cell_num(t, 1, "<n/a>", NAN);
+	return t;
+}
+
+static char *print(const struct pm_table *t, enum pm_table_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	pm_table_print(t, f, fmt);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(text_aligned)
+{
+	struct pm_table *t = sample();
+	char *s = print(t, PM_TABLE_TEXT);
+
+	/* numbers right-aligned, names left, csv-only columns hidden, no
+	 * trailing blanks */
+	ck_assert_str_eq(s, "benchmark  time/op\n"
+			    "null        227 ns\n"
+			    "fork|x       <n/a>\n");
+	free(s);
+	pm_table_free(t);
+}
+END_TEST
+
+START_TEST(markdown_padded)
+{
+	struct pm_table *t = sample();
+	char *s = print(t, PM_TABLE_MARKDOWN);
+
+	/* pipes escaped, <...> as code so that it is not taken for HTML,
+	 * every line as long as the others */
+	ck_assert_str_eq(s, "| benchmark | time/op |\n"
+			    "| :-------- | ------: |\n"
+			    "| null      |  227 ns |\n"
+			    "| fork\\|x   | `<n/a>` |\n");
+	free(s);
+	pm_table_free(t);
+}
+END_TEST
+
+START_TEST(csv_raw)
+{
+	struct pm_table *t = sample();
+	char *s;
+
+	pm_table_row(t, NULL);
+	pm_table_cell(t, 0, "a,\"b\"", NULL);
+	s = print(t, PM_TABLE_CSV);
+	ck_assert_str_eq(s, "benchmark,median_ns,unit\n"
+			    "null,227.25,ns\n"
+			    "fork|x,,\n"
+			    "\"a,\"\"b\"\"\",,\n");
+	free(s);
+	pm_table_free(t);
+}
+END_TEST
+
+START_TEST(html_escaped)
+{
+	struct pm_table *t = sample();
+	char *s;
+
+	pm_table_class(t, "summary");
+	pm_table_span(t, "<section>");
+	s = print(t, PM_TABLE_HTML);
+	ck_assert_ptr_nonnull(strstr(s, "<table class=\"summary\">"));
+	ck_assert_ptr_nonnull(strstr(s, "<tr data-key=\"null\"><td>null</td>"
+					"<td class=\"n\" data-v=\"227.25\">227 ns</td></tr>"));
+	ck_assert_ptr_nonnull(strstr(s, "<td class=\"n\">&lt;n/a&gt;</td>"));
+	ck_assert_ptr_nonnull(strstr(s, "<th colspan=\"3\">&lt;section&gt;</th>"));
+	ck_assert_ptr_null(strstr(s, ">ns<"));
+	free(s);
+	pm_table_free(t);
+}
+END_TEST
+
+START_TEST(span_wrap_and_cells)
+{
+	struct pm_table *t = pm_table_new();
+	char *s;
+
+	pm_table_no_head(t);
+	pm_table_indent(t, 2);
+	pm_table_wrap_at(t, 30);
+	pm_table_add_col(t, "k", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "v", NULL, PM_COL_LEFT | PM_COL_WRAP);
+	pm_table_min_width(t, 0, 6);
+	pm_table_span(t, "section");
+	pm_table_row(t, "a");
+	pm_table_cell(t, 0, "a", NULL);
+	pm_table_cell(t, 1, "one two three four five six seven", NULL);
+	pm_table_row(t, "b");
+	pm_table_cell(t, 0, "b", NULL);
+	ck_assert_int_eq(pm_table_find_row(t, "a"), 1);
+	ck_assert_int_eq(pm_table_find_row(t, "zz"), -1);
+	pm_table_cell_at(t, 1, 0, "A", NULL);
+	s = print(t, PM_TABLE_TEXT);
+	ck_assert_str_eq(s, "section\n"
+			    "  A       one two three four\n"
+			    "          five six seven\n"
+			    "  b\n");
+	free(s);
+	pm_table_free(t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("table");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, text_aligned);
+	tcase_add_test(tc, markdown_padded);
+	tcase_add_test(tc, csv_raw);
+	tcase_add_test(tc, html_escaped);
+	tcase_add_test(tc, span_wrap_and_cells);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
