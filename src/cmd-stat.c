@@ -37,7 +37,7 @@ static const char usage[] =
 	"      --cleanup CMD     shell command run after the last run of a command\n"
 	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
 	"                        (default: cycles,instructions,icache,branch-misses;\n"
-	"                        '' = software events only)\n"
+	"                        none = software events only)\n"
 	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
 	"  -n, --name NAME       the command's name in the result (default: the command);\n"
 	"                        once per command, in order\n"

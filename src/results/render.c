@@ -198,9 +198,21 @@ void pm_render_interrupted(const struct pm_result *r, FILE *f)
 {
 	long long asked;
 
+	const json_t *rounds = json_object_get(r->options, "rounds");
+	size_t i, fewest = SIZE_MAX;
+
 	if (!pm_result_interrupted(r, &asked))
 		return;
-	if (asked >= 0)
+	for (i = 0; i < r->nbench; i++)
+		if (r->bench[i].nrounds < fewest)
+			fewest = r->bench[i].nrounds;
+	/* in rounds, every benchmark may have figures, from fewer rounds */
+	if (asked >= 0 && r->nbench == (size_t)asked && json_is_integer(rounds) &&
+	    fewest < (size_t)json_integer_value(rounds))
+		fprintf(f, "INTERRUPTED: the run was stopped; all %zu benchmarks have figures, "
+			"some from %zu of %lld rounds\n", r->nbench, fewest,
+			(long long)json_integer_value(rounds));
+	else if (asked >= 0)
 		fprintf(f, "INTERRUPTED: the run was stopped; %zu of %lld benchmarks finished\n",
 			r->nbench, asked);
 	else

@@ -18,7 +18,7 @@ expect_out 'top symbol'
 pm show --hotspots "$T/r.json"
 expect_status 0
 cp "$T/out" "$T/hot"
-pm show --format folded "$T/r.json"
+pm show --format folded --all-frames "$T/r.json"
 expect_status 0
 cp "$T/out" "$T/folded"
 
@@ -109,7 +109,7 @@ u=$(sed -n 's/.*unwound completely (libunwind): \([0-9]*\)%.*/\1/p' "$T/out")
 # planted user code: int-add's loop add_run, reached from main (in
 # sanitizer builds the frames between are larger than the 8 KiB stack
 # copy: there the chain is followed up to the runner only)
-pm show --format folded "$T/d.json"
+pm show --format folded --all-frames "$T/d.json"
 if [ -z "${PMBENCH_SANITIZED:-}" ]; then
 	ge "$u" 80 || fail "dwarf: only ${u:-?}% of user stacks unwound completely"
 	top=main

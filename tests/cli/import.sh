@@ -200,7 +200,7 @@ rm -f "$T/huge.txt"
 # explain between an imported side and a fresh run: the figures are
 # compared, and no cause needs what the report lacks (counters, hotspots,
 # placement, fingerprint): only noise and the CPU clock.
-pm run --no-profile -e '' --min-trials 5 --max-time 0.3 -o "$T/fresh.json" null stat pipe
+pm run --no-profile -e none --min-trials 5 --max-time 0.3 -o "$T/fresh.json" null stat pipe
 expect_status 0 "a fresh run"
 for side in "$T"/vm/1-*.json "$T"/collapsed/1-*.json; do
 	pm explain --all "$side" "$T/fresh.json"

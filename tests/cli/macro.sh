@@ -15,7 +15,7 @@ PMBENCH_MACRO_PATH=/nonexistent pm run --rounds 1 --no-profile macro-cc
 expect_status 0 "an unsupported benchmark is not an error"
 expect_out 'no C compiler'
 
-pm run -q --rounds 2 --max-time 0.5 -e '' -o "$T/m.json" macro
+pm run -q --rounds 2 --max-time 0.5 -e none -o "$T/m.json" macro
 expect_status 0 "run macro"
 pm show --format csv "$T/m.json"
 cp "$T/out" "$T/csv"

@@ -101,7 +101,7 @@ pm stat -r 2 --no-profile --show-output -- echo visible-output
 [ "$(grep -c '^visible-output$' "$T/out")" -eq 2 ] || fail "--show-output did not pass the output through"
 
 # --- several commands, in turns; the planted 30x difference is named ---
-pm stat -r 4 --no-profile -e '' -n light -n heavy -o "$T/two.json" \
+pm stat -r 4 --no-profile -e none -n light -n heavy -o "$T/two.json" \
 	-- "$W" -u 1000000 -- "$W" -u 30000000
 expect_status 0 "two commands"
 expect_out "^summary "
