@@ -441,7 +441,8 @@ long pm_sampler_drain(struct pm_sampler *s,
 		}
 		heads[i] = tail;
 	}
-	qsort(p, n, sizeof(*p), cmp_pending);
+	if (n)	/* p is NULL when no record was pending */
+		qsort(p, n, sizeof(*p), cmp_pending);
 	for (k = 0; k < n; k++) {
 		struct pm_record r;
 
