@@ -24,13 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* valid input must render and round-trip without a fault */
 		pm_render_text(&r, out, 0);
 		pm_render_text(&r, out, PM_RENDER_DETAIL);
-		pm_render_hotspots(&r, out);
+		pm_render_hotspots(&r, out, PM_TABLE_TEXT, 0);
+		pm_render_hotspots(&r, out, PM_TABLE_CSV, 0);
 		pm_render_csv_header(out);
 		pm_render_csv(&r, out);
 		one[0] = &r;
 		pm_render_lmbench(one, 1, out);
 		for (i = 0; i < r.nbench; i++)
-			pm_hotspots_write_folded(r.bench[i].hotspots, r.bench[i].name, out);
+			pm_hotspots_write_folded(r.bench[i].hotspots, r.bench[i].name, false, out);
 		pm_result_dump(&r, out);
 		pm_anonymize_result(&r);
 		pm_result_dump(&r, out);
