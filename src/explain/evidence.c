@@ -152,6 +152,8 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 			bool kernel = json_is_true(json_object_get(x, "kernel"));
 			struct pm_sym_delta *d;
 			double cost = jnum(x, "cost_ns_per_op"), share = jnum(x, "share");
+			double at = jnum(x, "syscall_samples"), all = jnum(x, "samples");
+			double trap = !isnan(cost) && at > 0 && all > 0 ? cost * at / all : 0;
 			char objbuf[256];
 
 			if (!name || !obj)
@@ -168,10 +170,12 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 				d->old_size = d->new_size = NAN;
 			}
 			if (is_new) {
+				d->new_trap_ns += trap;
 				d->new_ns += isnan(cost) ? 0 : cost;
 				d->new_share += isnan(share) ? 0 : share;
 				d->new_size = jnum(x, "size");
 			} else {
+				d->old_trap_ns += trap;
 				d->old_ns += isnan(cost) ? 0 : cost;
 				d->old_share += isnan(share) ? 0 : share;
 				d->old_size = jnum(x, "size");
@@ -181,9 +185,11 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 	/* averages over the runs that were sampled */
 	for (i = 0; runs > 1 && i < c->nsyms; i++) {
 		if (is_new) {
+			c->syms[i].new_trap_ns /= (double)runs;
 			c->syms[i].new_ns /= (double)runs;
 			c->syms[i].new_share /= (double)runs;
 		} else {
+			c->syms[i].old_trap_ns /= (double)runs;
 			c->syms[i].old_ns /= (double)runs;
 			c->syms[i].old_share /= (double)runs;
 		}
@@ -319,6 +325,10 @@ void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 			d->vanished = d->new_share == 0 && d->old_share > 0;
 		}
 		qsort(c->syms, c->nsyms, sizeof(*c->syms), cmp_delta);
+		for (i = 0; i < c->nsyms; i++) {
+			c->trap_ns.old += c->syms[i].old_trap_ns;
+			c->trap_ns.new += c->syms[i].new_trap_ns;
+		}
 	}
 
 	/* counters */
@@ -371,7 +381,7 @@ static void add_diff(struct pm_explanation *x, const char *key, char *o, char *n
 /* The fingerprint items rules look at, compared as text. */
 static const char *const fp_keys[] = {
 	"hostname", "kernel.release", "kernel.version", "kernel.compiler",
-	"kernel.cmdline", "kernel.preemption", "kernel.hz",
+	"kernel.cmdline", "kernel.preemption", "kernel.preemption_dynamic", "kernel.hz",
 	"kernel.page_table_levels", "kernel.paravirt", "kernel.text_size",
 	"cpu.vendor", "cpu.model_name", "cpu.family", "cpu.model",
 	"cpu.microcode", "cpu.online", "cpu.governor", "cpu.cur_mhz",

@@ -53,6 +53,9 @@ struct pm_sym_delta {
 	double old_ns, new_ns;		/* cost per op, 0 when absent */
 	double old_share, new_share;
 	double old_size, new_size;	/* bytes, NAN when unknown */
+	/* user samples at the return point of a system call instruction:
+	 * the call's entry/exit cost, not user code (0 when none) */
+	double old_trap_ns, new_trap_ns;
 	bool is_new, vanished;
 };
 
@@ -115,6 +118,9 @@ struct pm_bench_cmp {
 	/* 2. where did the time go? */
 	double delta_ns;
 	struct pm_pair kernel_ns, user_ns;	/* per op */
+	/* of user_ns, the samples at system call return points (entry/exit
+	 * cost paid with interrupts off); 0 when none were seen */
+	struct pm_pair trap_ns;
 	const char *split_source;	/* "samples", "cycles", "getrusage", NULL */
 	struct pm_sym_delta *syms;	/* sorted by |delta| */
 	size_t nsyms;

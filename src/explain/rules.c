@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
+#include "sysinfo.h"
 
 #define HIGH 0.7
 
@@ -81,6 +82,18 @@ static double kernel_delta(const struct pm_bench_cmp *c)
 static double user_delta(const struct pm_bench_cmp *c)
 {
 	return c->user_ns.new - c->user_ns.old;
+}
+
+/* User time at system call return points: entry/exit cost, not user code. */
+static double trap_delta(const struct pm_bench_cmp *c)
+{
+	return c->trap_ns.new - c->trap_ns.old;
+}
+
+/* A user symbol's change without its samples at system call returns. */
+static double user_code_delta(const struct pm_sym_delta *d)
+{
+	return (d->new_ns - d->new_trap_ns) - (d->old_ns - d->old_trap_ns);
 }
 
 /* Is the benchmark one of these (shell patterns on its name)? */
@@ -262,12 +275,22 @@ static void rule_paravirt(const struct pm_bench_cmp *c,
 			 c->icache_mpki.old, c->icache_mpki.new);
 }
 
+/*
+ * Kernel entry and exit.  Entry (and with page-table isolation the CR3
+ * switch) runs with interrupts off: a timer sample due then lands on the
+ * first instruction that enables them, in syscall_enter_from_user_mode,
+ * or on the way out on the user instruction after the syscall (counted
+ * as trap_ns).  Return and indirect-branch thunks are what retbleed,
+ * ITS and spectre_v2 mitigations add to every call.
+ */
 static const char *const entry_syms[] = {
 	"entry_SYSCALL*", "entry_SYSRET*", "syscall_return_via_sysret",
-	"swapgs_restore_regs*", "__x86_indirect_thunk*", "__x86_return_thunk",
+	"swapgs_restore_regs*", "__x86_indirect_thunk*", "*_return_thunk",
 	"__x86_indirect_*", "srso_*", "retbleed_*", "clear_bhb_loop*",
-	"mds_clear_cpu_buffers", "x86_*_mitigation*", "*write_cr3*", "switch_mm*",
-	"do_syscall_64", "syscall_exit_to_user_mode*", "entry_INT80*",
+	"its_*thunk*", "mds_clear_cpu_buffers", "x86_*_mitigation*", "*write_cr3*",
+	"switch_mm*", "do_syscall_64", "syscall_enter_from_user_mode",
+	"syscall_enter_from_user_mode_prepare", "enter_from_user_mode",
+	"syscall_exit_to_user_mode*", "exit_to_user_mode*", "entry_INT80*",
 	"*ibpb*", "*ibrs*", "*untrain_ret*", "*verw*", NULL,
 };
 
@@ -297,27 +320,102 @@ static bool cmdline_mentions_mitigations(const struct pm_fp_diff *d)
 	return false;
 }
 
+/* What a changed vulnerabilities/ file says the kernel now does. */
+static const char *mitigation_mechanism(const struct pm_fp_diff *d)
+{
+	static const struct {
+		const char *key, *what;
+	} m[] = {
+		{ "vulnerabilities.meltdown", "page-table isolation (a CR3 switch on every entry and exit)" },
+		{ "vulnerabilities.mds", "CPU buffer clearing (verw) on every exit" },
+		{ "vulnerabilities.tsx_async_abort", "CPU buffer clearing (verw) on every exit" },
+		{ "vulnerabilities.mmio_stale_data", "CPU buffer clearing (verw) on every exit" },
+		{ "vulnerabilities.reg_file_data_sampling", "register file clearing on exit" },
+		{ "vulnerabilities.retbleed", "return thunks on every return" },
+		{ "vulnerabilities.spec_rstack_overflow", "return thunks on every return" },
+		{ "vulnerabilities.indirect_target_selection", "ITS return and branch thunks" },
+		{ "vulnerabilities.spectre_v2", "retpolines or IBRS on indirect branches" },
+		{ "vulnerabilities.spectre_v1", "swapgs barriers on entry" },
+		{ "vulnerabilities.l1tf", "L1D flushes" },
+		{ "vulnerabilities.srbds", "RNG access serialization" },
+		{ "vulnerabilities.gather_data_sampling", "gather data sampling mitigation" },
+	};
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(m); i++)
+		if (!strcmp(d->key, m[i].key))
+			return m[i].what;
+	return NULL;
+}
+
+/*
+ * Mitigations: the fingerprint says for certain that the kernel protects
+ * itself differently; the profile says whether that is where the time
+ * went (entry/exit symbols and user samples at the syscall's return
+ * point), and the benchmark's kind says whether it enters the kernel
+ * often enough to pay for it.
+ */
 static void rule_mitigations(const struct pm_bench_cmp *c,
 			     const struct pm_explanation *x, struct finding *f)
 {
 	const struct pm_fp_diff *cmd = pm_find_diff(x, "kernel.cmdline");
-	const struct pm_sym_delta *top;
-	double en = sym_delta(c, entry_syms, true, &top), part = part_of(c, en);
-	size_t i, n = 0;
-	char t[32], list[512] = "";
+	const struct pm_sym_delta *top, *utop = NULL;
+	double ken = sym_delta(c, entry_syms, true, &top), trap = trap_delta(c);
+	double en = ken + trap, part = part_of(c, en), best = 0;
+	bool vuln = false, syscalls = bench_is(c, syscall_benches);
+	bool traps = c->trap_ns.old > 0 || c->trap_ns.new > 0;
+	size_t i, n = 0, nmech = 0, slow = 0;
+	const char *mech[4];
+	char t[32], kt[32], tt[32], list[512] = "", mlist[512] = "", bl[160] = "";
 
 	for (i = 0; i < x->ndiffs; i++) {
+		const char *w;
+		size_t k;
+		bool seen = false;
+
 		if (!mitigation_key(x->diffs[i].key))
 			continue;
+		vuln = vuln || !strncmp(x->diffs[i].key, "vulnerabilities.", 16);
 		if (n++ < 3)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s: %s -> %s",
 				 n > 1 ? "; " : "", x->diffs[i].key, x->diffs[i].old,
 				 x->diffs[i].new);
+		w = mitigation_mechanism(&x->diffs[i]);
+		for (k = 0; w && k < nmech; k++)
+			seen = seen || !strcmp(mech[k], w);
+		if (w && !seen && nmech < PM_ARRAY_SIZE(mech))
+			mech[nmech++] = w;
 	}
 	if (!n && !cmdline_mentions_mitigations(cmd))
 		return;
-	f->confidence = bench_is(c, syscall_benches) ? 0.45 : 0.25;
-	if (c->split_source && part_of(c, kernel_delta(c)) >= 0.6)
+	for (i = 0; i < nmech; i++)
+		snprintf(mlist + strlen(mlist), sizeof(mlist) - strlen(mlist), "%s%s",
+			 i ? (i + 1 == nmech ? " and " : ", ") : "", mech[i]);
+	/* the other syscall-bound benchmarks that changed the same way */
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *o = &x->cmp[i];
+
+		if (!bench_is(o, syscall_benches))
+			continue;
+		if (changed(o) && (o->delta_ns > 0) == (c->delta_ns > 0)) {
+			slow++;
+			if (slow <= 4)
+				snprintf(bl + strlen(bl), sizeof(bl) - strlen(bl), "%s%s",
+					 slow > 1 ? ", " : "", o->name);
+		}
+	}
+	for (i = 0; i < c->nsyms; i++) {
+		double v = c->syms[i].new_trap_ns - c->syms[i].old_trap_ns;
+
+		if (!c->syms[i].kernel && fabs(v) > best) {
+			best = fabs(v);
+			utop = &c->syms[i];
+		}
+	}
+	f->confidence = syscalls ? 0.45 : 0.25;
+	if (vuln)
+		f->confidence += 0.05;	/* the kernel itself reports the change */
+	if (c->split_source && part_of(c, kernel_delta(c) + trap) >= 0.6)
 		f->confidence += 0.1;
 	if (c->have_kernel_syms) {
 		if (part >= 0.3)
@@ -326,21 +424,44 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 			f->confidence -= 0.2;
 	}
 	fmt_ns(t, sizeof(t), en);
+	fmt_ns(kt, sizeof(kt), ken);
+	fmt_ns(tt, sizeof(tt), trap);
 	{
-		char part_s[96] = "";
+		char part_s[256] = "", kind[192] = "";
 
 		if (c->have_kernel_syms)
-			snprintf(part_s, sizeof(part_s), "; entry/exit code is %s%s per op of the "
-				 "change", sign(en), t);
-		say(f, "Speculative-execution mitigations differ (%s): every kernel entry and "
-		    "exit pays for them%s.", n ? list : "kernel command line", part_s);
+			snprintf(part_s, sizeof(part_s), "; entry/exit cost is %s%s per op "
+				 "(%.0f%% of the change: kernel entry/exit code %s%s%s%s%s)",
+				 sign(en), t, 100 * part, sign(ken), kt,
+				 traps ? ", user samples at the syscall's return point " : "",
+				 traps ? sign(trap) : "", traps ? tt : "");
+		if (syscalls)
+			snprintf(kind, sizeof(kind), "; %s is system-call bound%s%s%s", c->name,
+				 slow > 1 ? " and " : "", slow > 1 ? bl : "",
+				 slow > 1 ? " changed alike" : "");
+		say(f, "Speculative-execution mitigations differ (%s)%s%s: every kernel entry "
+		    "and exit pays for them%s%s.", n ? list : "kernel command line",
+		    nmech ? ": NEW has " : "", nmech ? mlist : "", kind, part_s);
 	}
-	for (i = 0; i < x->ndiffs && f->nevidence < 3; i++)
+	if (c->have_kernel_syms)
+		evidence(f, "entry/exit cost: %s%s per op (%.0f%% of the change): kernel "
+			 "entry/exit symbols %s%s%s%s%s", sign(en), t, 100 * part, sign(ken), kt,
+			 traps ? ", user samples at the syscall's return point " : "",
+			 traps ? sign(trap) : "", traps ? tt : "");
+	for (i = 0; i < x->ndiffs && f->nevidence < 4; i++)
 		if (mitigation_key(x->diffs[i].key))
 			diff_evidence(f, &x->diffs[i]);
 	if (cmdline_mentions_mitigations(cmd))
 		diff_evidence(f, cmd);
 	sym_evidence(f, top);
+	if (utop && best > 0) {
+		char a[32], b[32];
+
+		fmt_ns(a, sizeof(a), utop->old_trap_ns);
+		fmt_ns(b, sizeof(b), utop->new_trap_ns);
+		evidence(f, "%s (%s) at the syscall's return point: %s -> %s per op",
+			 utop->name, utop->object, a, b);
+	}
 }
 
 static const char *const hook_syms[] = {
@@ -471,15 +592,50 @@ static const char *const preempt_syms[] = {
 	"dynamic_cond_resched*", "__schedule", "schedule", NULL,
 };
 
+/*
+ * Without debugfs the mode in force is unknown; a dynamic kernel on both
+ * sides booted with different preempt= parameters is the next best
+ * evidence (the kernel honours preempt= only with PREEMPT_DYNAMIC).
+ */
+static const struct pm_fp_diff *preempt_param_diff(const struct pm_explanation *x)
+{
+	static struct pm_fp_diff d;
+	static char o[32], n[32];
+	const struct pm_fp_diff *cmd = pm_find_diff(x, "kernel.cmdline");
+	const json_t *po = x->old->nruns ? pm_sysinfo_get(x->old->runs[0].sysinfo,
+							  "kernel.preemption") : NULL;
+	const json_t *pn = x->new->nruns ? pm_sysinfo_get(x->new->runs[0].sysinfo,
+							  "kernel.preemption") : NULL;
+
+	if (!cmd || !json_is_string(po) || !json_is_string(pn) ||
+	    strcmp(json_string_value(po), "dynamic") ||
+	    strcmp(json_string_value(pn), "dynamic"))
+		return NULL;
+	if (pm_sysinfo_cmdline_param(cmd->old, "preempt", o, sizeof(o)))
+		snprintf(o, sizeof(o), "(boot default)");
+	if (pm_sysinfo_cmdline_param(cmd->new, "preempt", n, sizeof(n)))
+		snprintf(n, sizeof(n), "(boot default)");
+	if (!strcmp(o, n))
+		return NULL;
+	d = (struct pm_fp_diff){ (char *)"kernel.cmdline preempt=", o, n };
+	return &d;
+}
+
 static void rule_preemption(const struct pm_bench_cmp *c,
 			    const struct pm_explanation *x, struct finding *f)
 {
-	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.preemption");
+	/* a PREEMPT_DYNAMIC kernel picks its model at boot (preempt=) or at
+	 * run time: the config is the same, the mode in force is not */
+	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.preemption_dynamic");
 	const struct pm_sym_delta *top;
 	double p = sym_delta(c, preempt_syms, true, &top), part = part_of(c, p);
 
 	if (!d)
+		d = pm_find_diff(x, "kernel.preemption");
+	if (!d)
 		d = pm_find_diff(x, "kernel.config.CONFIG_PREEMPT");
+	if (!d)
+		d = preempt_param_diff(x);
 	if (!d)
 		return;
 	f->confidence = 0.3 + (c->have_kernel_syms && part >= 0.15 ? 0.35 : 0);
@@ -491,11 +647,25 @@ static void rule_preemption(const struct pm_bench_cmp *c,
 
 static const char *const thp_syms[] = {
 	"*huge_pmd*", "clear_huge_page", "folio_zero_user", "*hugepage*",
-	"khugepaged*", "do_huge_*", "*thp*", "__do_huge_pmd_anonymous_page", NULL,
+	"khugepaged*", "do_huge_*", "*thp*", "__do_huge_pmd_anonymous_page",
+	"*huge_zero*", NULL,
+};
+
+/* The page-fault path: THP changes how often it runs (one fault per
+ * 2 MiB instead of per 4 KiB), so its cost follows the fault count. */
+static const char *const fault_path_syms[] = {
+	"asm_exc_page_fault", "exc_page_fault", "do_user_addr_fault",
+	"handle_mm_fault", "__handle_mm_fault", "handle_pte_fault",
+	"do_anonymous_page", "do_fault", "do_read_fault", "lock_mm_and_find_vma",
+	"__pte_alloc", "pte_alloc_one", "alloc_anon_folio", "vma_alloc_folio*",
+	"clear_page*", "set_pte_range", "count_memcg_event*", "__count_memcg_events",
+	"mem_cgroup_charge*", "__mem_cgroup_charge", "lru_cache_add*",
+	"folio_add_*", "page_add_new_anon_rmap", "*_rmap*", "error_entry",
+	"irqentry_*", NULL,
 };
 
 static const char *const fault_benches[] = {
-	"page-fault", "mmap", "prot-fault", "fork", "exec", "sh", "aim9-page*",
+	"page-fault*", "mmap", "prot-fault", "fork", "exec", "sh", "aim9-page*",
 	"aim9-brk*", "bw-mem*", "lat-*", "tlb-*", NULL,
 };
 
@@ -504,16 +674,26 @@ static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *
 {
 	const struct pm_fp_diff *d = pm_find_diff(x, "thp.enabled");
 	const struct pm_fp_diff *df = pm_find_diff(x, "thp.defrag");
-	const struct pm_sym_delta *top;
+	const struct pm_sym_delta *top, *ftop;
 	double t = sym_delta(c, thp_syms, true, &top), part = part_of(c, t);
+	double fp = sym_delta(c, fault_path_syms, true, &ftop);
 	bool faults = !isnan(c->faults.old) && !isnan(c->faults.new) &&
 		      fabs(c->faults.new - c->faults.old) > 0.1 * fmax(c->faults.old, 1e-9);
+	/* a huge page maps 512 base pages: faults per op move by about
+	 * that factor, which nothing else does */
+	double lo = fmin(c->faults.old, c->faults.new), hi = fmax(c->faults.old, c->faults.new);
+	bool huge = faults && hi >= 0.5 && lo * 50 < hi;
+	char ft[32];
 
 	if (!d && !df)
 		return;
 	if (!bench_is(c, fault_benches))
 		return;
-	f->confidence = 0.4 + (faults ? 0.2 : 0) + (c->have_kernel_syms && part >= 0.2 ? 0.25 : 0);
+	/* more faults mean more time on the fault path */
+	if (huge && (hi == c->faults.new) == (c->delta_ns > 0))
+		part = fmax(part, part_of(c, t + fp));
+	f->confidence = 0.4 + (faults ? 0.2 : 0) + (huge ? 0.1 : 0) +
+			(c->have_kernel_syms && part >= 0.2 ? 0.25 : 0);
 	{
 		char en[96] = "", de[96] = "", fa[96] = "take a different path";
 
@@ -529,6 +709,15 @@ static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *
 	}
 	diff_evidence(f, d);
 	diff_evidence(f, df);
+	if (faults)
+		evidence(f, "page faults per op: %.4f -> %.4f%s", c->faults.old, c->faults.new,
+			 huge ? " (one fault per huge page against one per base page)" : "");
+	if (huge && c->have_kernel_syms) {
+		fmt_ns(ft, sizeof(ft), t + fp);
+		evidence(f, "page-fault path and huge-page symbols: %s%s per op (%.0f%% of "
+			 "the change)", sign(t + fp), ft, 100 * part_of(c, t + fp));
+		sym_evidence(f, ftop);
+	}
 	sym_evidence(f, top);
 }
 
@@ -731,11 +920,28 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		/* imported reports: one figure a side */
 		const char *sides = c->n_old < 2 && c->n_new < 2 ? "both sides" : "one side";
 
-		if (c->verdict == PM_INCONCLUSIVE) {
+		if (c->verdict == PM_INCONCLUSIVE && effect < c->margin) {
 			f->confidence = 0.6;
 			say(f, "Single figures on %s (an imported report): there is no interval, "
-			    "and a %.1f%% difference (below %.0f%%) cannot be told from run-to-run "
-			    "noise.", sides, 100 * fabs(c->ratio - 1), 300 * x->opts.noise_floor);
+			    "and a %.1f%% difference (below the %.0f%% a single figure needs) "
+			    "cannot be told from run-to-run noise.", sides, 100 * effect,
+			    100 * c->margin);
+		} else if (c->verdict == PM_INCONCLUSIVE) {
+			/* above the margin, held back by something else: say what */
+			char why[512];
+			double fl = x->opts.noise_floor;
+
+			if (!isnan(c->ci_low) && c->ci_low <= 1 + fl && c->ci_high >= 1 / (1 + fl))
+				snprintf(why, sizeof(why), "the interval the side with several "
+					 "figures gives runs from %+.1f%% to %+.1f%% and takes in no "
+					 "change", 100 * (c->ci_low - 1), 100 * (c->ci_high - 1));
+			else
+				snprintf(why, sizeof(why), "%s", c->settle ? c->settle :
+					 "the evidence on the sides disagrees");
+			f->confidence = 0.6;
+			say(f, "Single figures on %s (an imported report): the %.1f%% difference "
+			    "is above the %.0f%% a single figure needs, yet not called a change: "
+			    "%s.", sides, 100 * effect, 100 * c->margin, why);
 		} else {
 			f->confidence = 0.3;
 			say(f, "Single figures on %s (an imported report): the %.1f%% difference is "
@@ -785,7 +991,8 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 static void rule_user(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 		      struct finding *f)
 {
-	double ud = user_delta(c), part = part_of(c, ud);
+	/* samples at a syscall's return point are its entry/exit cost */
+	double ud = user_delta(c) - trap_delta(c), part = part_of(c, ud);
 	const struct pm_sym_delta *top = NULL;
 	double best = 0;
 	size_t i;
@@ -794,7 +1001,7 @@ static void rule_user(const struct pm_bench_cmp *c, const struct pm_explanation 
 	if (!c->split_source || part < 0.5)
 		return;
 	for (i = 0; i < c->nsyms; i++) {
-		double v = c->syms[i].new_ns - c->syms[i].old_ns;
+		double v = user_code_delta(&c->syms[i]);
 
 		if (!c->syms[i].kernel && (v > 0) == (c->delta_ns > 0) && fabs(v) > best) {
 			best = fabs(v);
@@ -815,6 +1022,9 @@ static void rule_user(const struct pm_bench_cmp *c, const struct pm_explanation 
 		    c->split_source, where);
 	}
 	evidence(f, "user time per op: %.0f -> %.0f ns", c->user_ns.old, c->user_ns.new);
+	if (c->trap_ns.old > 0 || c->trap_ns.new > 0)
+		evidence(f, "of it at system call return points (entry/exit cost, not "
+			 "counted here): %.0f -> %.0f ns", c->trap_ns.old, c->trap_ns.new);
 	evidence(f, "kernel time per op: %.0f -> %.0f ns", c->kernel_ns.old, c->kernel_ns.new);
 	sym_evidence(f, top);
 }
@@ -948,61 +1158,70 @@ static void rule_hotspot(const struct pm_bench_cmp *c, const struct pm_explanati
 static const struct rule {
 	struct pm_rule_info info;
 	rule_fn fn;
+	/* the kernel symbols its mechanism accounts for */
+	const char *const *syms, *const *more_syms;
 } rules[] = {
 	{ { "page-table-levels", "page-table levels",
 	    "kernel.page_table_levels (or CONFIG_X86_PAE / CONFIG_PGTABLE_LEVELS) differs; "
 	    "confirmed when page-table symbols (copy_page_range, __p?d_alloc, free_pgtables, "
-	    "zap_*_range, ...) carry >= 30% of the change" }, rule_page_tables },
+	    "zap_*_range, ...) carry >= 30% of the change" }, rule_page_tables, pt_syms, NULL },
 	{ { "paravirt", "paravirt hooks",
 	    "CONFIG_PARAVIRT differs; confirmed by paravirt/native_* symbols in the change, "
-	    "kernel text growth and more icache misses" }, rule_paravirt },
+	    "kernel text growth and more icache misses" }, rule_paravirt, pv_syms, NULL },
 	{ { "mitigations", "speculative-execution mitigations",
 	    "vulnerabilities/*, mitigations= or the command line differ; confirmed when "
-	    "entry/exit code (entry_SYSCALL_64, return thunks, CR3 writes, ...) carries >= 30% "
-	    "of the change" }, rule_mitigations },
+	    "entry/exit cost carries >= 30% of the change: entry/exit code (entry_SYSCALL_64, "
+	    "syscall_enter_from_user_mode, where the cost of an entry run with interrupts off "
+	    "is sampled, return thunks, CR3 writes, ...) and user samples at the return point "
+	    "of a syscall instruction" }, rule_mitigations, entry_syms, NULL },
 	{ { "syscall-entry", "syscall entry cost",
 	    "hooks on the system call path (seccomp, BPF, audit, tracing, ptrace) carry >= 15% "
-	    "of the change" }, rule_syscall_entry },
+	    "of the change" }, rule_syscall_entry, hook_syms, NULL },
 	{ { "code-path", "longer code path",
 	    "instructions per op changed by >= 3% in the direction of the change (needs a PMU); "
-	    "stronger when IPC stayed the same" }, rule_code_path },
+	    "stronger when IPC stayed the same" }, rule_code_path, NULL, NULL },
 	{ { "icache", "text size / icache footprint",
 	    "icache misses per 1000 instructions up >= 20% at the same instructions/op (PMU); "
-	    "without a PMU a hypothesis from kernel text growth and grown hot symbols" }, rule_icache },
+	    "without a PMU a hypothesis from kernel text growth and grown hot symbols" }, rule_icache, NULL, NULL },
 	{ { "preemption", "preemption model",
-	    "kernel.preemption differs; confirmed by preemption/cond_resched symbols in the "
-	    "change" }, rule_preemption },
+	    "kernel.preemption_dynamic (the mode a PREEMPT_DYNAMIC kernel runs in), "
+	    "kernel.preemption or the preempt= parameter of two dynamic kernels differ; "
+	    "confirmed by preemption/cond_resched symbols in the change" }, rule_preemption,
+	  preempt_syms, NULL },
 	{ { "thp", "transparent hugepages",
-	    "thp.enabled/defrag differ for a page-fault/VM benchmark; confirmed by page faults "
-	    "per op and huge-page symbols" }, rule_thp },
+	    "thp.enabled/defrag differ for a page-fault/VM benchmark (page-fault*, mmap, "
+	    "fork, ...); confirmed by page faults per op (a factor of about 512 when one side "
+	    "maps huge pages), huge-page symbols and the fault path's cost" }, rule_thp,
+	  thp_syms, fault_path_syms },
 	{ { "clocksource", "clocksource",
 	    "clocksource.current differs; hpet/acpi_pm cannot be read in the vDSO; confirmed "
-	    "by clock-read symbols" }, rule_clocksource },
+	    "by clock-read symbols" }, rule_clocksource, clock_syms, NULL },
 	{ { "cpu", "CPU frequency or a different CPU",
 	    "CPU model, frequency, governor or microcode differ; confirmed when the time ratio "
-	    "matches the clock ratio, user and kernel scale alike, cycles/op unchanged" }, rule_cpu },
+	    "matches the clock ratio, user and kernel scale alike, cycles/op unchanged" }, rule_cpu, NULL, NULL },
 	{ { "placement", "CPU placement",
 	    "--placement or --cpu differ between the sides for a benchmark with helper "
-	    "processes" }, rule_placement },
+	    "processes" }, rule_placement, NULL, NULL },
 	{ { "config", "kernel config on the hot path",
 	    "a changed config option whose code (lockdep, KASAN, audit, memcg, tracing, ...) "
-	    "carries >= 10% of the change" }, rule_config },
+	    "carries >= 10% of the change" }, rule_config, NULL, NULL },
 	{ { "user-code", "user-space code",
 	    ">= 50% of the change is user time (samples, cycles or getrusage); names the user "
-	    "symbol that grew most" }, rule_user },
+	    "symbol that grew most" }, rule_user, NULL, NULL },
 	{ { "kernel-time", "kernel time",
 	    ">= 50% of the change is kernel time (samples, cycles or getrusage); names the "
 	    "kernel symbol that grew most; a where, not a why: below the rules that name a "
-	    "cause" }, rule_kernel },
+	    "cause" }, rule_kernel, NULL, NULL },
 	{ { "scaling", "scalability",
 	    "--instances/--threads curves on both sides: efficiency at the largest N changed by "
-	    ">= 10 points; a trade-off when one copy got slower and many got faster" }, rule_scaling },
+	    ">= 10 points; a trade-off when one copy got slower and many got faster" }, rule_scaling, NULL, NULL },
 	{ { "kernel-hotspot", "kernel hotspot",
 	    "no rule needed: the kernel symbol with the largest per-op change in the direction "
-	    "of the change" }, rule_hotspot },
+	    "of the change; ranked below a rule that applies and whose mechanism accounts for "
+	    "that symbol" }, rule_hotspot, NULL, NULL },
 	{ { "noise", "noise or contention",
 	    "wide intervals, unconverged sides, migrations, extra context switches, an effect "
-	    "within twice the interval" }, rule_noise },
+	    "within twice the interval" }, rule_noise, NULL, NULL },
 };
 
 size_t pm_rule_count(void)
@@ -1048,6 +1267,53 @@ static bool rule_fits_imports(const struct rule *rule, const struct pm_bench_cmp
 	return true;
 }
 
+static const struct rule *rule_by_id(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(rules); i++)
+		if (!strcmp(rules[i].info.id, id))
+			return &rules[i];
+	return NULL;
+}
+
+/*
+ * A hotspot is a where, not a why: when a rule that applies names the
+ * mechanism behind the hotspot's symbol (entry code for mitigations, the
+ * fault path for THP, ...), the hotspot ranks just below that rule.
+ */
+static void demote_hotspot(struct pm_bench_cmp *c)
+{
+	const struct pm_sym_delta *top = NULL;
+	struct pm_cause *hot = NULL;
+	size_t i;
+
+	for (i = 0; i < c->ncauses; i++)
+		if (!strcmp(c->causes[i].rule, "kernel-hotspot"))
+			hot = &c->causes[i];
+	for (i = 0; hot && i < c->nsyms; i++) {
+		const struct pm_sym_delta *d = &c->syms[i];
+
+		if (d->kernel && strcmp(d->name, "[other]") &&
+		    (d->new_ns - d->old_ns > 0) == (c->delta_ns > 0)) {
+			top = d;
+			break;
+		}
+	}
+	if (!top)
+		return;
+	for (i = 0; i < c->ncauses; i++) {
+		const struct rule *r = rule_by_id(c->causes[i].rule);
+
+		if (!r || &c->causes[i] == hot || !r->syms ||
+		    !(name_matches(top->name, r->syms) ||
+		      (r->more_syms && name_matches(top->name, r->more_syms))))
+			continue;
+		if (hot->confidence >= c->causes[i].confidence)
+			hot->confidence = fmax(c->causes[i].confidence - 0.05, 0.1);
+	}
+}
+
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	size_t i;
@@ -1079,5 +1345,6 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		memcpy(cause->evidence, f.evidence, f.nevidence * sizeof(char *));
 		cause->nevidence = f.nevidence;
 	}
+	demote_hotspot(c);
 	qsort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }

@@ -49,6 +49,7 @@ struct pm_profile {
 	int nstarted;
 	json_t *symbols;	/* key -> {name, object, kernel, size, ...} */
 	json_t *stacks;		/* folded stack -> samples */
+	json_t *trap_return;	/* "path@offset" -> true/false (syscall_return) */
 	uint64_t samples, kernel_samples, resolved, child_samples, lost;
 	uint64_t user_stacks, unwound;
 	uint64_t forks;		/* processes (not threads) created meanwhile */
@@ -174,6 +175,7 @@ int pm_profile_begin(struct pm_profile **out, struct pm_profiler *p,
 	}
 	pr->symbols = json_object();
 	pr->stacks = json_object();
+	pr->trap_return = json_object();
 	*out = pr;
 	return 0;
 }
@@ -235,7 +237,8 @@ static void user_frame(struct pm_profile *pr, struct proc *x, uint64_t addr,
 	f->object = us.object ? us.object : "[unknown]";
 }
 
-static void count_symbol(struct pm_profile *pr, const struct frame *f)
+static void count_symbol(struct pm_profile *pr, const struct frame *f,
+			 bool at_syscall)
 {
 	char *key = pm_xasprintf("%c\x1f%s\x1f%s", f->kernel ? 'k' : 'u',
 				 f->name ? f->name : "[unknown]", f->object);
@@ -247,10 +250,15 @@ static void count_symbol(struct pm_profile *pr, const struct frame *f)
 			      "object", f->object, "kernel", f->kernel,
 			      "size", (json_int_t)f->size, "size_exact", f->exact,
 			      "samples", (json_int_t)0);
+		if (!f->kernel)
+			json_object_set_new(o, "syscall_samples", json_integer(0));
 		json_object_set_new(pr->symbols, key, o);
 	}
 	json_object_set_new(o, "samples",
 			    json_integer(json_integer_value(json_object_get(o, "samples")) + 1));
+	if (at_syscall)
+		json_object_set_new(o, "syscall_samples", json_integer(
+			json_integer_value(json_object_get(o, "syscall_samples")) + 1));
 	free(key);
 }
 
@@ -296,6 +304,37 @@ static void count_stack(struct pm_profile *pr, const char *comm,
 	free(buf);
 }
 
+/*
+ * Is a user sample's address the return point of a system call
+ * instruction (syscall 0f 05, sysenter 0f 34, int $0x80 cd 80)?  Kernel
+ * entry and exit run with interrupts off, so a timer sample due in
+ * them fires on the first instruction after the return: user time at
+ * that address is the system call's entry/exit cost, not user code.
+ * Read from the mapped file, cached per file offset.
+ */
+static bool syscall_return(struct pm_profile *pr, const struct proc *x,
+			   uint64_t ip)
+{
+	const struct pm_map *map;
+	unsigned char b[2];
+	char key[320];
+	const json_t *v;
+	bool yes;
+
+	if (!x || ip < 2 || !(map = pm_maps_find(&x->maps, ip - 2)) || !map->path)
+		return false;
+	snprintf(key, sizeof(key), "%s@%" PRIx64, map->path,
+		 map->pgoff + (ip - 2 - map->start));
+	v = json_object_get(pr->trap_return, key);
+	if (v)
+		return json_is_true(v);
+	yes = !pm_user_read_file(&x->maps, ip - 2, b, 2) &&
+	      ((b[0] == 0x0f && (b[1] == 0x05 || b[1] == 0x34)) ||
+	       (b[0] == 0xcd && b[1] == 0x80));
+	json_object_set_new(pr->trap_return, key, json_boolean(yes));
+	return yes;
+}
+
 static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 {
 	struct frame kern[MAX_FRAMES], user[MAX_FRAMES];
@@ -303,6 +342,7 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 	struct proc *x = proc_find(pr, (pid_t)r->pid);
 	uint64_t mode = PERF_CONTEXT_USER;
 	const struct frame *leaf;
+	bool at_syscall = false;
 
 	pr->samples++;
 	pr->period_sum += r->u.sample.period;
@@ -350,10 +390,11 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 		if (!nu)
 			user_frame(pr, x, r->u.sample.ip, &user[nu++]);
 		leaf = &user[0];
+		at_syscall = syscall_return(pr, x, r->u.sample.ip);
 	}
 	if (leaf->name)
 		pr->resolved++;
-	count_symbol(pr, leaf);
+	count_symbol(pr, leaf, at_syscall);
 	count_stack(pr, x ? x->comm : "[unknown]", user, nu, kern, nk);
 }
 
@@ -557,6 +598,7 @@ json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 	free(pr->started);
 	json_decref(pr->symbols);
 	json_decref(pr->stacks);
+	json_decref(pr->trap_return);
 	free(pr);
 	return h;
 }

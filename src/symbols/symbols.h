@@ -148,6 +148,11 @@ struct pm_user_sym {
  * still be set). */
 int pm_user_lookup(struct pm_symcache *c, const struct pm_maps *m,
 		   uint64_t addr, struct pm_user_sym *out);
+/* Read len bytes of the file mapped at a runtime address (from the file,
+ * so the process may be gone): 0, or -ENOENT when the address is not in
+ * a file mapping, -EIO when the file is shorter, -errno. */
+int pm_user_read_file(const struct pm_maps *m, uint64_t addr, void *buf,
+		      size_t len);
 /* Runtime address -> address in the ELF file's own terms. */
 int pm_user_file_addr(struct pm_symcache *c, const struct pm_map *map,
 		      uint64_t addr, uint64_t *file_addr);

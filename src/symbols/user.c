@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,25 @@ int pm_user_file_addr(struct pm_symcache *c, const struct pm_map *map,
 		return o->err ? o->err : -ENOENT;
 	*fa = file_addr(o, map, addr);
 	return 0;
+}
+
+int pm_user_read_file(const struct pm_maps *m, uint64_t addr, void *buf,
+		      size_t len)
+{
+	const struct pm_map *map = pm_maps_find(m, addr);
+	ssize_t n;
+	int fd, err;
+
+	if (!map || !map->path || map->path[0] != '/' || map->path[1] == '/' ||
+	    addr + len > map->end)
+		return -ENOENT;
+	fd = open(map->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, len, (off_t)(map->pgoff + (addr - map->start)));
+	err = n < 0 ? -errno : (size_t)n < len ? -EIO : 0;
+	close(fd);
+	return err;
 }
 
 int pm_user_lookup(struct pm_symcache *c, const struct pm_maps *m,

@@ -237,6 +237,352 @@ START_TEST(one_side_only)
 }
 END_TEST
 
+/* ---- synthetic comparisons: one rule's evidence at a time ---- */
+
+/* A side of one run with this fingerprint (JSON text) and one benchmark. */
+static void synth_side(struct pm_side *s, const char *sysinfo, const char *bench,
+		       double median, const char *hotspots)
+{
+	struct pm_bench_result *b;
+	json_error_t je;
+
+	memset(s, 0, sizeof(*s));
+	s->name = pm_xstrdup("synthetic");
+	s->runs = pm_xcalloc(1, sizeof(*s->runs));
+	s->nruns = 1;
+	s->runs[0].source = pm_xstrdup("run");
+	s->runs[0].sysinfo = json_loads(sysinfo, 0, &je);
+	ck_assert_msg(s->runs[0].sysinfo, "%s", je.text);
+	b = pm_result_add(&s->runs[0]);
+	b->name = pm_xstrdup(bench);
+	b->status = PM_BENCH_OK;
+	b->stats.median = median;
+	if (hotspots) {
+		b->hotspots = json_loads(hotspots, 0, &je);
+		ck_assert_msg(b->hotspots, "%s", je.text);
+	}
+}
+
+static void add_diff(struct pm_explanation *x, const char *k, const char *o, const char *n)
+{
+	x->diffs = pm_xrealloc(x->diffs, (x->ndiffs + 1) * sizeof(*x->diffs));
+	x->diffs[x->ndiffs++] = (struct pm_fp_diff){ pm_xstrdup(k), pm_xstrdup(o),
+						      pm_xstrdup(n) };
+}
+
+static void add_sym(struct pm_bench_cmp *c, const char *name, const char *obj, bool kernel,
+		    double old_ns, double new_ns, double old_trap, double new_trap)
+{
+	struct pm_sym_delta *d;
+
+	c->syms = pm_xrealloc(c->syms, (c->nsyms + 1) * sizeof(*c->syms));
+	d = &c->syms[c->nsyms++];
+	memset(d, 0, sizeof(*d));
+	d->name = pm_xstrdup(name);
+	d->object = pm_xstrdup(obj);
+	d->kernel = kernel;
+	d->old_ns = old_ns;
+	d->new_ns = new_ns;
+	d->old_share = old_ns > 0;
+	d->new_share = new_ns > 0;
+	d->is_new = old_ns == 0 && new_ns > 0;
+	d->old_size = d->new_size = NAN;
+	d->old_trap_ns = old_trap;
+	d->new_trap_ns = new_trap;
+	c->trap_ns.old += old_trap;
+	c->trap_ns.new += new_trap;
+}
+
+/* A regression from old to new ns per op with the given kernel share. */
+static void synth_cmp(struct pm_explanation *x, struct pm_bench_cmp *c,
+		      struct pm_bench_result *ref, const char *name, double old_ns,
+		      double new_ns, double kshare_old, double kshare_new)
+{
+	memset(c, 0, sizeof(*c));
+	memset(ref, 0, sizeof(*ref));
+	c->name = pm_xstrdup(name);
+	c->ref_old = c->ref_new = ref;
+	c->verdict = new_ns > old_ns ? PM_REGRESSION : PM_IMPROVEMENT;
+	c->n_old = c->n_new = 3;
+	c->unit = PM_UNIT_RUNS;
+	c->med_old = old_ns;
+	c->med_new = new_ns;
+	c->ratio = new_ns / old_ns;
+	c->delta_ns = new_ns - old_ns;
+	c->margin = 0.03;
+	c->converged_old = c->converged_new = true;
+	c->split_source = "samples";
+	c->kernel_ns = (struct pm_pair){ kshare_old * old_ns, kshare_new * new_ns };
+	c->user_ns = (struct pm_pair){ (1 - kshare_old) * old_ns, (1 - kshare_new) * new_ns };
+	c->have_hotspots = c->have_kernel_syms = true;
+	c->instructions = c->cycles = c->ipc = (struct pm_pair){ NAN, NAN };
+	c->icache_mpki = c->itlb_mpki = c->branch_mpki = c->ipc;
+	c->faults = c->ctxsw = c->migrations = c->busy = c->waited = c->ipc;
+	c->ref_ratio = NAN;
+	x->cmp = c;
+	x->ncmp = 1;
+	pm_explain_opts_default(&x->opts);
+}
+
+static size_t rank_of(const struct pm_bench_cmp *c, const char *rule)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncauses; i++)
+		if (!strcmp(c->causes[i].rule, rule))
+			return i;
+	return (size_t)-1;
+}
+
+static void synth_free(struct pm_explanation *x, struct pm_side *o, struct pm_side *n)
+{
+	x->old = o;
+	x->new = n;
+	pm_explanation_free(x);
+	pm_side_free(o);
+	pm_side_free(n);
+}
+
+static const char fp_plain[] = "{\"kernel\": {\"preemption\": \"voluntary\"}}";
+
+/*
+ * The mitigations case as a TCG guest shows it: entry with page-table
+ * isolation runs with interrupts off, so its cost is sampled in
+ * syscall_enter_from_user_mode and, on the way out, in libc's wrapper at
+ * the syscall's return point.  Mitigations first, the hotspot below it,
+ * and no "user-space code".
+ */
+START_TEST(mitigations_entry_cost)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_side(&o, fp_plain, "null", 900, NULL);
+	synth_side(&n, fp_plain, "null", 19800, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "null", 900, 19800, 0.66, 0.4);
+	add_sym(c, "syscall_enter_from_user_mode", "[kernel]", true, 144, 6420, 0, 0);
+	add_sym(c, "syscall", "libc.so.6", false, 240, 7690, 200, 7500);
+	add_sym(c, "__task_pid_nr_ns", "[kernel]", true, 149, 1320, 0, 0);
+	add_sym(c, "null_run", "pmbench", false, 12, 1270, 0, 0);
+	add_diff(&x, "vulnerabilities.meltdown", "Vulnerable", "Mitigation: PTI");
+	add_diff(&x, "mitigations", "off", "auto");
+	pm_apply_rules(c, &x);
+	ck_assert_uint_gt(c->ncauses, 1);
+	ck_assert_str_eq(c->causes[0].rule, "mitigations");
+	ck_assert_double_ge(c->causes[0].confidence, 0.7);
+	ck_assert_msg(strstr(c->causes[0].sentence, "page-table isolation"), "%s",
+		      c->causes[0].sentence);
+	ck_assert_msg(strstr(c->causes[0].sentence, "system-call bound"), "%s",
+		      c->causes[0].sentence);
+	ck_assert_uint_gt(rank_of(c, "kernel-hotspot"), 0);
+	ck_assert_double_lt(c->causes[rank_of(c, "kernel-hotspot")].confidence,
+			    c->causes[0].confidence);
+	/* the wrapper's samples at the return point are not user code */
+	ck_assert_uint_eq(rank_of(c, "user-code"), (size_t)-1);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/* The same user samples elsewhere in the function are user code. */
+START_TEST(user_code_not_at_syscall)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_side(&o, fp_plain, "null", 900, NULL);
+	synth_side(&n, fp_plain, "null", 9000, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "null", 900, 9000, 0.66, 0.1);
+	add_sym(c, "syscall", "libc.so.6", false, 240, 7690, 0, 0);
+	pm_apply_rules(c, &x);
+	ck_assert_str_eq(c->causes[0].rule, "user-code");
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/* THP: the zero page read fault, one per 2 MiB against one per 4 KiB. */
+START_TEST(thp_read_faults)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_side(&o, fp_plain, "page-fault-thp-read", 168, NULL);
+	synth_side(&n, fp_plain, "page-fault-thp-read", 3320, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "page-fault-thp-read", 168, 3320, 0.3, 0.88);
+	c->faults = (struct pm_pair){ 0.002, 1.0 };
+	add_sym(c, "do_user_addr_fault", "[kernel]", true, 2, 1230, 0, 0);
+	add_sym(c, "__handle_mm_fault", "[kernel]", true, 2.4, 477, 0, 0);
+	add_sym(c, "handle_mm_fault", "[kernel]", true, 0, 155, 0, 0);
+	add_sym(c, "anon_run", "pmbench", false, 9, 406, 0, 0);
+	add_diff(&x, "thp.enabled", "always", "never");
+	pm_apply_rules(c, &x);
+	ck_assert_str_eq(c->causes[0].rule, "thp");
+	ck_assert_double_ge(c->causes[0].confidence, 0.7);
+	ck_assert_uint_gt(rank_of(c, "kernel-hotspot"), 0);
+	ck_assert_msg(strstr(c->causes[0].evidence[1], "one fault per huge page"), "%s",
+		      c->causes[0].evidence[1]);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/* preempt=none vs preempt=full on one PREEMPT_DYNAMIC kernel. */
+START_TEST(preemption_dynamic)
+{
+	static const char fo[] = "{\"kernel\": {\"preemption\": \"dynamic\", "
+				 "\"cmdline\": \"console=ttyS0 preempt=none\"}}";
+	static const char fn[] = "{\"kernel\": {\"preemption\": \"dynamic\", "
+				 "\"cmdline\": \"console=ttyS0 preempt=full\"}}";
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	size_t r;
+
+	/* the runtime mode, as debugfs reports it */
+	synth_side(&o, fo, "ctx", 1000, NULL);
+	synth_side(&n, fn, "ctx", 1300, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "ctx", 1000, 1300, 0.8, 0.8);
+	add_diff(&x, "kernel.preemption_dynamic", "none", "full");
+	pm_apply_rules(c, &x);
+	r = rank_of(c, "preemption");
+	ck_assert_uint_ne(r, (size_t)-1);
+	ck_assert_msg(strstr(c->causes[r].sentence, "none -> full"), "%s", c->causes[r].sentence);
+	synth_free(&x, &o, &n);
+
+	/* no debugfs: the preempt= parameters of two dynamic kernels */
+	memset(&x, 0, sizeof(x));
+	c = pm_xcalloc(1, sizeof(*c));
+	synth_side(&o, fo, "ctx", 1000, NULL);
+	synth_side(&n, fn, "ctx", 1300, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "ctx", 1000, 1300, 0.8, 0.8);
+	add_diff(&x, "kernel.cmdline", "console=ttyS0 preempt=none", "console=ttyS0 preempt=full");
+	pm_apply_rules(c, &x);
+	r = rank_of(c, "preemption");
+	ck_assert_uint_ne(r, (size_t)-1);
+	ck_assert_msg(strstr(c->causes[r].sentence, "none -> full"), "%s", c->causes[r].sentence);
+	synth_free(&x, &o, &n);
+
+	/* the same parameter on both sides: no preemption cause */
+	memset(&x, 0, sizeof(x));
+	c = pm_xcalloc(1, sizeof(*c));
+	synth_side(&o, fo, "ctx", 1000, NULL);
+	synth_side(&n, fo, "ctx", 1300, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "ctx", 1000, 1300, 0.8, 0.8);
+	add_diff(&x, "kernel.cmdline", "console=ttyS0 preempt=none", "console=ttyS0 preempt=none quiet");
+	pm_apply_rules(c, &x);
+	ck_assert_uint_eq(rank_of(c, "preemption"), (size_t)-1);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/* Evidence: a symbol's syscall_samples become its cost at the return point. */
+START_TEST(trap_samples_evidence)
+{
+	static const char ho[] = "{\"kernel_share\": 0.5, \"kernel_symbols\": \"/proc/kallsyms\", "
+		"\"symbols\": [{\"name\": \"syscall\", \"object\": \"/lib/libc.so.6\", "
+		"\"kernel\": false, \"samples\": 100, \"syscall_samples\": 10, "
+		"\"share\": 0.5, \"cost_ns_per_op\": 500}]}";
+	static const char hn[] = "{\"kernel_share\": 0.5, \"kernel_symbols\": \"/proc/kallsyms\", "
+		"\"symbols\": [{\"name\": \"syscall\", \"object\": \"/usr/lib/libc.so.6\", "
+		"\"kernel\": false, \"samples\": 100, \"syscall_samples\": 80, "
+		"\"share\": 0.5, \"cost_ns_per_op\": 5000}]}";
+	struct pm_side o, n;
+	struct pm_bench_cmp c = { 0 };
+
+	synth_side(&o, fp_plain, "null", 1000, ho);
+	synth_side(&n, fp_plain, "null", 10000, hn);
+	c.name = pm_xstrdup("null");
+	c.med_old = 1000;
+	c.med_new = 10000;
+	pm_gather_evidence(&c, &o, &n);
+	ck_assert_uint_eq(c.nsyms, 1);
+	ck_assert_double_eq_tol(c.syms[0].old_trap_ns, 50, 1e-9);
+	ck_assert_double_eq_tol(c.syms[0].new_trap_ns, 4000, 1e-9);
+	ck_assert_double_eq_tol(c.trap_ns.new - c.trap_ns.old, 3950, 1e-9);
+	free(c.name);
+	free(c.syms[0].name);
+	free(c.syms[0].object);
+	free(c.syms);
+	pm_side_free(&o);
+	pm_side_free(&n);
+}
+END_TEST
+
+/* Single figures far apart but inconclusive: the text says why, not "below". */
+START_TEST(single_figure_text)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_side(&o, fp_plain, "null", 100, NULL);
+	synth_side(&n, fp_plain, "null", 359.8, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "null", 100, 359.8, 0.5, 0.5);
+	c->verdict = PM_INCONCLUSIVE;
+	c->unit = PM_UNIT_FIGURES;
+	c->n_old = 1;
+	c->n_new = 4;
+	c->margin = 0.09;
+	c->ci_low = 0.8;
+	c->ci_high = 9;
+	pm_apply_rules(c, &x);
+	ck_assert_uint_eq(c->ncauses, 1);
+	ck_assert_str_eq(c->causes[0].rule, "noise");
+	ck_assert_msg(!strstr(c->causes[0].sentence, "below"), "%s", c->causes[0].sentence);
+	ck_assert_msg(strstr(c->causes[0].sentence, "259.8% difference is above the 9%"),
+		      "%s", c->causes[0].sentence);
+	ck_assert_msg(strstr(c->causes[0].sentence, "-20.0% to +800.0%"), "%s",
+		      c->causes[0].sentence);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/* A hotspot whose symbol a rule's mechanism accounts for ranks below it,
+ * even where the two would tie (clocksource: 0.6, hotspot: 0.6). */
+START_TEST(hotspot_below_mechanism)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_side(&o, fp_plain, "gettime", 100, NULL);
+	synth_side(&n, fp_plain, "gettime", 1000, NULL);
+	x.old = &o;
+	x.new = &n;
+	synth_cmp(&x, c, &ref, "gettime", 100, 1000, 0.2, 0.3);
+	add_sym(c, "kvm_clock_get_cycles", "[kernel]", true, 0, 600, 0, 0);
+	add_diff(&x, "clocksource.current", "tsc", "kvm-clock");
+	pm_apply_rules(c, &x);
+	ck_assert_str_eq(c->causes[0].rule, "clocksource");
+	ck_assert_uint_gt(rank_of(c, "kernel-hotspot"), 0);
+	ck_assert_uint_ne(rank_of(c, "kernel-hotspot"), (size_t)-1);
+	ck_assert_double_lt(c->causes[rank_of(c, "kernel-hotspot")].confidence,
+			    c->causes[0].confidence);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
 START_TEST(rules_documented)
 {
 	size_t i, j;
@@ -267,6 +613,13 @@ int main(void)
 	tcase_add_test(tc, same_file);
 	tcase_add_test(tc, one_side_only);
 	tcase_add_test(tc, rules_documented);
+	tcase_add_test(tc, mitigations_entry_cost);
+	tcase_add_test(tc, user_code_not_at_syscall);
+	tcase_add_test(tc, thp_read_faults);
+	tcase_add_test(tc, preemption_dynamic);
+	tcase_add_test(tc, trap_samples_evidence);
+	tcase_add_test(tc, single_figure_text);
+	tcase_add_test(tc, hotspot_below_mechanism);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -794,6 +794,24 @@ START_TEST(test_user_self)
 }
 END_TEST
 
+/* The bytes of mapped code, read from its file: what the profiler looks
+ * at to tell a sample at a syscall's return point. */
+START_TEST(test_user_read_file)
+{
+	struct pm_maps m = { 0 };
+	unsigned char buf[16];
+	uint64_t addr = (uint64_t)(uintptr_t)marker_ptr;
+
+	ck_assert_int_eq(pm_maps_from_proc(&m, getpid(), NULL), 0);
+	ck_assert_int_eq(pm_user_read_file(&m, addr, buf, sizeof(buf)), 0);
+	ck_assert_mem_eq(buf, (const void *)(uintptr_t)addr, sizeof(buf));
+	/* the stack is no file */
+	ck_assert_int_eq(pm_user_read_file(&m, (uint64_t)(uintptr_t)buf, buf, 1), -ENOENT);
+	ck_assert_int_eq(pm_user_read_file(&m, 8, buf, 1), -ENOENT);
+	pm_maps_free(&m);
+}
+END_TEST
+
 START_TEST(test_user_synthetic_maps)
 {
 	struct pm_maps m = { 0 }, self = { 0 };
@@ -1216,6 +1234,7 @@ static Suite *symbols_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_maps_add);
 	tcase_add_test(tc, test_user_self);
+	tcase_add_test(tc, test_user_read_file);
 	tcase_add_test(tc, test_user_synthetic_maps);
 	tcase_add_test(tc, test_user_vdso);
 	suite_add_tcase(s, tc);
