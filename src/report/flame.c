@@ -103,7 +103,8 @@ static void sort_tree(struct node *n)
 {
 	size_t i;
 
-	qsort(n->kids, n->nkids, sizeof(*n->kids), by_name);
+	if (n->nkids)	/* kids is NULL for a leaf */
+		qsort(n->kids, n->nkids, sizeof(*n->kids), by_name);
 	for (i = 0; i < n->nkids; i++)
 		sort_tree(&n->kids[i]);
 }

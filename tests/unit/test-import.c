@@ -848,6 +848,7 @@ START_TEST(blank_collapsed)
 	ck_assert(isnan(fig(&runs[1], "ctx: 8p/64K")));
 	ck_assert_uint_eq(runs[1].nbench, 10 + 2);
 	pm_import_free(runs, n);
+	pm_import_log_free(&log);
 	free(marked);
 	free(flat);
 }

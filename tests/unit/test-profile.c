@@ -251,10 +251,12 @@ START_TEST(harness_merged)
 	fclose(f);
 	ck_assert_str_eq(buf, "null;pmbench;null_run 12\nnull;[other] 1\n");
 	free(buf);
-	ck_assert(pm_hotspot_symbol_is_harness(json_pack("{s:s,s:s}", "name", "timed_run",
-							 "object", "/usr/bin/pmbench")));
-	ck_assert(!pm_hotspot_symbol_is_harness(json_pack("{s:s,s:s}", "name", "main",
-							  "object", "/usr/libexec/pmbench-spawner")));
+	json_decref(h);
+	h = json_pack("{s:s,s:s}", "name", "timed_run", "object", "/usr/bin/pmbench");
+	ck_assert(pm_hotspot_symbol_is_harness(h));
+	json_decref(h);
+	h = json_pack("{s:s,s:s}", "name", "main", "object", "/usr/libexec/pmbench-spawner");
+	ck_assert(!pm_hotspot_symbol_is_harness(h));
 	json_decref(h);
 }
 END_TEST
