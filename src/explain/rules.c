@@ -968,13 +968,18 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 	if (c->verdict == PM_INCONCLUSIVE)
 		f->confidence = fmax(f->confidence, 0.6);
 	{
-		char bs[160] = "";
+		char bs[160] = "", io[24], in[24];
 
+		/* two rounds give a t interval of +-12.7 sd: past 10x say so */
+		snprintf(io, sizeof(io), c->rel_ci_old > 10 ? "over ±1000%%" : "±%.1f%%",
+			 100 * c->rel_ci_old);
+		snprintf(in, sizeof(in), c->rel_ci_new > 10 ? "over ±1000%%" : "±%.1f%%",
+			 100 * c->rel_ci_new);
 		if (busy)
 			snprintf(bs, sizeof(bs), ", other tasks wanted the CPUs (%.1f runnable on "
 				 "average during OLD, %.1f during NEW)", c->busy.old, c->busy.new);
-		say(f, "Noise or contention: the intervals are ±%.1f%% (OLD) and ±%.1f%% (NEW)%s%s%s%s "
-		    "for a %.1f%% difference.", 100 * c->rel_ci_old, 100 * c->rel_ci_new,
+		say(f, "Noise or contention: the intervals are %s (OLD) and %s (NEW)%s%s%s%s "
+		    "for a %.1f%% difference.", io, in,
 		    !c->converged_old || !c->converged_new ? ", a side did not converge" : "",
 		    migr ? ", the process migrated between CPUs" : "",
 		    ctxsw ? ", it was switched out more often (another load?)" : "", bs,

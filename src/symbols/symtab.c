@@ -13,6 +13,11 @@
 
 #include "symbols/symbols.h"
 
+#ifdef HAVE_CXA_DEMANGLE
+/* libstdc++'s demangler (the Itanium C++ ABI), callable from C */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+#endif
+
 /* A symbol without a known size still covers at most this much. */
 #define UNSIZED_MAX 4096
 
@@ -441,6 +446,7 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		unsigned char type;
 		GElf_Sym sym;
 		const char *name;
+		char *demangled;
 		size_t nl;
 
 		if (!gelf_getsym(data, (int)i, &sym))
@@ -452,12 +458,23 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
+		demangled = NULL;
+#ifdef HAVE_CXA_DEMANGLE
+		if (name[0] == '_' && name[1] == 'Z') {
+			int st = -1;
+
+			demangled = __cxa_demangle(name, NULL, NULL, &st);
+			if (st == 0 && demangled)
+				name = demangled;
+		}
+#endif
 		nl = strlen(name) + 1;
 		while (used + nl > cap) {
 			cap *= 2;
 			t->names = pm_xrealloc(t->names, cap);
 		}
 		memcpy(t->names + used, name, nl);
+		free(demangled);
 		v[n].addr = sym.st_value;
 		v[n].size = sym.st_size;
 		v[n].name = used;

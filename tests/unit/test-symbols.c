@@ -457,6 +457,45 @@ static const char lib_source[] =
 	"int x_two(int x) { int i, s = 0; for (i = 0; i < x; i++) s += x_one(i); return s; }\n"
 	"int x_var = 3;\n";
 
+/* C++ symbols are shown as people write them: ns::scale(int), not
+ * _ZN2ns5scaleEi (a C program names its function by that symbol). */
+START_TEST(test_elf_demangled)
+{
+	static const char *const tools[] = { "cc", NULL };
+	char *dir, *path;
+	struct pm_symtab *t;
+	struct pm_err e;
+	const struct pm_sym *s;
+
+	if (!need_tools("demangling test", tools))
+		return;
+	dir = make_tmpdir();
+	path = pm_xasprintf("%s/cxx.c", dir);
+	write_file(path, "int scale(int) __asm__(\"_ZN2ns5scaleEi\");\n"
+			 "__attribute__((noinline)) int scale(int x) { return 3 * x; }\n"
+			 "int main(int c, char **v) { (void)v; return scale(c); }\n");
+	free(path);
+	free(run("cd '%s' && cc -O1 -o cxx cxx.c 2>&1", dir));
+	path = pm_xasprintf("%s/cxx", dir);
+	ck_assert_msg(access(path, X_OK) == 0, "compiling %s/cxx.c failed", dir);
+	ck_assert_int_eq(pm_symtab_load_elf(&t, path, &e), 0);
+#ifdef HAVE_CXA_DEMANGLE
+	s = pm_symtab_find(t, "ns::scale(int)");
+	ck_assert_msg(s != NULL, "ns::scale(int) not found: not demangled");
+	ck_assert_ptr_null(pm_symtab_find(t, "_ZN2ns5scaleEi"));
+#else
+	s = pm_symtab_find(t, "_ZN2ns5scaleEi");
+	ck_assert_ptr_nonnull(s);
+#endif
+	ck_assert_uint_gt(s->size, 0);
+	ck_assert_ptr_nonnull(pm_symtab_find(t, "main"));
+	pm_symtab_free(t);
+	free(run("rm -rf '%s'", dir));
+	free(path);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_elf_program)
 {
 	static const char *const tools[] = { "cc", "nm", "readelf", NULL };
@@ -1226,6 +1265,7 @@ static Suite *symbols_suite(void)
 	tc = tcase_create("elf");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_elf_program);
+	tcase_add_test(tc, test_elf_demangled);
 	tcase_add_test(tc, test_elf_shared_and_stripped);
 	tcase_add_test(tc, test_elf_errors);
 	suite_add_tcase(s, tc);
