@@ -12,6 +12,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,15 +24,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "stats/stats.h"
 #include "util.h"
 
 extern char **environ;
@@ -861,6 +867,232 @@ static int ctx_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
+/* ---- wakeup-kernel-hog: a timer wake-up next to a long kernel path ---- */
+
+/*
+ * In the manner of cyclictest: the main process sleeps to an absolute
+ * deadline and takes how late it woke, while a hog on the same CPU spends
+ * its time in one system call that has no rescheduling point: poll() of
+ * the same /dev/null descriptor many times over (do_poll walks them all
+ * before it returns).  The timer interrupt wakes the sleeper and asks
+ * the hog's CPU to reschedule; a kernel preemptible everywhere (preempt=
+ * full) switches at the end of the interrupt, one without kernel
+ * preemption (preempt=none) only when the hog returns to user space.
+ * The hog's call is sized in setup to about WAKE_HOG_NS; the figure is
+ * the mean lateness per wake-up (the sleep itself is subtracted), the
+ * median and 99th percentile go into the detail.
+ */
+#define WAKE_PERIOD_NS 1000000ull	/* sleep per wake-up */
+#define WAKE_HOG_NS 2000000.0		/* the hog's poll() */
+#define WAKE_SAMPLES 65536		/* last wake-ups kept for the detail */
+#define WAKE_HOG_MIN_FDS 64
+#define WAKE_MAX_FDS (1u << 20)
+
+struct wake {
+	int ctl[2];		/* EOF on ctl[0] ends the hog */
+	int devnull;
+	struct pollfd *pfd;
+	nfds_t nfds;
+	struct rlimit old_nofile;
+	bool nofile_saved;
+	bool fifo;		/* main sleeps as SCHED_FIFO */
+	int old_policy;
+	struct sched_param old_param;
+	double *lat;		/* ring of the last WAKE_SAMPLES latenesses */
+	size_t nlat, next;
+	uint64_t wakeups;
+};
+
+static int wake_hog(void *arg)
+{
+	struct wake *st = arg;
+	char c;
+
+	close(st->ctl[1]);
+	if (fcntl(st->ctl[0], F_SETFL, O_NONBLOCK) != 0)
+		return errno;
+	while (read(st->ctl[0], &c, 1) != 0) {
+		if (poll(st->pfd, st->nfds, 0) < 0 && errno != EINTR)
+			return errno;
+	}
+	return 0;
+}
+
+/* Time of one poll() of n entries, best of a few. */
+static double wake_poll_ns(struct wake *st, nfds_t n)
+{
+	double best = INFINITY;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		uint64_t t0 = pm_now_ns();
+
+		if (poll(st->pfd, n, 0) < 0)
+			return -1;
+		best = fmin(best, (double)(pm_now_ns() - t0));
+	}
+	return best;
+}
+
+static void wake_teardown(struct pm_ctx *ctx)
+{
+	struct wake *st = ctx->priv;
+
+	if (!st)
+		return;
+	proc_close(&st->ctl[0]);
+	proc_close(&st->ctl[1]);
+	proc_close(&st->devnull);
+	if (st->fifo)
+		sched_setscheduler(0, st->old_policy, &st->old_param);
+	if (st->nofile_saved)
+		setrlimit(RLIMIT_NOFILE, &st->old_nofile);
+	if (st->nlat && !ctx->detail) {
+		double *v = pm_xmalloc(st->nlat * sizeof(*v));
+
+		memcpy(v, st->lat, st->nlat * sizeof(*v));
+		qsort(v, st->nlat, sizeof(*v), pm_cmp_double);
+		ctx->detail = json_pack("{s:f,s:f,s:f,s:I,s:I,s:s}",
+			"median_ns", pm_quantile_sorted(v, st->nlat, 0.5),
+			"p99_ns", pm_quantile_sorted(v, st->nlat, 0.99),
+			"max_ns", v[st->nlat - 1],
+			"samples", (json_int_t)st->nlat,
+			"hog_poll_fds", (json_int_t)st->nfds,
+			"policy", st->fifo ? "SCHED_FIFO" : "SCHED_OTHER");
+		free(v);
+	}
+	free(st->lat);
+	free(st->pfd);
+	free(st);
+	ctx->priv = NULL;
+}
+
+static int wake_setup(struct pm_ctx *ctx)
+{
+	struct wake *st = pm_xcalloc(1, sizeof(*st));
+	struct sched_param sp = { .sched_priority = 1 };
+	struct rlimit rl;
+	nfds_t n, max;
+	double t = 0;
+	int err;
+
+	st->ctl[0] = st->ctl[1] = -1;
+	ctx->priv = st;
+	st->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (st->devnull < 0) {
+		err = pm_bench_fail(ctx, -errno, "open /dev/null");
+		goto fail;
+	}
+	/* poll() takes at most RLIMIT_NOFILE entries: raise the limit (the
+	 * hard one too where we may, up to fs.nr_open); the old one comes
+	 * back in teardown */
+	if (getrlimit(RLIMIT_NOFILE, &st->old_nofile) == 0) {
+		st->nofile_saved = true;
+		rl = st->old_nofile;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < WAKE_MAX_FDS) {
+			long nr_open = 0;
+
+			rl.rlim_max = WAKE_MAX_FDS;
+			if (!pm_read_long("/proc/sys/fs/nr_open", &nr_open) && nr_open > 0 &&
+			    (rlim_t)nr_open < rl.rlim_max)
+				rl.rlim_max = (rlim_t)nr_open;
+			rl.rlim_cur = rl.rlim_max;
+			if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+				rl = st->old_nofile;
+		}
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getrlimit RLIMIT_NOFILE");
+		goto fail;
+	}
+	max = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > WAKE_MAX_FDS ?
+	      WAKE_MAX_FDS : (nfds_t)rl.rlim_cur;
+	if (max < WAKE_HOG_MIN_FDS) {
+		err = pm_bench_why(ctx, -EMFILE, "RLIMIT_NOFILE %zu is too low for the hog's poll()",
+				   (size_t)max);
+		goto fail;
+	}
+	st->pfd = pm_xmalloc(max * sizeof(*st->pfd));
+	for (n = 0; n < max; n++)
+		st->pfd[n] = (struct pollfd){ .fd = st->devnull, .events = POLLIN };
+	/* size the hog's system call: double until it takes WAKE_HOG_NS */
+	for (n = WAKE_HOG_MIN_FDS; ; n = n * 2 > max ? max : n * 2) {
+		t = wake_poll_ns(st, n);
+		if (t < 0) {
+			err = pm_bench_fail(ctx, -errno, "poll of %zu descriptors", (size_t)n);
+			goto fail;
+		}
+		if (t >= WAKE_HOG_NS / 2 || n == max)
+			break;
+	}
+	if (t > 0 && t < WAKE_HOG_NS) {
+		nfds_t m = (nfds_t)fmin((double)max, (double)n * WAKE_HOG_NS / t);
+
+		t = t * (double)m / (double)n;
+		n = m;
+	}
+	st->nfds = n;
+	if (pipe2(st->ctl, O_CLOEXEC) != 0) {
+		err = pm_bench_fail(ctx, -errno, "pipe");
+		goto fail;
+	}
+	err = pm_spawn_peer(ctx, wake_hog, st);
+	if (err)
+		goto fail;
+	proc_close(&st->ctl[0]);
+	/* after the fork: the hog stays SCHED_OTHER */
+	st->old_policy = sched_getscheduler(0);
+	if (st->old_policy >= 0 && sched_getparam(0, &st->old_param) == 0 &&
+	    sched_setscheduler(0, SCHED_FIFO, &sp) == 0)
+		st->fifo = true;
+	st->lat = pm_xmalloc(WAKE_SAMPLES * sizeof(*st->lat));
+	ctx->overhead_ns = (double)WAKE_PERIOD_NS;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "sleep %llu us to an absolute deadline (%s) while a hog %s runs "
+		 "poll() of %zu descriptors (%.0f us); the sleep is subtracted",
+		 WAKE_PERIOD_NS / 1000, st->fifo ? "SCHED_FIFO" : "SCHED_OTHER",
+		 ctx->cpu >= 0 ? "on the same CPU" : "(both unpinned)",
+		 (size_t)n, t / 1000);
+	return 0;
+fail:
+	wake_teardown(ctx);
+	pm_reap_peers(ctx);
+	return err;
+}
+
+static int wake_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct wake *st = ctx->priv;
+	struct timespec now, at;
+	uint64_t t, due;
+	int r;
+
+	while (iters--) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		due = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec +
+		      WAKE_PERIOD_NS;
+		at.tv_sec = (time_t)(due / 1000000000ull);
+		at.tv_nsec = (long)(due % 1000000000ull);
+		do
+			r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		while (r == EINTR);
+		if (r)
+			return pm_bench_fail(ctx, -r, "clock_nanosleep");
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		t = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+		st->lat[st->next] = t > due ? (double)(t - due) : 0;
+		st->next = (st->next + 1) % WAKE_SAMPLES;
+		if (st->nlat < WAKE_SAMPLES)
+			st->nlat++;
+		st->wakeups++;
+	}
+	return 0;
+}
+
 /* ---- page-fault: one read fault per touched page ---- */
 
 #define PF_FILE_SIZE (64u << 20)
@@ -1352,6 +1584,17 @@ static const struct pm_bench proc_benches[] = {
 		.run = pipe_run,
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
+	},
+	{
+		.name = "wakeup-kernel-hog",
+		.group = "proc",
+		.summary = "lateness of a timer wake-up while a process on the same "
+			   "CPU is in a long system call (poll() of many descriptors)",
+		.unit = "us",
+		.setup = wake_setup,
+		.run = wake_run,
+		.teardown = wake_teardown,
+		.flags = PM_PEERS | PM_NO_THREADS,
 	},
 	{
 		.name = "page-fault",

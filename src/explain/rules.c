@@ -621,6 +621,23 @@ static const struct pm_fp_diff *preempt_param_diff(const struct pm_explanation *
 	return &d;
 }
 
+/* Benchmarks whose figure is how long a woken task waits for a CPU that
+ * another task holds in the kernel: the preemption model itself. */
+static const char *const preempt_benches[] = { "wakeup-*", NULL };
+
+/* How soon a model switches to a woken task: none < voluntary < lazy,
+ * full < rt; -1 when the value names no model. */
+static int preempt_rank(const char *m)
+{
+	static const char *const names[] = { "none", "voluntary", "lazy", "full", "rt" };
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(names); i++)
+		if (m && !strcmp(m, names[i]))
+			return (int)i;
+	return -1;
+}
+
 static void rule_preemption(const struct pm_bench_cmp *c,
 			    const struct pm_explanation *x, struct finding *f)
 {
@@ -629,6 +646,7 @@ static void rule_preemption(const struct pm_bench_cmp *c,
 	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.preemption_dynamic");
 	const struct pm_sym_delta *top;
 	double p = sym_delta(c, preempt_syms, true, &top), part = part_of(c, p);
+	int ro, rn;
 
 	if (!d)
 		d = pm_find_diff(x, "kernel.preemption");
@@ -638,6 +656,33 @@ static void rule_preemption(const struct pm_bench_cmp *c,
 		d = preempt_param_diff(x);
 	if (!d)
 		return;
+	ro = preempt_rank(d->old);
+	rn = preempt_rank(d->new);
+	if (bench_is(c, preempt_benches) && ro >= 0 && rn >= 0 && ro != rn) {
+		/* the figure is the wait for preemption: it must move the way
+		 * the models say, shorter where the kernel preempts sooner */
+		bool along = (rn > ro) == (c->delta_ns < 0);
+		char t[32];
+
+		fmt_ns(t, sizeof(t), c->delta_ns);
+		f->confidence = along ? 0.8 : 0.15;
+		if (along)
+			say(f, "The preemption model changed (%s -> %s): a woken task waits %s "
+			    "%s for a CPU held by a task in a long system call, because %s "
+			    "preempts it inside the kernel and %s only at its next rescheduling "
+			    "point or return to user space.", d->old, d->new, t,
+			    c->delta_ns < 0 ? "less" : "more", rn > ro ? d->new : d->old,
+			    rn > ro ? d->old : d->new);
+		else
+			say(f, "The preemption model changed (%s -> %s), but the wake-up wait of "
+			    "%s moved against it (%s%s per wake-up): something else did this.",
+			    d->old, d->new, c->name, sign(c->delta_ns), t);
+		diff_evidence(f, d);
+		evidence(f, "wake-up lateness: %.1f us -> %.1f us per wake-up",
+			 c->med_old / 1e3, c->med_new / 1e3);
+		sym_evidence(f, top);
+		return;
+	}
 	f->confidence = 0.3 + (c->have_kernel_syms && part >= 0.15 ? 0.35 : 0);
 	say(f, "The preemption model changed (%s -> %s): preemption points and their "
 	    "bookkeeping on the paths %s takes differ.", d->old, d->new, c->name);
@@ -1191,7 +1236,9 @@ static const struct rule {
 	{ { "preemption", "preemption model",
 	    "kernel.preemption_dynamic (the mode a PREEMPT_DYNAMIC kernel runs in), "
 	    "kernel.preemption or the preempt= parameter of two dynamic kernels differ; "
-	    "confirmed by preemption/cond_resched symbols in the change" }, rule_preemption,
+	    "confirmed by preemption/cond_resched symbols in the change, or by a wake-up "
+	    "benchmark (wakeup-*) whose wait moved as the models say: shorter where the "
+	    "kernel preempts sooner" }, rule_preemption,
 	  preempt_syms, NULL },
 	{ { "thp", "transparent hugepages",
 	    "thp.enabled/defrag differ for a page-fault/VM benchmark (page-fault*, mmap, "

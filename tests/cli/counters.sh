@@ -3,7 +3,7 @@
 . "$TEST_LIB"
 
 pm run --cpu "$(allowed_cpu)" --max-time 0.5 --count-time 100 -o "$T/r.json" \
-	null page-fault page-fault-anon pipe ctx fork exec sh
+	null page-fault page-fault-anon pipe ctx fork exec sh wakeup-kernel-hog
 expect_status 0
 pm show --format csv "$T/r.json"
 expect_status 0
@@ -51,6 +51,21 @@ v=$(csv_value pipe context-switches per_op)
 ge "$v" 2 || fail "pipe: $v context switches per round trip, expected at least 2"
 v=$(csv_value ctx context-switches per_op)
 ge "$v" 1 || fail "ctx: $v context switches per hop, expected at least 1"
+
+# wakeup-kernel-hog: one operation is one timer wake-up.  The sleeper
+# blocks once per wake-up (a switch) and the hog, counted with it as a
+# helper, is switched out when it wakes: 1 to 3 switches per op, never
+# none (the sleep did not block) nor many (a busy loop of switches).  The
+# hog spends the sleeper's 1 ms sleep in poll(): counted, it shows as
+# CPU time per op well above the sleeper's own few microseconds.
+v=$(csv_value wakeup-kernel-hog context-switches per_op)
+ge "$v" 1 || fail "wakeup-kernel-hog: $v context switches per wake-up, expected at least 1"
+le "$v" 3 || fail "wakeup-kernel-hog: $v context switches per wake-up, expected at most 3"
+v=$(csv_value wakeup-kernel-hog task-clock per_op)
+ge "$v" 100000 || fail "wakeup-kernel-hog: task-clock $v ns per wake-up: the hog is not running or not counted"
+for k in median_ns p99_ns max_ns samples hog_poll_fds; do
+	grep -q "\"$k\"" "$T/r.json" || fail "wakeup-kernel-hog: no $k in the detail"
+done
 
 # fork, exec and sh count their children (inherit).  The loops run in
 # pmbench-spawner, whose own part is the same fork+wait for all three;
