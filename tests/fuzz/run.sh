@@ -24,9 +24,11 @@ for name in "$@"; do
 	times > "fuzz-$name.times"
 	before=$(awk 'function s(x) { sub(/s$/, "", x); split(x, a, "m"); return a[1] * 60 + a[2] }
 		END { print s($1) + s($2) }' "fuzz-$name.times")
+	# a unit's timeout is wall time: niced on a busy machine a 0.2 s input
+	# can wait for the CPU longer than 10 s, a false 'timeout'
 	# shellcheck disable=SC2086
 	nice -n 10 "$build/tests/fuzz/fuzz-$name" -max_total_time="$time" \
-		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="fuzz-artifacts/$name-" $dict \
 		"$corpus" "$seeds" "$src/tests/fuzz/regress/$name" \
 		>"fuzz-$name.log" 2>&1
