@@ -23,6 +23,17 @@ ge "$n" 16 || fail "list --names: only $n names"
 grep -Eq "^groups: proc \(20\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
 	fail "list: the groups line does not count $n benchmarks in all"
 
+# every benchmark has its entry in pmbench-benchmarks(7), by name
+page="${PMBENCH_DATADIR:?}/man/pmbench-benchmarks.7"
+sed 's/\\-/-/g; s/\\f[BIRP]//g' "$page" > "$T/man7"
+for b in $(cat "$T/out"); do
+	grep -Eq "(^|[^a-z0-9-])$b([^a-z0-9-]|\$)" "$T/man7" ||
+		fail "$b is not in pmbench-benchmarks(7)"
+done
+# and a made-up name is not found there: the check can fail
+! grep -Eq "(^|[^a-z0-9-])no-such-bench([^a-z0-9-]|\$)" "$T/man7" ||
+	fail "the man page check matches anything"
+
 pm list quick --names
 expect_status 0
 expect_no_out '^fstat$' "fstat is not in quick"
