@@ -1012,6 +1012,10 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		f->confidence += 0.35;
 	if (c->verdict == PM_INCONCLUSIVE)
 		f->confidence = fmax(f->confidence, 0.6);
+	else
+		/* the change stood the test against runs' spread and competition:
+		 * noise is a caveat then, not the first cause */
+		f->confidence = fmin(f->confidence, 0.45);
 	{
 		char bs[160] = "", io[24], in[24];
 

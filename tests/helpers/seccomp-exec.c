@@ -7,7 +7,7 @@
  * kernel's per-syscall "always allow" cache cannot skip it; copies are
  * stacked so the cost stands well above a busy machine's noise, also
  * where a system call is slow already (a VM's): PM_SECCOMP_COPIES of
- * them (default 24; each adds some tens of ns to every system call).
+ * them (default 48; each adds some tens of ns to every system call).
  *
  * usage: seccomp-exec COMMAND [ARG...]
  */
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	struct sock_filter code[128];
 	struct sock_fprog prog;
 	const char *env = getenv("PM_SECCOMP_COPIES");
-	unsigned n = 0, i, copies = env && *env ? (unsigned)atoi(env) : 24;
+	unsigned n = 0, i, copies = env && *env ? (unsigned)atoi(env) : 48;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: seccomp-exec COMMAND [ARG...]\n");
