@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "results/lmbench.h"
 #include "sysinfo.h"
 
@@ -397,9 +398,18 @@ static const struct pm_bench_result *by_key(const struct pm_result *r,
 	for (i = 0; key && i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 
-		if (b->lmbench && !strcmp(b->lmbench, key) &&
-		    b->status == PM_BENCH_OK && b->stats.n > 0)
-			return b;
+		const struct pm_bench *now;
+
+		if (!b->lmbench || strcmp(b->lmbench, key) ||
+		    b->status != PM_BENCH_OK || b->stats.n == 0)
+			continue;
+		/* An older file's benchmark that no longer stands for the
+		 * column (page-fault, before page-fault-lmb took lmbench's
+		 * definition): its figure is not lmbench's. */
+		now = pm_bench_find(b->name);
+		if (now && (!now->lmbench || strcmp(now->lmbench, key)))
+			continue;
+		return b;
 	}
 	return NULL;
 }
