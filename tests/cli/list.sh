@@ -24,7 +24,7 @@ expect_status 0
 n=$(wc -l < "$T/out")
 ge "$n" 16 || fail "list --names: only $n names"
 [ "$(sort -u "$T/out" | wc -l)" -eq "$n" ] || fail "list --names: names not unique"
-grep -Eq "^groups: proc \(19\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
+grep -Eq "^groups: proc \(20\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
 	fail "list: the groups line does not count $n benchmarks in all"
 
 pm list quick --names
