@@ -76,9 +76,9 @@ static void round_limits(const struct pm_run_opts *o, unsigned rounds,
  * or more) keeps a quarter of an even share, enough for its minimum of
  * trials, and the others share the rest, up to three even shares each.
  */
-static void round_budgets(const struct pm_run_opts *o, unsigned k, unsigned rounds,
-			  const size_t *order, size_t m, size_t n,
-			  const struct pm_bench_result *out, double *budget)
+void pm_round_budgets(const struct pm_run_opts *o, unsigned k, unsigned rounds,
+		      const size_t *order, size_t m, size_t n,
+		      const struct pm_bench_result *out, double *budget)
 {
 	double even = o->max_time_s / rounds, left = 0, this_round, settled_share;
 	size_t i, nsettled = 0;
@@ -272,7 +272,7 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 		}
 		if (!m)
 			break;
-		round_budgets(o, k, rounds, order, m, n, out, budget);
+		pm_round_budgets(o, k, rounds, order, m, n, out, budget);
 		{
 			json_t *req = request_json(&ro, k, rounds, benches, order, m, out, budget);
 
