@@ -1483,7 +1483,7 @@ static const struct pm_bench proc_benches[] = {
 	{
 		.name = "fork",
 		.group = "proc",
-		.summary = "fork+exit()+wait (from the small pmbench-spawner)",
+		.summary = "fork+exit+wait (from the small pmbench-spawner)",
 		.unit = "us",
 		.lmbench = "proc: fork proc",
 		.setup = fork_setup,
