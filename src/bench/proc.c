@@ -94,6 +94,8 @@ struct proc_file {
 	size_t maplen;		/* of the mapping */
 	size_t stride;		/* page-fault: one touched page per stride */
 	size_t pos;		/* page-fault: next offset to touch */
+	size_t *perm;		/* page-fault-lmb: page offsets, shuffled */
+	size_t npages;
 	int *dups;		/* select */
 	int ndups;
 	int nfds;		/* select: highest fd + 1 */
@@ -123,6 +125,7 @@ static void proc_file_teardown(struct pm_ctx *ctx)
 	for (i = 0; i < f->ndups; i++)
 		close(f->dups[i]);
 	free(f->dups);
+	free(f->perm);
 	proc_close(&f->fd);
 	if (f->created)
 		unlink(f->path);
@@ -341,7 +344,7 @@ static int select_setup(struct pm_ctx *ctx)
 			f->nfds = fd + 1;
 	}
 	snprintf(ctx->params, sizeof(ctx->params),
-		 "%d descriptors of a regular file, highest %d",
+		 "%d descriptors of a regular file in the write set, highest %d",
 		 SELECT_FDS, f->nfds - 1);
 	return 0;
 fail:
@@ -352,15 +355,14 @@ fail:
 static int select_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct proc_file *f = ctx->priv;
-	struct timeval tv;
+	struct timeval tv = { 0, 0 };	/* select leaves a zero timeout zero */
 	fd_set set;
 	int n;
 
 	while (iters--) {
 		set = f->set;
-		tv.tv_sec = 0;
-		tv.tv_usec = 0;
-		n = select(f->nfds, &set, NULL, NULL, &tv);
+		/* the write set, as lat_select: a regular file is always ready */
+		n = select(f->nfds, NULL, &set, NULL, &tv);
 		if (n < 0)
 			return pm_bench_fail(ctx, -errno, "select");
 		if (n != SELECT_FDS)
@@ -436,6 +438,52 @@ static int siginstall_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/* kill(self, 0): the permission check and lookup of sending a signal,
+ * without one (lat_sig's do_send). */
+static int sig_send_loop(void *arg, uint64_t n)
+{
+	pid_t self = *(const pid_t *)arg;
+
+	while (n--)
+		kill(self, 0);
+	return 0;
+}
+
+static int sig_catch_loop(void *arg, uint64_t n)
+{
+	pid_t self = *(const pid_t *)arg;
+
+	while (n--)
+		kill(self, SIGUSR1);
+	return 0;
+}
+
+/*
+ * lat_sig's "catch" is the cost of sending a signal to itself and
+ * catching it, less the cost of sending: kill(self, 0) is timed here
+ * and subtracted from every trial.
+ */
+static int sigcatch_setup(struct pm_ctx *ctx)
+{
+	struct sigst *st;
+	double send = 0;
+	int err = sig_setup(ctx);
+
+	if (err)
+		return err;
+	st = ctx->priv;
+	err = pm_median_loop_ns(sig_send_loop, &st->self, &send);
+	if (err) {
+		sig_teardown(ctx);
+		return err;
+	}
+	ctx->overhead_ns = send;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "SIGUSR1 to self, empty handler, no flags; kill(self, 0) "
+		 "(%.0f ns) subtracted, as lat_sig", send);
+	return 0;
+}
+
 /* Counted in chunks so the sig_atomic_t counter never overflows. */
 #define SIG_CHUNK (1u << 30)
 
@@ -464,22 +512,29 @@ static int sigcatch_run(struct pm_ctx *ctx, uint64_t iters)
 
 /* ---- prot-fault: write to a read-only shared file mapping ---- */
 
+/*
+ * As lat_sig prot: the handler returns, so the write faults again at
+ * once; one operation is one fault, SIGSEGV delivered to an empty
+ * handler (no flags) and its return.  The last fault of a run ends it
+ * with siglongjmp.  lat_sig then subtracts the cost of catching a
+ * signal (sig-catch's figure: kill+catch less kill(self, 0)), timed in
+ * setup, "assuming that they cost the same as a normal catch".
+ */
 static sigjmp_buf prot_env;
 static volatile sig_atomic_t prot_armed;
-static char *prot_page;
-static size_t prot_len;
+static volatile uint64_t prot_caught, prot_target;
 static struct sigaction prot_old;
 
-static void prot_handler(int sig, siginfo_t *si, void *uc)
+static void prot_handler(int sig)
 {
-	char *addr = si->si_addr;
-
-	(void)uc;
-	if (prot_armed && addr >= prot_page && addr < prot_page + prot_len)
+	if (!prot_armed) {
+		/* Not our fault: a real crash.  Hand it to the previous
+		 * action and let the faulting instruction run again. */
+		sigaction(sig, &prot_old, NULL);
+		return;
+	}
+	if (++prot_caught >= prot_target)
 		siglongjmp(prot_env, 1);
-	/* Not our fault: a real crash.  Hand it to the previous action
-	 * and let the faulting instruction run again. */
-	sigaction(sig, &prot_old, NULL);
 }
 
 static void prot_teardown(struct pm_ctx *ctx)
@@ -488,9 +543,28 @@ static void prot_teardown(struct pm_ctx *ctx)
 		return;
 	prot_armed = 0;
 	sigaction(SIGSEGV, &prot_old, NULL);
-	prot_page = NULL;
-	prot_len = 0;
 	proc_file_teardown(ctx);
+}
+
+/* lat_sig's catch figure: kill(self, SIGUSR1) caught less kill(self, 0). */
+static int prot_catch_ns(struct pm_ctx *ctx, double *out)
+{
+	struct sigaction sa, old;
+	double send = 0, catch = 0;
+	pid_t self = getpid();
+	int err;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_count;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, &old) != 0)
+		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
+	err = pm_median_loop_ns(sig_send_loop, &self, &send);
+	if (!err)
+		err = pm_median_loop_ns(sig_catch_loop, &self, &catch);
+	sigaction(SIGUSR1, &old, NULL);
+	*out = catch > send ? catch - send : 0;
+	return err;
 }
 
 static int prot_setup(struct pm_ctx *ctx)
@@ -498,6 +572,7 @@ static int prot_setup(struct pm_ctx *ctx)
 	long page = sysconf(_SC_PAGESIZE);
 	struct proc_file *f;
 	struct sigaction sa;
+	double catch = 0;
 	int err;
 
 	err = proc_file_setup(ctx, "prot", (size_t)page, &f);
@@ -510,19 +585,22 @@ static int prot_setup(struct pm_ctx *ctx)
 		goto fail;
 	}
 	f->sink = *(volatile char *)f->map;	/* map the page now */
-	prot_page = f->map;
-	prot_len = f->maplen;
+	err = prot_catch_ns(ctx, &catch);
+	if (err)
+		goto fail;
 	prot_armed = 0;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = prot_handler;
-	/* No mask change on entry, so siglongjmp needs no syscall to undo
-	 * one (sigsetjmp(env, 0) below). */
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sa.sa_handler = prot_handler;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSEGV, &sa, &prot_old) != 0) {
 		err = pm_bench_fail(ctx, -errno, "sigaction SIGSEGV");
 		goto fail;
 	}
+	ctx->overhead_ns = catch;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "write to a read-only shared mapping of a 1-page file, empty "
+		 "handler returning; a signal catch (%.0f ns) subtracted, as "
+		 "lat_sig", catch);
 	return 0;
 fail:
 	proc_file_teardown(ctx);
@@ -532,17 +610,18 @@ fail:
 static int prot_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct proc_file *f = ctx->priv;
-	volatile char *where = f->map;
-	volatile uint64_t n = iters;	/* live across siglongjmp */
 
+	if (!iters)
+		return 0;
+	prot_caught = 0;
+	prot_target = iters;
 	prot_armed = 1;
-	while (n--) {
-		if (sigsetjmp(prot_env, 0) == 0) {
-			*where = 1;
-			prot_armed = 0;
-			return pm_bench_why(ctx, -EIO, "a write to a read-only "
-					"mapping did not fault");
-		}
+	/* savemask 1: SIGSEGV is blocked in the handler we jump out of */
+	if (sigsetjmp(prot_env, 1) == 0) {
+		*(volatile char *)f->map = 1;
+		prot_armed = 0;
+		return pm_bench_why(ctx, -EIO, "a write to a read-only "
+				"mapping did not fault");
 	}
 	prot_armed = 0;
 	return 0;
@@ -623,7 +702,7 @@ static int spawn_run(struct pm_ctx *ctx, uint64_t iters)
 	if (status < 0)
 		return pm_bench_fail(ctx, status, "pmbench-spawner: fork");
 	if (status > 0)
-		return proc_child_status(ctx, -ECHILD, !strcmp(st->op, "fork") ?
+		return proc_child_status(ctx, -ECHILD, !strncmp(st->op, "fork", 4) ?
 					 "child" : !strcmp(st->op, "exec") ?
 					 ctx->hello : "/bin/sh -c pmbench-hello",
 					 status);
@@ -664,9 +743,11 @@ static int spawn_setup(struct pm_ctx *ctx, const char *op, char *arg)
 	return err;
 }
 
+/* The child calls exit(), as lat_proc's: its stdio cleanup writes to
+ * the copied libc state, copy-on-write faults that _exit() would skip. */
 static int fork_setup(struct pm_ctx *ctx)
 {
-	return spawn_setup(ctx, "fork", pm_xstrdup(ctx->hello ? ctx->hello : ""));
+	return spawn_setup(ctx, "fork-exit", pm_xstrdup(ctx->hello ? ctx->hello : ""));
 }
 
 static int exec_setup(struct pm_ctx *ctx)
@@ -1209,6 +1290,107 @@ static int pf_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/*
+ * ---- page-fault-lmb: lat_pagefault ----
+ *
+ * lmbench's figure: map a whole 8 MiB file (lmbench's default FILE
+ * size, MB=8), read one byte of every page in a random order, then
+ * munmap, mmap and msync(MS_INVALIDATE) it again; the time of the
+ * remap alone is subtracted and the rest divided by the pages.  A read
+ * fault maps its whole fault-around window (and a large folio maps at
+ * once), so most touches do not fault: the figure is a cost per page
+ * of mapping a cached file, not the cost of one fault (page-fault).
+ */
+#define PFL_FILE_SIZE (8u << 20)
+
+static int pfl_remap(struct pm_ctx *ctx, struct proc_file *f)
+{
+	if (f->map != MAP_FAILED)
+		munmap(f->map, f->maplen);
+	f->map = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (f->map == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap %s", f->path);
+	if (msync(f->map, f->maplen, MS_INVALIDATE) != 0)
+		return pm_bench_fail(ctx, -errno, "msync %s", f->path);
+	return 0;
+}
+
+struct pfl_loop {
+	struct pm_ctx *ctx;
+	struct proc_file *f;
+};
+
+static int pfl_remap_loop(void *arg, uint64_t n)
+{
+	struct pfl_loop *l = arg;
+	int err = 0;
+
+	while (n-- && !err)
+		err = pfl_remap(l->ctx, l->f);
+	return err;
+}
+
+static int pfl_setup(struct pm_ctx *ctx)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i, j, t;
+	struct proc_file *f;
+	struct pfl_loop l;
+	unsigned seed = 1;
+	double remap = 0;
+	int err;
+
+	err = proc_file_setup(ctx, "page-fault-lmb", PFL_FILE_SIZE, &f);
+	if (err)
+		goto fail;
+	f->maplen = PFL_FILE_SIZE;
+	f->npages = PFL_FILE_SIZE / page;
+	f->perm = pm_xcalloc(f->npages, sizeof(*f->perm));
+	for (i = 0; i < f->npages; i++)
+		f->perm[i] = i * page;
+	/* a fixed shuffle: every round touches the pages in the same order */
+	for (i = f->npages - 1; i > 0; i--) {
+		j = (size_t)rand_r(&seed) % (i + 1);
+		t = f->perm[i];
+		f->perm[i] = f->perm[j];
+		f->perm[j] = t;
+	}
+	l.ctx = ctx;
+	l.f = f;
+	err = pfl_remap(ctx, f);
+	if (!err)
+		err = pm_median_loop_ns(pfl_remap_loop, &l, &remap);
+	if (err)
+		goto fail;
+	ctx->ops_per_iter = (unsigned)f->npages;
+	ctx->overhead_ns = remap / (double)f->npages;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "%u MiB file, %zu pages read in a random order, then munmap+"
+		 "mmap+msync; the remap alone (%.0f ns) subtracted, as "
+		 "lat_pagefault", PFL_FILE_SIZE >> 20, f->npages, remap);
+	return 0;
+fail:
+	proc_file_teardown(ctx);
+	return err;
+}
+
+static int pfl_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct proc_file *f = ctx->priv;
+	unsigned sum = 0;
+	size_t i;
+	int err;
+
+	while (iters--) {
+		for (i = 0; i < f->npages; i++)
+			sum += ((volatile unsigned char *)f->map)[f->perm[i]];
+		err = pfl_remap(ctx, f);
+		if (err)
+			return err;
+	}
+	f->sink += (unsigned char)sum;
+	return 0;
+}
+
 /* ---- mmap: lat_mmap, map 8 MiB, read every 16 KiB, unmap ---- */
 
 #define MMAP_FILE_SIZE (8u << 20)
@@ -1509,10 +1691,11 @@ static const struct pm_bench proc_benches[] = {
 	{
 		.name = "sig-catch",
 		.group = "proc",
-		.summary = "kill() of self, signal delivered to a handler",
+		.summary = "kill() of self, signal delivered to a handler; "
+			   "kill(self, 0) subtracted (lat_sig)",
 		.unit = "us",
 		.lmbench = "proc: sig hndl",
-		.setup = sig_setup,
+		.setup = sigcatch_setup,
 		.run = sigcatch_run,
 		.teardown = sig_teardown,
 		.flags = PM_QUICK | PM_NO_THREADS,
@@ -1520,8 +1703,8 @@ static const struct pm_bench proc_benches[] = {
 	{
 		.name = "prot-fault",
 		.group = "proc",
-		.summary = "write to a read-only mapping: fault, SIGSEGV, "
-			   "siglongjmp",
+		.summary = "write to a read-only mapping: fault, SIGSEGV to a "
+			   "returning handler; a catch subtracted (lat_sig)",
 		.unit = "us",
 		.lmbench = "fs: Prot Fault",
 		.setup = prot_setup,
@@ -1602,11 +1785,22 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "read fault on a shared file mapping, one per "
 			   "fault-around window; remap amortized",
 		.unit = "us",
-		.lmbench = "fs: Page Fault",
 		.setup = pf_setup,
 		.run = pf_run,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+	},
+	{
+		.name = "page-fault-lmb",
+		.group = "proc",
+		.summary = "lat_pagefault: read of every page of a mapped 8 MiB "
+			   "file, random order, remap subtracted; per page",
+		.unit = "us",
+		.lmbench = "fs: Page Fault",
+		.setup = pfl_setup,
+		.run = pfl_run,
+		.teardown = proc_file_teardown,
+		.flags = PM_FS,
 	},
 	{
 		.name = "page-fault-anon",

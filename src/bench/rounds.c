@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench/runner.h"
+#include "results/render.h"
 
 #define WORKER_EXE "/proc/self/exe"
 #define WORKER_CMD "__round"
@@ -30,7 +31,7 @@
 static json_t *request_json(const struct pm_run_opts *o, unsigned round,
 			    unsigned rounds, const struct pm_bench *const *benches,
 			    const size_t *order, size_t n,
-			    const struct pm_bench_result *out)
+			    const struct pm_bench_result *out, const double *budget)
 {
 	json_t *list = json_array();
 	size_t i;
@@ -38,9 +39,10 @@ static json_t *request_json(const struct pm_run_opts *o, unsigned round,
 	for (i = 0; i < n; i++) {
 		size_t k = order[i];
 
-		json_array_append_new(list, json_pack("{s:I,s:s,s:I}",
+		json_array_append_new(list, json_pack("{s:I,s:s,s:I,s:f}",
 			"index", (json_int_t)k, "name", benches[k]->name,
-			"iterations", (json_int_t)out[k].iterations));
+			"iterations", (json_int_t)out[k].iterations,
+			"max_time_s", budget[k]));
 	}
 	return json_pack("{s:i,s:i,s:i,s:f,s:f,s:f,s:i,s:i,s:f,s:i,s:s,s:s?,s:s?,s:s?,s:b,s:I,s:o}",
 		"round", (int)round, "rounds", (int)rounds, "run", (int)o->run,
@@ -65,6 +67,50 @@ static void round_limits(const struct pm_run_opts *o, unsigned rounds,
 	if (r->max_trials < r->min_trials)
 		r->max_trials = r->min_trials;
 	r->max_time_s = o->max_time_s / rounds;
+}
+
+/*
+ * The budget of each benchmark in round k: what is left of the run's
+ * total (every benchmark's --max-time) is spread over the rounds left,
+ * a settled benchmark (its interval within the target after two rounds
+ * or more) keeps a quarter of an even share, enough for its minimum of
+ * trials, and the others share the rest, up to three even shares each.
+ */
+void pm_round_budgets(const struct pm_run_opts *o, unsigned k, unsigned rounds,
+		      const size_t *order, size_t m, size_t n,
+		      const struct pm_bench_result *out, double *budget)
+{
+	double even = o->max_time_s / rounds, left = 0, this_round, settled_share;
+	size_t i, nsettled = 0;
+	bool *settled = pm_xcalloc(n ? n : 1, sizeof(*settled));
+
+	for (i = 0; i < m; i++) {
+		const struct pm_bench_result *b = &out[order[i]];
+		double ci;
+
+		left += o->max_time_s - (b->name ? b->elapsed_s : 0);
+		if (k < 2 || !b->name || b->measured)
+			continue;
+		ci = pm_bench_rel_ci(b);
+		if (ci <= o->ci_target) {
+			settled[order[i]] = true;
+			nsettled++;
+		}
+	}
+	this_round = left > 0 ? left / (rounds - k) : 0;
+	settled_share = even / 4;
+	for (i = 0; i < m; i++) {
+		size_t b = order[i];
+		double share;
+
+		if (k == 0 || settled[b] || nsettled == m) {
+			budget[b] = k == 0 || !settled[b] ? even : settled_share;
+			continue;
+		}
+		share = (this_round - (double)nsettled * settled_share) / (double)(m - nsettled);
+		budget[b] = fmin(fmax(share, even), 3 * even);
+	}
+	free(settled);
 }
 
 static pid_t start_worker(int *to, FILE **from, struct pm_err *e)
@@ -203,6 +249,7 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 {
 	size_t *order = pm_xcalloc(n ? n : 1, sizeof(*order));
 	bool *seen = pm_xcalloc(n ? n : 1, sizeof(*seen));
+	double *budget = pm_xcalloc(n ? n : 1, sizeof(*budget));
 	struct pm_run_opts ro;
 	unsigned k;
 	int err = 0;
@@ -225,8 +272,9 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 		}
 		if (!m)
 			break;
+		pm_round_budgets(o, k, rounds, order, m, n, out, budget);
 		{
-			json_t *req = request_json(&ro, k, rounds, benches, order, m, out);
+			json_t *req = request_json(&ro, k, rounds, benches, order, m, out, budget);
 
 			text = json_dumps(req, JSON_COMPACT);
 			json_decref(req);
@@ -284,10 +332,20 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 		}
 	}
 	for (k = 0; k < n; k++)
-		if (out[k].name && out[k].nrounds)
+		if (out[k].name && out[k].nrounds) {
+			double ci;
+
 			pm_bench_result_summarize(&out[k], o->ci_level);
+			/* converged: the interval shown (of the trials, or of
+			 * the rounds when they disagree more) is within the
+			 * target, whether or not each round reached it alone */
+			ci = pm_bench_rel_ci(&out[k]);
+			if (rounds > 1 && !out[k].measured && !isnan(ci))
+				out[k].converged = ci <= o->ci_target;
+		}
 	free(order);
 	free(seen);
+	free(budget);
 	if (err)
 		return err;
 	return pm_interrupted ? -EINTR : 0;
@@ -313,7 +371,7 @@ static const char *req_str(json_t *req, const char *key)
 int pm_round_worker(FILE *in, FILE *out, struct pm_err *e)
 {
 	double target, ci, level, mint, maxt, maxs, cpu, run, round, rounds, start;
-	struct pm_run_opts o;
+	struct pm_run_opts o, ob;
 	json_error_t je;
 	json_t *req, *list;
 	size_t i;
@@ -365,11 +423,14 @@ int pm_round_worker(FILE *in, FILE *out, struct pm_err *e)
 			break;
 		}
 		req_num(item, "iterations", &iters);
+		ob = o;
+		/* the budget the parent gave this benchmark for this round */
+		req_num(item, "max_time_s", &ob.max_time_s);
 		if (o.progress)
 			fprintf(stderr, "\r\033[K[round %d/%d %zu/%zu]", (int)round + 1,
 				(int)rounds, i + 1, json_array_size(list));
 		r.iterations = (uint64_t)iters;
-		if (pm_run_bench_round(b, &o, &r, e) == -EINTR || pm_interrupted) {
+		if (pm_run_bench_round(b, &ob, &r, e) == -EINTR || pm_interrupted) {
 			pm_bench_result_free(&r);
 			break;
 		}

@@ -90,6 +90,14 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 		  const struct pm_run_opts *o, unsigned rounds,
 		  struct pm_bench_result *out, struct pm_err *e);
 
+/* The trial budget (seconds) of round k for each of the m benchmarks
+ * order[] names among out[0..n): o->max_time_s per benchmark over all
+ * rounds, less for those already within o->ci_target (from round 2 on),
+ * more for the others, within the same total. */
+void pm_round_budgets(const struct pm_run_opts *o, unsigned k, unsigned rounds,
+		      const size_t *order, size_t m, size_t n,
+		      const struct pm_bench_result *out, double *budget);
+
 /* The worker side: read a request on in, run its round, write one JSON
  * line per benchmark on out.  Returns 0, -EINTR, or -EINVAL for a bad
  * request (e says why). */

@@ -414,7 +414,7 @@ static void unsupported_notes(const struct pm_result *r, struct notes *ns)
  * naming every benchmark it concerns. */
 static void bench_notes(const struct pm_result *r, struct notes *ns)
 {
-	char *nc = NULL, *slow = NULL;
+	char *nc = NULL, *ncr = NULL, *slow = NULL;
 	size_t i, j, nnc = 0;
 
 	for (i = 0; i < r->nbench; i++) {
@@ -457,11 +457,17 @@ static void bench_notes(const struct pm_result *r, struct notes *ns)
 						  "runs, -r or --max-time, or an idle machine)",
 						  b->name, 100 * pm_bench_rel_ci(b), b->ntrials));
 		} else if (!b->converged && b->ntrials > 1 && !isnan(pm_bench_rel_ci(b))) {
-			t = pm_xasprintf("%s%s%s ±%.1f%% (%zu trials)", nc ? nc : "",
-					 nc ? ", " : "", b->name, 100 * pm_bench_rel_ci(b),
+			/* why: the rounds (fresh processes) disagree, or the
+			 * trials of each are too noisy; said once per reason */
+			bool rounds = b->nrounds > 1 && pm_bench_rel_ci(b) >
+				      pm_summary_rel_halfwidth(&b->stats);
+			char **list = rounds ? &ncr : &nc;
+
+			t = pm_xasprintf("%s%s%s ±%.1f%% (%zu trials)", *list ? *list : "",
+					 *list ? ", " : "", b->name, 100 * pm_bench_rel_ci(b),
 					 b->ntrials);
-			free(nc);
-			nc = t;
+			free(*list);
+			*list = t;
 			nnc++;
 		}
 		if (cp->done && cp->perturbation > 1.05) {
@@ -473,8 +479,14 @@ static void bench_notes(const struct pm_result *r, struct notes *ns)
 		}
 	}
 	if (nc)
-		note_add(ns, pm_xasprintf("not converged, the CI target not reached (more --max-time, "
-					  "--cpu pinning or an idle machine): %s", nc));
+		note_add(ns, pm_xasprintf("not converged: the trials vary more than the CI target "
+					  "allows (more --max-time, --cpu pinning or an idle "
+					  "machine): %s", nc));
+	if (ncr)
+		note_add(ns, pm_xasprintf("not converged: the rounds, each a fresh process, "
+					  "disagree by more than the CI target (more --rounds): %s",
+					  ncr));
+	free(ncr);
 	if (slow)
 		note_add(ns, pm_xasprintf("counting slowed the operation (the latency comes from the "
 					  "uncounted trials; the counts describe a slower run): %s", slow));

@@ -3,7 +3,8 @@
 . "$TEST_LIB"
 
 pm run --cpu "$(allowed_cpu)" --max-time 0.5 --count-time 100 -o "$T/r.json" \
-	null page-fault page-fault-anon pipe ctx fork exec sh wakeup-kernel-hog
+	null page-fault page-fault-anon page-fault-lmb prot-fault pipe ctx fork exec sh \
+	wakeup-kernel-hog
 expect_status 0
 pm show --format csv "$T/r.json"
 expect_status 0
@@ -44,11 +45,25 @@ if [ -n "$thp" ]; then
 	cp "$T/out" "$T/csv"
 fi
 
+# lmbench's lat_pagefault: one fault maps a fault-around window (16 pages
+# or more) of the cached file, so the faults per page read are a fraction
+v=$(csv_value page-fault-lmb page-faults per_op)
+ge "$v" 0.001 || fail "page-fault-lmb: $v faults per page, expected some (one per window)"
+le "$v" 0.1 || fail "page-fault-lmb: $v faults per page, expected at most 1/16 (fault-around)"
+
+# lmbench's lat_sig prot: the handler returns and the write faults again,
+# one fault per operation (a handler that jumped away would still give 1,
+# one that made the page writable would give ~0)
+v=$(csv_value prot-fault page-faults per_op)
+ge "$v" 0.9 || fail "prot-fault: $v faults per op, expected 1"
+le "$v" 1.1 || fail "prot-fault: $v faults per op, expected 1"
+
 v=$(csv_value null page-faults per_op)
 le "$v" 0.001 || fail "null: $v faults per op, expected ~0"
 
 v=$(csv_value pipe context-switches per_op)
 ge "$v" 2 || fail "pipe: $v context switches per round trip, expected at least 2"
+le "$v" 3 || fail "pipe: $v context switches per round trip, expected 2 (one CPU, lat_pipe)"
 v=$(csv_value ctx context-switches per_op)
 ge "$v" 1 || fail "ctx: $v context switches per hop, expected at least 1"
 

@@ -138,6 +138,11 @@ pm show --format lmbench "$TEST_DATA/result-quick.json" "$T"/collapsed/1-*.json
 expect_status 0
 expect_out '^commando-  Linux 2.6.10 2400 0.49'
 [ "$(grep -c '^Processor, Processes' "$T/out")" -eq 1 ] || fail "one Processor table"
+# result-quick.json was written when page-fault had lmbench's Page Fault
+# column; its one-fault figure (5.90623 us) is not lmbench's: left out
+grep -q '5\.906' "$T/out" && fail "an old page-fault figure shown as lmbench's Page Fault"
+grep -q '^vm  *Linux.* 676\.0 1\.714  *1\.826' "$T/out" ||
+	fail "the File & VM row of result-quick.json: Mmap, Prot Fault, a blank Page Fault, selct"
 
 # One run: -o is the file; --format json prints it.
 printf '> fork_test 10000 56.2 5620.00 Task Creations/second\n' > "$T/one.txt"

@@ -5,14 +5,19 @@
 pm list
 expect_status 0
 for b in null null-io stat fstat open select sig-install sig-catch prot-fault \
-	 fork exec sh pipe ctx page-fault page-fault-anon page-fault-thp page-fault-thp-read mmap \
+	 fork exec sh pipe ctx page-fault page-fault-lmb page-fault-anon page-fault-thp page-fault-thp-read mmap \
 	 wakeup-kernel-hog; do
 	expect_out "^  $b " "list shows $b"
 done
 expect_out '^  null .*lmbench proc: null call'
 expect_out '^  fork .*lmbench proc: fork proc'
 expect_out '^  ctx .*lmbench ctx: 2p/0K'
-expect_out '^  page-fault .*lmbench fs: Page Fault'
+# lmbench's Page Fault is lat_pagefault's figure: page-fault-lmb, not page-fault
+expect_out '^  page-fault-lmb .*lmbench fs: Page Fault'
+expect_out '^  sig-catch .*lmbench proc: sig hndl'
+expect_out '^  prot-fault .*lmbench fs: Prot Fault'
+grep -q '^  page-fault  .*lmbench' "$T/out" && fail "page-fault still claims an lmbench column"
+
 cp "$T/out" "$T/list"
 
 pm list --names

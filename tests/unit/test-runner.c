@@ -412,6 +412,62 @@ START_TEST(interrupted)
 }
 END_TEST
 
+/* A benchmark's result after two rounds of 20 trials around 1000 ns,
+ * each trial `spread` apart from the last. */
+static void two_rounds(struct pm_bench_result *b, const char *name, double spread,
+		       double elapsed)
+{
+	struct pm_round round = { .reference_ns = NAN, .busy = NAN, .waited = NAN,
+				  .others = NAN, .started_s = NAN };
+	double v[20];
+	int r, i;
+
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	for (r = 0; r < 2; r++) {
+		for (i = 0; i < 20; i++)
+			v[i] = 1000 * (1 + spread * (i - 10) + (r ? spread * 5 : 0));
+		pm_bench_result_add_round(b, v, 20, &round);
+	}
+	pm_bench_result_summarize(b, 0.95);
+	b->elapsed_s = elapsed;
+}
+
+START_TEST(budget_goes_to_the_noisy)
+{
+	struct pm_run_opts o;
+	struct pm_bench_result out[3];
+	size_t order[3] = { 0, 1, 2 };
+	double budget[3], even;
+
+	pm_run_opts_default(&o);
+	o.max_time_s = 2;
+	even = o.max_time_s / 5;
+	two_rounds(&out[0], "settled", 0.0001, 2 * even);
+	two_rounds(&out[1], "noisy", 0.05, 2 * even);
+	two_rounds(&out[2], "settled2", 0.0002, 2 * even);
+	ck_assert(out[0].stats.n == 40);
+
+	/* rounds 1 and 2: even shares, nothing is known yet */
+	pm_round_budgets(&o, 0, 5, order, 3, 3, out, budget);
+	ck_assert_double_eq_tol(budget[1], even, 1e-9);
+	pm_round_budgets(&o, 1, 5, order, 3, 3, out, budget);
+	ck_assert_double_eq_tol(budget[0], even, 1e-9);
+
+	/* round 3: the settled ones get a quarter, the noisy one the rest */
+	pm_round_budgets(&o, 2, 5, order, 3, 3, out, budget);
+	ck_assert_double_eq_tol(budget[0], even / 4, 1e-9);
+	ck_assert_double_eq_tol(budget[2], even / 4, 1e-9);
+	ck_assert_double_gt(budget[1], even * 1.5);
+	ck_assert_double_le(budget[1], 3 * even + 1e-9);
+	/* no more than what is left of the total over the rounds left */
+	ck_assert_double_le(budget[0] + budget[1] + budget[2],
+			    (3 * o.max_time_s - 6 * even) / 3 + 1e-9);
+	for (int i = 0; i < 3; i++)
+		pm_bench_result_free(&out[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runner");
@@ -427,6 +483,7 @@ int main(void)
 	tcase_add_test(tc, counts_peers);
 	tcase_add_test(tc, unsupported_and_failed);
 	tcase_add_test(tc, interrupted);
+	tcase_add_test(tc, budget_goes_to_the_noisy);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
