@@ -25,7 +25,7 @@ expect_status 0
 n=$(wc -l < "$T/out")
 ge "$n" 16 || fail "list --names: only $n names"
 [ "$(sort -u "$T/out" | wc -l)" -eq "$n" ] || fail "list --names: names not unique"
-grep -Eq "^groups: proc \(20\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
+grep -Eq "^groups: proc \(21\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
 	fail "list: the groups line does not count $n benchmarks in all"
 
 # every benchmark has its entry in pmbench-benchmarks(7), by name
