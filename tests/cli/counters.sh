@@ -3,7 +3,7 @@
 . "$TEST_LIB"
 
 pm run --cpu "$(allowed_cpu)" --max-time 0.5 --count-time 100 -o "$T/r.json" \
-	null page-fault page-fault-anon pipe ctx fork exec sh wakeup-kernel-hog
+	null page-fault page-fault-anon page-walk pipe ctx fork exec sh wakeup-kernel-hog
 expect_status 0
 pm show --format csv "$T/r.json"
 expect_status 0
@@ -43,6 +43,13 @@ if [ -n "$thp" ]; then
 	pm show --format csv "$T/r.json"
 	cp "$T/out" "$T/csv"
 fi
+
+# page-walk: its pages are populated in setup, so the loads after each
+# TLB flush walk existing page tables and take no fault
+v=$(csv_value page-walk page-faults per_op)
+le "$v" 0.001 || fail "page-walk: $v faults per load, expected ~0 (pages populated in setup)"
+grep -q '"ops_per_iter": *512' "$T/r.json" ||
+	fail "page-walk: no iteration of 512 loads (one per page) in the result"
 
 v=$(csv_value null page-faults per_op)
 le "$v" 0.001 || fail "null: $v faults per op, expected ~0"
