@@ -1442,7 +1442,7 @@ static void anon_teardown(struct pm_ctx *ctx)
  * operation is one such load, the mprotect pair amortized over them.
  */
 
-#define PW_PAGES 512u
+#define PW_PAGES 4096u
 #define PW_STRIDE (2ul << 20)
 #define PW_FLUSH_PAGES 64u
 
@@ -1734,7 +1734,7 @@ static const struct pm_bench proc_benches[] = {
 	{
 		.name = "page-walk",
 		.group = "proc",
-		.summary = "load of one of 512 pages 2 MiB apart right after a full "
+		.summary = "load of one of 4096 pages 2 MiB apart after a full "
 			   "TLB flush: every load walks all page-table levels",
 		.unit = "ns",
 		.setup = pwalk_setup,

@@ -48,8 +48,8 @@ fi
 # TLB flush walk existing page tables and take no fault
 v=$(csv_value page-walk page-faults per_op)
 le "$v" 0.001 || fail "page-walk: $v faults per load, expected ~0 (pages populated in setup)"
-grep -q '"ops_per_iter": *512' "$T/r.json" ||
-	fail "page-walk: no iteration of 512 loads (one per page) in the result"
+grep -q '"ops_per_iter": *4096' "$T/r.json" ||
+	fail "page-walk: no iteration of 4096 loads (one per page) in the result"
 
 v=$(csv_value null page-faults per_op)
 le "$v" 0.001 || fail "null: $v faults per op, expected ~0"
