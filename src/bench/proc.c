@@ -1611,6 +1611,96 @@ static void anon_teardown(struct pm_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/*
+ * ---- page-walk: loads that each walk the page tables ----
+ *
+ * PW_PAGES pages of a private anonymous region, one every 2 MiB (so each
+ * is reached through its own last-level page-table page), populated in
+ * setup.  One iteration changes the protection of PW_FLUSH_PAGES present
+ * pages of another region and back: more pages than the kernel flushes
+ * one by one, so the whole TLB is flushed (under QEMU's TCG its software
+ * TLB too, which otherwise holds everything).  Then one load per page:
+ * each misses the TLB and walks every page-table level, 4 or 5.  One
+ * operation is one such load, the mprotect pair amortized over them.
+ */
+
+#define PW_PAGES 4096u
+#define PW_STRIDE (2ul << 20)
+#define PW_FLUSH_PAGES 64u
+
+struct pwalk {
+	char *region, *flush;
+	size_t page;
+	volatile unsigned char sink;
+};
+
+static void pwalk_teardown(struct pm_ctx *ctx)
+{
+	struct pwalk *w = ctx->priv;
+
+	if (!w)
+		return;
+	if (w->region)
+		munmap(w->region, PW_PAGES * PW_STRIDE);
+	if (w->flush)
+		munmap(w->flush, PW_FLUSH_PAGES * w->page);
+	free(w);
+	ctx->priv = NULL;
+}
+
+static int pwalk_setup(struct pm_ctx *ctx)
+{
+	struct pwalk *w = pm_xcalloc(1, sizeof(*w));
+	char *p;
+	size_t i;
+
+	ctx->priv = w;
+	w->page = (size_t)sysconf(_SC_PAGESIZE);
+	/* reserved address space, not memory: only the touched pages and
+	 * their page tables are allocated */
+	p = mmap(NULL, PW_PAGES * PW_STRIDE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap of %lu MiB of address space",
+				     (unsigned long)(PW_PAGES * PW_STRIDE >> 20));
+	w->region = p;
+	/* 4 KiB pages: a huge page would end the walk a level early */
+	madvise(p, PW_PAGES * PW_STRIDE, MADV_NOHUGEPAGE);
+	for (i = 0; i < PW_PAGES; i++)
+		p[i * PW_STRIDE] = 1;
+	p = mmap(NULL, PW_FLUSH_PAGES * w->page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap of %u pages", PW_FLUSH_PAGES);
+	w->flush = p;
+	for (i = 0; i < PW_FLUSH_PAGES; i++)
+		p[i * w->page] = 1;
+	ctx->ops_per_iter = PW_PAGES;
+	snprintf(ctx->params, sizeof(ctx->params),
+		 "per load: %u pages %lu MiB apart, each loaded once after a full TLB "
+		 "flush (mprotect of %u present pages and back)",
+		 PW_PAGES, (unsigned long)(PW_STRIDE >> 20), PW_FLUSH_PAGES);
+	return 0;
+}
+
+static int pwalk_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	struct pwalk *w = ctx->priv;
+	size_t len = PW_FLUSH_PAGES * w->page, i;
+	unsigned char sum = 0;
+
+	while (iters--) {
+		if (mprotect(w->flush, len, PROT_READ) ||
+		    mprotect(w->flush, len, PROT_READ | PROT_WRITE))
+			return pm_bench_fail(ctx, -errno, "mprotect of %u pages",
+					     PW_FLUSH_PAGES);
+		for (i = 0; i < PW_PAGES; i++)
+			sum += ((volatile unsigned char *)w->region)[i * PW_STRIDE];
+	}
+	w->sink += sum;
+	return 0;
+}
+
 /* ---- the family ---- */
 
 static const struct pm_bench proc_benches[] = {
@@ -1834,6 +1924,16 @@ static const struct pm_bench proc_benches[] = {
 		.setup = thp_read_setup,
 		.run = anon_run,
 		.teardown = anon_teardown,
+	},
+	{
+		.name = "page-walk",
+		.group = "proc",
+		.summary = "load of one of 4096 pages 2 MiB apart after a full "
+			   "TLB flush: every load walks all page-table levels",
+		.unit = "ns",
+		.setup = pwalk_setup,
+		.run = pwalk_run,
+		.teardown = pwalk_teardown,
 	},
 	{
 		.name = "mmap",

@@ -190,6 +190,39 @@ static const char *const vm_benches[] = {
 	"aim9-exec*", "aim9-shell*", "aim9-page*", "aim9-brk*", NULL,
 };
 
+/* Every operation a TLB miss: the walk is done by the MMU (or QEMU's
+ * software one), so an extra level costs at the load, in user time, and
+ * the page-table code of the kernel does not change. */
+static const char *const walk_benches[] = { "page-walk", NULL };
+
+/* A walk benchmark's change: the side it goes agrees with the levels
+ * (more levels slower), and where the time went (the loads, user side). */
+static void page_walk_evidence(const struct pm_bench_cmp *c,
+			       const struct pm_fp_diff *d, struct finding *f)
+{
+	long lo = d ? strtol(d->old, NULL, 10) : 0, ln = d ? strtol(d->new, NULL, 10) : 0;
+	double part = part_of(c, user_delta(c) - trap_delta(c));
+
+	f->confidence = 0.55;
+	if (lo > 0 && ln > 0 && lo != ln) {
+		if ((ln > lo) == (c->delta_ns > 0))
+			f->confidence += 0.2;
+		else
+			f->confidence = 0.15;	/* fewer levels yet slower: not this */
+		evidence(f, "page-table levels per TLB miss: %ld -> %ld (%+.0f%% loads walked); "
+			 "%s is %+.1f%% per load", lo, ln, 100.0 * (ln - lo) / lo,
+			 c->name, 100 * (c->ratio - 1));
+	}
+	/* the user time is the walk itself: a cause, ranked above the
+	 * user-code rule that only says where the time went */
+	if (c->split_source && part >= 0.5) {
+		if (f->confidence > 0.5)
+			f->confidence += 0.15;
+		evidence(f, "user time per op (the loads that walk): %.0f -> %.0f ns",
+			 c->user_ns.old, c->user_ns.new);
+	}
+}
+
 static void rule_page_tables(const struct pm_bench_cmp *c,
 			     const struct pm_explanation *x, struct finding *f)
 {
@@ -202,6 +235,21 @@ static void rule_page_tables(const struct pm_bench_cmp *c,
 
 	if (!d && !pae && !lvl)
 		return;
+	if (bench_is(c, walk_benches)) {
+		if (d)
+			say(f, "NEW uses %s-level page tables where OLD used %s-level: every "
+			    "operation of %s is a TLB miss, and each miss walks %s levels "
+			    "instead of %s.", d->new, d->old, c->name, d->new, d->old);
+		else
+			say(f, "The page-table configuration changed (%s): every operation of "
+			    "%s is a TLB miss that walks a different number of levels.",
+			    pae ? pae->key : lvl->key, c->name);
+		page_walk_evidence(c, d, f);
+		diff_evidence(f, d);
+		diff_evidence(f, pae);
+		diff_evidence(f, lvl);
+		return;
+	}
 	f->confidence = bench_is(c, vm_benches) ? 0.45 : 0.2;
 	if (c->have_kernel_syms) {
 		if (part >= 0.3)
@@ -1218,7 +1266,9 @@ static const struct rule {
 	{ { "page-table-levels", "page-table levels",
 	    "kernel.page_table_levels (or CONFIG_X86_PAE / CONFIG_PGTABLE_LEVELS) differs; "
 	    "confirmed when page-table symbols (copy_page_range, __p?d_alloc, free_pgtables, "
-	    "zap_*_range, ...) carry >= 30% of the change" }, rule_page_tables, pt_syms, NULL },
+	    "zap_*_range, ...) carry >= 30% of the change; for page-walk (every op a "
+	    "TLB miss), when the side with more levels is slower and user time carries it" },
+	  rule_page_tables, pt_syms, NULL },
 	{ { "paravirt", "paravirt hooks",
 	    "CONFIG_PARAVIRT differs; confirmed by paravirt/native_* symbols in the change, "
 	    "kernel text growth and more icache misses" }, rule_paravirt, pv_syms, NULL },

@@ -3,8 +3,8 @@
 . "$TEST_LIB"
 
 pm run --cpu "$(allowed_cpu)" --max-time 0.5 --count-time 100 -o "$T/r.json" \
-	null page-fault page-fault-anon page-fault-lmb prot-fault pipe ctx fork exec sh \
-	wakeup-kernel-hog
+	null page-fault page-fault-anon page-fault-lmb prot-fault page-walk pipe ctx fork \
+	exec sh wakeup-kernel-hog
 expect_status 0
 pm show --format csv "$T/r.json"
 expect_status 0
@@ -57,6 +57,13 @@ le "$v" 0.1 || fail "page-fault-lmb: $v faults per page, expected at most 1/16 (
 v=$(csv_value prot-fault page-faults per_op)
 ge "$v" 0.9 || fail "prot-fault: $v faults per op, expected 1"
 le "$v" 1.1 || fail "prot-fault: $v faults per op, expected 1"
+
+# page-walk: its pages are populated in setup, so the loads after each
+# TLB flush walk existing page tables and take no fault
+v=$(csv_value page-walk page-faults per_op)
+le "$v" 0.001 || fail "page-walk: $v faults per load, expected ~0 (pages populated in setup)"
+grep -q '"ops_per_iter": *4096' "$T/r.json" ||
+	fail "page-walk: no iteration of 4096 loads (one per page) in the result"
 
 v=$(csv_value null page-faults per_op)
 le "$v" 0.001 || fail "null: $v faults per op, expected ~0"

@@ -5,7 +5,8 @@
 pm list
 expect_status 0
 for b in null null-io stat fstat open select sig-install sig-catch prot-fault \
-	 fork exec sh pipe ctx page-fault page-fault-lmb page-fault-anon page-fault-thp page-fault-thp-read mmap \
+	 fork exec sh pipe ctx page-fault page-fault-lmb page-fault-anon page-fault-thp page-fault-thp-read \
+	 page-walk mmap \
 	 wakeup-kernel-hog; do
 	expect_out "^  $b " "list shows $b"
 done
@@ -25,7 +26,7 @@ expect_status 0
 n=$(wc -l < "$T/out")
 ge "$n" 16 || fail "list --names: only $n names"
 [ "$(sort -u "$T/out" | wc -l)" -eq "$n" ] || fail "list --names: names not unique"
-grep -Eq "^groups: proc \(21\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
+grep -Eq "^groups: proc \(22\),.* quick \([0-9]+\), all \($n\)$" "$T/list" ||
 	fail "list: the groups line does not count $n benchmarks in all"
 
 # every benchmark has its entry in pmbench-benchmarks(7), by name
