@@ -334,6 +334,19 @@ static size_t rank_of(const struct pm_bench_cmp *c, const char *rule)
 	return (size_t)-1;
 }
 
+/* Both sides of one benchmark and their comparison, as explain builds it. */
+static void synth_pair(struct pm_explanation *x, struct pm_bench_cmp *c,
+		       struct pm_bench_result *ref, struct pm_side *o, struct pm_side *n,
+		       const char *fp_old, const char *fp_new, const char *bench,
+		       double old_ns, double new_ns, double kshare_old, double kshare_new)
+{
+	synth_side(o, fp_old, bench, old_ns, NULL);
+	synth_side(n, fp_new, bench, new_ns, NULL);
+	x->old = o;
+	x->new = n;
+	synth_cmp(x, c, ref, bench, old_ns, new_ns, kshare_old, kshare_new);
+}
+
 static void synth_free(struct pm_explanation *x, struct pm_side *o, struct pm_side *n)
 {
 	x->old = o;
@@ -375,11 +388,8 @@ START_TEST(mitigations_entry_cost)
 	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
 	struct pm_bench_result ref;
 
-	synth_side(&o, fp_plain, "null", 900, NULL);
-	synth_side(&n, fp_plain, "null", 19800, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "null", 900, 19800, 0.66, 0.4);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 900, 19800,
+		   0.66, 0.4);
 	add_sym(c, "syscall_enter_from_user_mode", "[kernel]", true, 144, 6420, 0, 0);
 	add_sym(c, "syscall", "libc.so.6", false, 240, 7690, 200, 7500);
 	add_sym(c, "__task_pid_nr_ns", "[kernel]", true, 149, 1320, 0, 0);
@@ -411,11 +421,8 @@ START_TEST(user_code_not_at_syscall)
 	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
 	struct pm_bench_result ref;
 
-	synth_side(&o, fp_plain, "null", 900, NULL);
-	synth_side(&n, fp_plain, "null", 9000, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "null", 900, 9000, 0.66, 0.1);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 900, 9000,
+		   0.66, 0.1);
 	add_sym(c, "syscall", "libc.so.6", false, 240, 7690, 0, 0);
 	pm_apply_rules(c, &x);
 	ck_assert_str_eq(c->causes[0].rule, "user-code");
@@ -431,11 +438,8 @@ START_TEST(thp_read_faults)
 	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
 	struct pm_bench_result ref;
 
-	synth_side(&o, fp_plain, "page-fault-thp-read", 168, NULL);
-	synth_side(&n, fp_plain, "page-fault-thp-read", 3320, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "page-fault-thp-read", 168, 3320, 0.3, 0.88);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "page-fault-thp-read", 168, 3320,
+		   0.3, 0.88);
 	c->faults = (struct pm_pair){ 0.002, 1.0 };
 	add_sym(c, "do_user_addr_fault", "[kernel]", true, 2, 1230, 0, 0);
 	add_sym(c, "__handle_mm_fault", "[kernel]", true, 2.4, 477, 0, 0);
@@ -466,11 +470,8 @@ START_TEST(preemption_dynamic)
 	size_t r;
 
 	/* the runtime mode, as debugfs reports it */
-	synth_side(&o, fo, "ctx", 1000, NULL);
-	synth_side(&n, fn, "ctx", 1300, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "ctx", 1000, 1300, 0.8, 0.8);
+	synth_pair(&x, c, &ref, &o, &n, fo, fn, "ctx", 1000, 1300,
+		   0.8, 0.8);
 	add_diff(&x, "kernel.preemption_dynamic", "none", "full");
 	pm_apply_rules(c, &x);
 	r = rank_of(c, "preemption");
@@ -481,11 +482,8 @@ START_TEST(preemption_dynamic)
 	/* no debugfs: the preempt= parameters of two dynamic kernels */
 	memset(&x, 0, sizeof(x));
 	c = pm_xcalloc(1, sizeof(*c));
-	synth_side(&o, fo, "ctx", 1000, NULL);
-	synth_side(&n, fn, "ctx", 1300, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "ctx", 1000, 1300, 0.8, 0.8);
+	synth_pair(&x, c, &ref, &o, &n, fo, fn, "ctx", 1000, 1300,
+		   0.8, 0.8);
 	add_diff(&x, "kernel.cmdline", "console=ttyS0 preempt=none", "console=ttyS0 preempt=full");
 	pm_apply_rules(c, &x);
 	r = rank_of(c, "preemption");
@@ -496,11 +494,8 @@ START_TEST(preemption_dynamic)
 	/* the same parameter on both sides: no preemption cause */
 	memset(&x, 0, sizeof(x));
 	c = pm_xcalloc(1, sizeof(*c));
-	synth_side(&o, fo, "ctx", 1000, NULL);
-	synth_side(&n, fo, "ctx", 1300, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "ctx", 1000, 1300, 0.8, 0.8);
+	synth_pair(&x, c, &ref, &o, &n, fo, fo, "ctx", 1000, 1300,
+		   0.8, 0.8);
 	add_diff(&x, "kernel.cmdline", "console=ttyS0 preempt=none", "console=ttyS0 preempt=none quiet");
 	pm_apply_rules(c, &x);
 	ck_assert_uint_eq(rank_of(c, "preemption"), (size_t)-1);
@@ -527,11 +522,8 @@ START_TEST(preemption_wakeup)
 	struct pm_bench_result ref;
 	size_t r;
 
-	synth_side(&o, fo, "wakeup-kernel-hog", 3700000, NULL);
-	synth_side(&n, fn, "wakeup-kernel-hog", 640000, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "wakeup-kernel-hog", 3700000, 640000, 0.95, 0.9);
+	synth_pair(&x, c, &ref, &o, &n, fo, fn, "wakeup-kernel-hog", 3700000, 640000,
+		   0.95, 0.9);
 	add_sym(c, "do_poll.constprop.0", "[kernel]", true, 2900000, 480000, 0, 0);
 	add_sym(c, "__fget_light", "[kernel]", true, 500000, 90000, 0, 0);
 	add_diff(&x, "kernel.preemption_dynamic", "none", "full");
@@ -547,11 +539,8 @@ START_TEST(preemption_wakeup)
 	/* the wait grew although NEW preempts sooner: not the model */
 	memset(&x, 0, sizeof(x));
 	c = pm_xcalloc(1, sizeof(*c));
-	synth_side(&o, fo, "wakeup-kernel-hog", 640000, NULL);
-	synth_side(&n, fn, "wakeup-kernel-hog", 3700000, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "wakeup-kernel-hog", 640000, 3700000, 0.9, 0.95);
+	synth_pair(&x, c, &ref, &o, &n, fo, fn, "wakeup-kernel-hog", 640000, 3700000,
+		   0.9, 0.95);
 	add_sym(c, "do_poll.constprop.0", "[kernel]", true, 480000, 2900000, 0, 0);
 	add_diff(&x, "kernel.preemption_dynamic", "none", "full");
 	pm_apply_rules(c, &x);
@@ -604,11 +593,8 @@ START_TEST(single_figure_text)
 	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
 	struct pm_bench_result ref;
 
-	synth_side(&o, fp_plain, "null", 100, NULL);
-	synth_side(&n, fp_plain, "null", 359.8, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "null", 100, 359.8, 0.5, 0.5);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 100, 359.8,
+		   0.5, 0.5);
 	c->verdict = PM_INCONCLUSIVE;
 	c->unit = PM_UNIT_FIGURES;
 	c->n_old = 1;
@@ -637,11 +623,8 @@ START_TEST(hotspot_below_mechanism)
 	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
 	struct pm_bench_result ref;
 
-	synth_side(&o, fp_plain, "gettime", 100, NULL);
-	synth_side(&n, fp_plain, "gettime", 1000, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "gettime", 100, 1000, 0.2, 0.3);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "gettime", 100, 1000,
+		   0.2, 0.3);
 	add_sym(c, "kvm_clock_get_cycles", "[kernel]", true, 0, 600, 0, 0);
 	add_diff(&x, "clocksource.current", "tsc", "kvm-clock");
 	pm_apply_rules(c, &x);
@@ -668,11 +651,8 @@ START_TEST(page_walk_levels)
 	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
 	struct pm_bench_result ref;
 
-	synth_side(&o, fp_plain, "page-walk", old_ns, NULL);
-	synth_side(&n, fp_plain, "page-walk", new_ns, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "page-walk", old_ns, new_ns, PW_KSHARE_OLD, PW_KSHARE_NEW);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "page-walk", old_ns, new_ns,
+		   PW_KSHARE_OLD, PW_KSHARE_NEW);
 	add_sym(c, "pwalk_run", "pmbench", false, PW_USER_OLD, PW_USER_NEW, 0, 0);
 	add_sym(c, "change_pte_range", "[kernel]", true, PW_KSYM, PW_KSYM, 0, 0);
 	add_diff(&x, "kernel.page_table_levels", "4", "5");
@@ -688,11 +668,8 @@ START_TEST(page_walk_levels)
 	/* the other way round: 5 -> 4 levels yet slower is not this cause */
 	memset(&x, 0, sizeof(x));
 	c = pm_xcalloc(1, sizeof(*c));
-	synth_side(&o, fp_plain, "page-walk", old_ns, NULL);
-	synth_side(&n, fp_plain, "page-walk", new_ns, NULL);
-	x.old = &o;
-	x.new = &n;
-	synth_cmp(&x, c, &ref, "page-walk", old_ns, new_ns, PW_KSHARE_OLD, PW_KSHARE_NEW);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "page-walk", old_ns, new_ns,
+		   PW_KSHARE_OLD, PW_KSHARE_NEW);
 	add_sym(c, "pwalk_run", "pmbench", false, PW_USER_OLD, PW_USER_NEW, 0, 0);
 	add_diff(&x, "kernel.page_table_levels", "5", "4");
 	pm_apply_rules(c, &x);
