@@ -333,12 +333,7 @@ void pm_record_counters(struct pm_bench_result *out, const struct pm_events *ev,
 	size_t i;
 
 	/* a result merged from rounds may hold the workers' empty list */
-	for (i = 0; i < cp->n; i++) {
-		free(cp->v[i].name);
-		free(cp->v[i].event);
-		free(cp->v[i].reason);
-	}
-	free(cp->v);
+	pm_counter_values_free(cp);
 	cp->v = pm_xcalloc(ev->n, sizeof(*cp->v));
 	cp->n = ev->n;
 	for (i = 0; i < ev->n; i++) {

@@ -17,10 +17,22 @@ void pm_result_init(struct pm_result *r)
 	r->schema = PM_RESULT_SCHEMA;
 }
 
-void pm_bench_result_free(struct pm_bench_result *b)
+void pm_counter_values_free(struct pm_counted_pass *cp)
 {
 	size_t i;
 
+	for (i = 0; i < cp->n; i++) {
+		free(cp->v[i].name);
+		free(cp->v[i].event);
+		free(cp->v[i].reason);
+	}
+	free(cp->v);
+	cp->v = NULL;
+	cp->n = 0;
+}
+
+void pm_bench_result_free(struct pm_bench_result *b)
+{
 	free(b->name);
 	free(b->group);
 	free(b->summary);
@@ -32,12 +44,7 @@ void pm_bench_result_free(struct pm_bench_result *b)
 	free(b->params);
 	free(b->trials);
 	free(b->rounds);
-	for (i = 0; i < b->counters.n; i++) {
-		free(b->counters.v[i].name);
-		free(b->counters.v[i].event);
-		free(b->counters.v[i].reason);
-	}
-	free(b->counters.v);
+	pm_counter_values_free(&b->counters);
 	json_decref(b->hotspots);
 	json_decref(b->detail);
 	json_decref(b->scaling);

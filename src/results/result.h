@@ -127,6 +127,8 @@ struct pm_result {
 void pm_result_init(struct pm_result *r);
 void pm_result_free(struct pm_result *r);
 struct pm_bench_result *pm_result_add(struct pm_result *r);
+/* Free the counter values of a counted pass (the list is then empty). */
+void pm_counter_values_free(struct pm_counted_pass *cp);
 void pm_bench_result_free(struct pm_bench_result *b);
 const struct pm_bench_result *pm_result_find(const struct pm_result *r,
 					     const char *name);
