@@ -129,7 +129,8 @@ void pm_initramfs_add_data(struct pm_initramfs *ir, const char *path, unsigned p
 	add_parent(ir, path);
 	ent = add(ir, path, S_IFREG | (perm & 07777));
 	ent->data = pm_xmalloc(len + 1);
-	memcpy(ent->data, data, len);
+	if (len)
+		memcpy(ent->data, data, len);
 	ent->data[len] = '\0';
 	ent->len = len;
 }

@@ -412,7 +412,7 @@ static double mem_median(const double *v, size_t n)
 		return 0;
 	}
 	memcpy(t, v, n * sizeof(*t));
-	qsort(t, n, sizeof(*t), cmp_double);
+	pm_sort(t, n, sizeof(*t), cmp_double);
 	m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 	free(t);
 	return m;

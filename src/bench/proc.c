@@ -1032,7 +1032,7 @@ static void wake_teardown(struct pm_ctx *ctx)
 		double *v = pm_xmalloc(st->nlat * sizeof(*v));
 
 		memcpy(v, st->lat, st->nlat * sizeof(*v));
-		qsort(v, st->nlat, sizeof(*v), pm_cmp_double);
+		pm_sort(v, st->nlat, sizeof(*v), pm_cmp_double);
 		ctx->detail = json_pack("{s:f,s:f,s:f,s:I,s:I,s:s}",
 			"median_ns", pm_quantile_sorted(v, st->nlat, 0.5),
 			"p99_ns", pm_quantile_sorted(v, st->nlat, 0.99),

@@ -324,7 +324,7 @@ void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 			d->is_new = d->old_share == 0 && d->new_share > 0;
 			d->vanished = d->new_share == 0 && d->old_share > 0;
 		}
-		qsort(c->syms, c->nsyms, sizeof(*c->syms), cmp_delta);
+		pm_sort(c->syms, c->nsyms, sizeof(*c->syms), cmp_delta);
 		for (i = 0; i < c->nsyms; i++) {
 			c->trap_ns.old += c->syms[i].old_trap_ns;
 			c->trap_ns.new += c->syms[i].new_trap_ns;

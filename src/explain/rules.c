@@ -1448,9 +1448,10 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		cause->confidence = fmin(f.confidence, 0.99);
 		cause->sentence = pm_xstrdup(f.sentence);
 		cause->evidence = pm_xcalloc(f.nevidence ? f.nevidence : 1, sizeof(char *));
-		memcpy(cause->evidence, f.evidence, f.nevidence * sizeof(char *));
+		if (f.nevidence)
+			memcpy(cause->evidence, f.evidence, f.nevidence * sizeof(char *));
 		cause->nevidence = f.nevidence;
 	}
 	demote_hotspot(c);
-	qsort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
+	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }

@@ -104,7 +104,7 @@ static void sort_tree(struct node *n)
 	size_t i;
 
 	if (n->nkids)	/* kids is NULL for a leaf */
-		qsort(n->kids, n->nkids, sizeof(*n->kids), by_name);
+		pm_sort(n->kids, n->nkids, sizeof(*n->kids), by_name);
 	for (i = 0; i < n->nkids; i++)
 		sort_tree(&n->kids[i]);
 }
@@ -304,7 +304,7 @@ void pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max)
 	char a[32], b[32];
 
 	collect_shrunk(&fl->root, "", &v, &nv, 0.01 * fl->root.v[0]);
-	qsort(v, nv, sizeof(*v), by_loss);
+	pm_sort(v, nv, sizeof(*v), by_loss);
 	for (i = 0; i < nv; i++) {
 		const char *leaf = strrchr(v[i].path, ';');
 

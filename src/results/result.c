@@ -115,7 +115,8 @@ void pm_bench_result_add_round(struct pm_bench_result *b, const double *v,
 			       size_t ntrials, const struct pm_round *r)
 {
 	b->trials = pm_xrealloc(b->trials, (b->ntrials + ntrials) * sizeof(*b->trials));
-	memcpy(b->trials + b->ntrials, v, ntrials * sizeof(*v));
+	if (ntrials)
+		memcpy(b->trials + b->ntrials, v, ntrials * sizeof(*v));
 	b->ntrials += ntrials;
 	b->rounds = pm_xrealloc(b->rounds, (b->nrounds + 1) * sizeof(*b->rounds));
 	b->rounds[b->nrounds] = *r;

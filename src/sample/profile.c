@@ -481,7 +481,7 @@ static json_t *symbol_list(struct pm_profile *pr, double median_ns)
 
 	json_object_foreach(pr->symbols, key, o)
 		v[k++] = o;
-	qsort(v, n, sizeof(*v), cmp_samples);
+	pm_sort(v, n, sizeof(*v), cmp_samples);
 	for (i = 0; i < n; i++) {
 		json_int_t s = json_integer_value(json_object_get(v[i], "samples"));
 		double share = pr->samples ? (double)s / (double)pr->samples : 0;
@@ -532,7 +532,7 @@ static json_t *stack_list(struct pm_profile *pr)
 
 	json_object_foreach(pr->stacks, key, c)
 		v[k++] = json_pack("[sO]", key, c);
-	qsort(v, n, sizeof(*v), cmp_stack);
+	pm_sort(v, n, sizeof(*v), cmp_stack);
 	for (i = 0; i < n; i++) {
 		if (i < TOP_STACKS)
 			json_array_append_new(out, json_pack("{s:O,s:O}",
@@ -736,7 +736,7 @@ json_t *pm_hotspots_stacks(const json_t *hotspots, bool all_frames,
 	sorted = pm_xcalloc(json_object_size(merged) + 1, sizeof(*sorted));
 	json_object_foreach(merged, key, v)
 		sorted[n++] = json_pack("{s:s,s:O}", "stack", key, "samples", v);
-	qsort(sorted, n, sizeof(*sorted), cmp_stack_obj);
+	pm_sort(sorted, n, sizeof(*sorted), cmp_stack_obj);
 	/* the stacks the file did not keep stay last */
 	for (i = 0; i < n; i++)
 		if (strcmp(json_string_value(json_object_get(sorted[i], "stack")), "[other]"))

@@ -442,7 +442,7 @@ long pm_sampler_drain(struct pm_sampler *s,
 		heads[i] = tail;
 	}
 	if (n)	/* p is NULL when no record was pending */
-		qsort(p, n, sizeof(*p), cmp_pending);
+		pm_sort(p, n, sizeof(*p), cmp_pending);
 	for (k = 0; k < n; k++) {
 		struct pm_record r;
 

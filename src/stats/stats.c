@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats/stats.h"
+#include "util.h"
 
 /* NaNs sort after every number so qsort sees a total order. */
 int pm_cmp_double(const void *a, const void *b)
@@ -20,7 +21,7 @@ int pm_cmp_double(const void *a, const void *b)
 
 static void sort_doubles(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), pm_cmp_double);
+	pm_sort(v, n, sizeof(*v), pm_cmp_double);
 }
 
 /*
@@ -373,7 +374,7 @@ double pm_mann_whitney(const double *a, size_t na, const double *b,
 		it[i] = (struct mw_item){ a[i], 1 };
 	for (size_t i = 0; i < nb; i++)
 		it[na + i] = (struct mw_item){ b[i], 0 };
-	qsort(it, N, sizeof(*it), cmp_mw_item);
+	pm_sort(it, N, sizeof(*it), cmp_mw_item);
 
 	/* midranks: a tie group at 0-based i..j-1 shares rank (i+1+j)/2 */
 	for (size_t i = 0, j; i < N; i = j) {

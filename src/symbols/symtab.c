@@ -65,7 +65,7 @@ static void sort_ents(struct ent *v, size_t n)
 
 	for (i = 1; i < n; i++)
 		if (v[i - 1].addr > v[i].addr) {
-			qsort(v, n, sizeof(*v), ent_cmp);
+			pm_sort(v, n, sizeof(*v), ent_cmp);
 			return;
 		}
 	for (i = 1; i < n; i++) {

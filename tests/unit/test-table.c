@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "results/table.h"
 
 static struct pm_table *sample(void)
@@ -133,6 +134,34 @@ START_TEST(span_wrap_and_cells)
 }
 END_TEST
 
+/* Nothing shrank (or nothing at all): no lines, and no qsort of a NULL
+ * list, which the sanitizer build reports as undefined behaviour. */
+START_TEST(flame_nothing_shrunk)
+{
+	struct pm_flame *fl = pm_flame_new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	pm_flame_shrunk(fl, f, 5);
+	pm_flame_add(fl, 0, "pmbench;a;b", 10);
+	pm_flame_add(fl, 1, "pmbench;a;b", 20);
+	pm_flame_shrunk(fl, f, 5);
+	fclose(f);
+	ck_assert_str_eq(buf, "");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	pm_flame_add(fl, 0, "pmbench;a;c", 30);
+	pm_flame_shrunk(fl, f, 5);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "<code>c</code>"));
+	free(buf);
+	pm_flame_free(fl);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("table");
@@ -145,6 +174,7 @@ int main(void)
 	tcase_add_test(tc, csv_raw);
 	tcase_add_test(tc, html_escaped);
 	tcase_add_test(tc, span_wrap_and_cells);
+	tcase_add_test(tc, flame_nothing_shrunk);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
