@@ -16,7 +16,8 @@
 static const char usage[] =
 	"usage: pmbench explain [--format text|markdown|csv|json] [--noise PCT]\n"
 	"                       [--single-run-margin PCT] [--all]\n"
-	"                       [--fail-on regression|change] [-b BENCH] OLD NEW\n"
+	"                       [--fail-on regression|change] [--spread-from SRC]\n"
+	"                       [-b BENCH] OLD NEW\n"
 	"       pmbench explain --rules\n"
 	"\n"
 	"  OLD and NEW are result files, directories of result files (several\n"
@@ -30,6 +31,9 @@ static const char usage[] =
 	"                        (default 6): nothing shows how much runs differ\n"
 	"      --all             also detail benchmarks that did not change\n"
 	"      --fail-on WHAT    exit 3 when a regression (or any change) is found\n"
+	"      --spread-from SRC how much runs differ on this machine, learnt from\n"
+	"                        other runs: history (default: the result history),\n"
+	"                        none, or a file or directory of result files\n"
 	"  -b, --bench BENCH     only this benchmark\n"
 	"      --rules           list the causes explain can name and their evidence\n";
 
@@ -40,6 +44,7 @@ static const struct option long_options[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "fail-on", required_argument, NULL, 'F' },
 	{ "bench", required_argument, NULL, 'b' },
+	{ "spread-from", required_argument, NULL, 's' },
 	{ "rules", no_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
@@ -49,8 +54,8 @@ int cmd_explain(int argc, char **argv)
 {
 	struct pm_explain_opts o;
 	struct pm_explanation x;
-	struct pm_side old, new;
-	const char *format = "text", *fail_on = NULL;
+	struct pm_side old, new, spread = { 0 };
+	const char *format = "text", *fail_on = NULL, *spread_from = "history";
 	bool all = false;
 	char *old_path = NULL, *new_path = NULL;
 	struct pm_err e;
@@ -96,6 +101,12 @@ int cmd_explain(int argc, char **argv)
 			break;
 		case 'b':
 			o.only = optarg;
+			break;
+		case 's':
+			if (!*optarg)
+				return pm_usage_error("explain", usage,
+					"--spread-from: an empty name (history, none, or a file or directory)");
+			spread_from = optarg;
 			break;
 		case 'R':
 			for (i = 0; i < pm_rule_count(); i++)
@@ -146,10 +157,24 @@ int cmd_explain(int argc, char **argv)
 	}
 	free(old_path);
 	free(new_path);
+	if (strcmp(spread_from, "none")) {
+		bool hist = !strcmp(spread_from, "history");
+
+		if (pm_spread_load(&spread, hist ? NULL : spread_from, &old, &new, &e)) {
+			pm_error("--spread-from: %s", e.msg);
+			pm_side_free(&old);
+			pm_side_free(&new);
+			pm_side_free(&spread);
+			return PM_EXIT_USAGE;
+		}
+		o.spread = &spread;
+		o.spread_name = hist ? "the result history" : spread_from;
+	}
 	if (pm_explain(&x, &old, &new, &o, &e)) {
 		pm_error("%s", e.msg);
 		pm_side_free(&old);
 		pm_side_free(&new);
+		pm_side_free(&spread);
 		return PM_EXIT_USAGE;
 	}
 	if (!strcmp(format, "json")) {
@@ -176,5 +201,6 @@ int cmd_explain(int argc, char **argv)
 	pm_explanation_free(&x);
 	pm_side_free(&old);
 	pm_side_free(&new);
+	pm_side_free(&spread);
 	return status;
 }

@@ -64,7 +64,7 @@ int cmd_report(int argc, char **argv)
 	const char *output = NULL;
 	static char *latest[] = { "@latest" };
 	struct pm_explanation x;
-	struct pm_side sides[2] = { { 0 }, { 0 } };
+	struct pm_side sides[2] = { { 0 }, { 0 } }, spread = { 0 };
 	bool have_x = false;
 	struct pm_result *r;
 	const struct pm_result **rp;
@@ -154,8 +154,12 @@ int cmd_report(int argc, char **argv)
 		struct pm_explain_opts xo;
 
 		pm_explain_opts_default(&xo);
+		/* the same verdicts as pmbench explain: the history's spread */
+		xo.spread = &spread;
+		xo.spread_name = "the result history";
 		if (pm_side_load(&sides[0], paths[0], &e) == 0 &&
 		    pm_side_load(&sides[1], paths[1], &e) == 0 &&
+		    pm_spread_load(&spread, NULL, &sides[0], &sides[1], &e) == 0 &&
 		    pm_explain(&x, &sides[0], &sides[1], &xo, &e) == 0)
 			have_x = true;
 		else
@@ -186,6 +190,7 @@ int cmd_report(int argc, char **argv)
 			pm_explanation_free(&x);
 		pm_side_free(&sides[0]);
 		pm_side_free(&sides[1]);
+		pm_side_free(&spread);
 	}
 	for (a = 0; a < n; a++) {
 		pm_result_free(&r[a]);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "explain/explain.h"
+#include "results/history.h"
 #include "sysinfo.h"
 
 static int json_file_filter(const struct dirent *d)
@@ -73,6 +74,94 @@ int pm_side_load(struct pm_side *s, const char *path, struct pm_err *e)
 	if (!s->nruns)
 		return pm_err_set(e, -EINVAL, "%s: no valid pmbench result file (*.json) in this directory%s",
 				  path, n ? "; see the warnings above" : "");
+	return 0;
+}
+
+static const char *fp_str(const struct pm_result *r, const char *key)
+{
+	const char *v = json_string_value(pm_sysinfo_get(r->sysinfo, key));
+
+	return v ? v : "";
+}
+
+/* The same run read twice: created in the same second on the same host
+ * (runs can share a second) with the same trials. */
+static bool same_run(const struct pm_result *a, const struct pm_result *b)
+{
+	size_t i;
+
+	if (!a->created || !b->created || strcmp(a->created, b->created) ||
+	    strcmp(fp_str(a, "hostname"), fp_str(b, "hostname")) || a->nbench != b->nbench)
+		return false;
+	for (i = 0; i < a->nbench; i++)
+		if (a->bench[i].ntrials != b->bench[i].ntrials ||
+		    (a->bench[i].ntrials &&
+		     memcmp(a->bench[i].trials, b->bench[i].trials,
+			    a->bench[i].ntrials * sizeof(*a->bench[i].trials))))
+			return false;
+	return true;
+}
+
+/* Is r a run worth learning the spread from: measured (not imported) on
+ * the host of a side, and not one of the sides' runs? */
+static bool spread_wanted(const struct pm_result *r, const struct pm_side *old,
+			  const struct pm_side *new)
+{
+	const struct pm_side *sides[2] = { old, new };
+	bool host = false;
+	size_t i, k;
+
+	if (!r->source || strcmp(r->source, "run"))
+		return false;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sides[k]->nruns; i++) {
+			if (same_run(r, &sides[k]->runs[i]))
+				return false;
+			host = host || !strcmp(fp_str(r, "hostname"),
+					       fp_str(&sides[k]->runs[i], "hostname"));
+		}
+	return host;
+}
+
+/* The history keeps every run: the newest this many are enough. */
+#define SPREAD_MAX_RUNS 60
+
+int pm_spread_load(struct pm_side *s, const char *from, const struct pm_side *old,
+		   const struct pm_side *new, struct pm_err *e)
+{
+	char **paths = NULL;
+	size_t n = 0, i, k;
+	int err;
+
+	if (from) {
+		err = pm_side_load(s, from, e);
+		if (err)
+			return err;
+	} else {
+		memset(s, 0, sizeof(*s));
+		s->name = pm_xstrdup("the result history");
+		/* no history (no HOME) is no error: there is nothing to learn from */
+		if (pm_history_list(&paths, &n, e) != 0)
+			n = 0;
+		s->runs = pm_xcalloc(n ? (n < SPREAD_MAX_RUNS ? n : SPREAD_MAX_RUNS) : 1,
+				     sizeof(*s->runs));
+		for (i = n > SPREAD_MAX_RUNS ? n - SPREAD_MAX_RUNS : 0; i < n; i++) {
+			struct pm_err fe;
+
+			if (pm_result_load(&s->runs[s->nruns], paths[i], &fe) == 0)
+				s->nruns++;
+			else
+				side_warn(s, pm_xasprintf("skipped %s", fe.msg));
+		}
+		pm_history_list_free(paths, n);
+	}
+	for (i = k = 0; i < s->nruns; i++) {
+		if (spread_wanted(&s->runs[i], old, new))
+			s->runs[k++] = s->runs[i];
+		else
+			pm_result_free(&s->runs[i]);
+	}
+	s->nruns = k;
 	return 0;
 }
 
@@ -238,6 +327,68 @@ static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
 	}
 }
 
+/*
+ * How much runs differ, from other runs of the same thing: each run's
+ * value as side_collect makes it, grouped by host, kernel release and
+ * command line (a real difference between two kernels is no spread); a
+ * group of n runs gives n - 1 degrees of freedom.  *ss: the squared
+ * deviations of the log values from their groups' means.
+ */
+static void spread_collect(const struct pm_side *ref, const char *name,
+			   struct pm_bench_cmp *c, double *ss)
+{
+	struct group {
+		char *key;
+		struct vec v;
+	} *g = NULL;
+	size_t ng = 0, i, j, k;
+
+	*ss = 0;
+	c->prior_df = 0;
+	c->prior_runs = c->prior_groups = 0;
+	c->prior_sd = NAN;
+	for (i = 0; ref && i < ref->nruns; i++) {
+		const struct pm_result *r = &ref->runs[i];
+		struct pm_side one = { .runs = (struct pm_result *)r, .nruns = 1 };
+		struct side_data d;
+		char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, "hostname"),
+					 fp_str(r, "kernel.release"),
+					 fp_str(r, "kernel.cmdline"));
+
+		side_collect(&one, name, &d);
+		for (j = 0; j < ng && strcmp(g[j].key, key); j++)
+			;
+		if (j == ng) {
+			g = pm_xrealloc(g, (ng + 1) * sizeof(*g));
+			g[ng].key = key;
+			memset(&g[ng].v, 0, sizeof(g[ng].v));
+			ng++;
+		} else {
+			free(key);
+		}
+		for (k = 0; k < d.runs.n; k++)
+			vec_push(&g[j].v, d.runs.v[k]);
+		side_free(&d);
+	}
+	for (j = 0; j < ng; j++) {
+		size_t n = g[j].v.n;
+
+		if (n >= 2) {
+			double sd = pm_log_sd(g[j].v.v, n, NULL);
+
+			*ss += sd * sd * (double)(n - 1);
+			c->prior_df += (double)(n - 1);
+			c->prior_runs += n;
+			c->prior_groups++;
+		}
+		free(g[j].key);
+		free(g[j].v.v);
+	}
+	free(g);
+	if (c->prior_df > 0)
+		c->prior_sd = sqrt(*ss / c->prior_df);
+}
+
 /* The finest level both sides can be compared at, and the margin it needs. */
 static enum pm_unit choose_unit(const struct side_data *a, const struct side_data *b,
 				const struct pm_explain_opts *o, double *margin)
@@ -387,7 +538,8 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	struct side_data a, b;
 	const struct vec *ua, *ub;
 	struct pm_log_cmp lc;
-	double min_var = 0;
+	double min_var = 0, prior_ss;
+	bool use_prior;
 
 	c->name = pm_xstrdup(name);
 	c->level = o->level;
@@ -402,6 +554,21 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->rounds_old = a.rounds.n;
 	c->rounds_new = b.rounds.n;
 	c->unit = choose_unit(&a, &b, o, &c->margin);
+	spread_collect(o->spread, name, c, &prior_ss);
+	/*
+	 * Three runs of a group at least (2 degrees of freedom) before the
+	 * spread they show is trusted.  A side of one run is then compared
+	 * as a run, against how much runs differ here; the single-run margin
+	 * still applies (the minute may differ from those of the history).
+	 */
+	use_prior = c->prior_df >= 2 && a.runs.n && b.runs.n;
+	if (use_prior && c->unit == PM_UNIT_ROUNDS)
+		c->unit = PM_UNIT_RUNS;
+	else if (c->unit != PM_UNIT_RUNS)
+		use_prior = false;
+	if (!use_prior)
+		c->prior_runs = 0;
+	c->prior_from = o->spread_name ? o->spread_name : "other runs";
 	c->by_runs = c->unit == PM_UNIT_RUNS;
 	ua = side_units(&a, c->unit);
 	ub = side_units(&b, c->unit);
@@ -411,6 +578,11 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->converged_new = b.converged;
 	c->spread_old = spread_of(ua);
 	c->spread_new = spread_of(ub);
+	/* one run: the spread runs show here stands for its own */
+	if (use_prior && ua->n < 2)
+		c->spread_old = expm1(c->prior_sd);
+	if (use_prior && ub->n < 2)
+		c->spread_new = expm1(c->prior_sd);
 	c->rel_ci_old = side_rel_ci(ua, o->level);
 	c->rel_ci_new = side_rel_ci(ub, o->level);
 	if (isnan(c->rel_ci_old))
@@ -436,7 +608,9 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	if (c->unit == PM_UNIT_RUNS && a.within_df + b.within_df > 0)
 		min_var = (a.within_ss + b.within_ss) / (a.within_df + b.within_df) /
 			  ((double)(a.rounds.n + b.rounds.n) / (double)(a.runs.n + b.runs.n));
-	if (pm_log_ratio_t(ua->v, ua->n, ub->v, ub->n, o->level, min_var, &lc) == 0) {
+	if (pm_log_ratio_t_prior(ua->v, ua->n, ub->v, ub->n, o->level, min_var,
+				 use_prior ? prior_ss : 0, use_prior ? c->prior_df : 0,
+				 &lc) == 0) {
 		c->ratio = lc.ratio;
 		c->unit_sd = lc.sd;
 		c->ci_low = lc.lo;

@@ -29,6 +29,14 @@ struct pm_side {
 };
 
 int pm_side_load(struct pm_side *s, const char *path, struct pm_err *e);
+/*
+ * Runs that show how much runs of the same thing differ: the result
+ * files of from (a directory or a file; NULL: the result history) that
+ * ran on the host of old or new, without the runs of old and new
+ * themselves.  An empty or missing history is no error (s->nruns = 0).
+ */
+int pm_spread_load(struct pm_side *s, const char *from, const struct pm_side *old,
+		   const struct pm_side *new, struct pm_err *e);
 void pm_side_free(struct pm_side *s);
 
 enum pm_verdict {
@@ -104,6 +112,13 @@ struct pm_bench_cmp {
 	double margin;		/* the effect a verdict needed (floor or a wider margin) */
 	double spread_old, spread_new;	/* relative spread (sd) between units */
 	double unit_sd;		/* sd of a unit's logarithm the test used (pooled) */
+	/* how much runs of the same thing differ here, learnt from other runs
+	 * (the history): runs, groups (host, kernel, command line), the
+	 * degrees of freedom and spread (sd of a run's log) they give; 0 runs
+	 * when none were used */
+	size_t prior_runs, prior_groups;
+	double prior_df, prior_sd;
+	const char *prior_from;	/* where those runs are (opts.spread_name) */
 	double rel_ci_old, rel_ci_new;	/* relative CI half-widths of the sides */
 	bool converged_old, converged_new;
 	enum pm_verdict verdict;
@@ -152,6 +167,10 @@ struct pm_explain_opts {
 	double one_round_margin;	/* runs of a single round (old files): (0.10) */
 	double level;		/* confidence level (0.95) */
 	const char *only;	/* one benchmark, or NULL */
+	/* other runs that show how much runs differ on these machines (the
+	 * result history by default; NULL: none); see pm_spread_load() */
+	const struct pm_side *spread;
+	const char *spread_name;	/* where they came from, for the report */
 };
 
 struct pm_explanation {

@@ -58,7 +58,16 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 {
 	switch (c->unit) {
 	case PM_UNIT_RUNS:
-		snprintf(buf, len, "%zu vs %zu runs", c->n_old, c->n_new);
+		if (!c->prior_runs)
+			snprintf(buf, len, "%zu vs %zu runs", c->n_old, c->n_new);
+		else if (c->runs_old < 2 || c->runs_new < 2)
+			snprintf(buf, len, "%zu vs %zu runs; runs here differ by ±%.1f%% "
+				 "(%zu runs in %s), and with one run on a side a change must "
+				 "exceed %.0f%%", c->n_old, c->n_new, 100 * expm1(c->prior_sd),
+				 c->prior_runs, c->prior_from, 100 * c->margin);
+		else
+			snprintf(buf, len, "%zu vs %zu runs, and %zu more in %s", c->n_old,
+				 c->n_new, c->prior_runs, c->prior_from);
 		break;
 	case PM_UNIT_ROUNDS:
 		snprintf(buf, len, "%zu vs %zu rounds; %s run%s: no between-run evidence, "
@@ -81,7 +90,7 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 
 static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
 {
-	char a[32], b[32], why[200];
+	char a[32], b[32], why[320];
 
 	fmt_val(a, sizeof(a), c, c->med_old);
 	fmt_val(b, sizeof(b), c, c->med_new);
@@ -440,6 +449,9 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "by_runs", json_boolean(c->by_runs));
 		json_object_set_new(b, "unit", json_string(pm_unit_name(c->unit)));
 		json_object_set_new(b, "margin", num(c->margin));
+		json_object_set_new(b, "spread_runs", json_integer((json_int_t)c->prior_runs));
+		json_object_set_new(b, "spread_sd", c->prior_runs ? num(expm1(c->prior_sd)) :
+				    json_null());
 		json_object_set_new(b, "runs_old", json_integer((json_int_t)c->runs_old));
 		json_object_set_new(b, "runs_new", json_integer((json_int_t)c->runs_new));
 		json_object_set_new(b, "rounds_old", json_integer((json_int_t)c->rounds_old));

@@ -1009,6 +1009,29 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 	bool busy = !isnan(c->busy.old) && !isnan(c->busy.new) &&
 		    fabs(c->busy.new - c->busy.old) >= 0.5 && !pm_beyond_competition(c, x);
 
+	if (c->prior_runs && (c->n_old < 2 || c->n_new < 2)) {
+		/* one run on a side, against how much runs differ here */
+		double fl = x->opts.noise_floor;
+
+		if (c->verdict == PM_INCONCLUSIVE) {
+			f->confidence = 0.6;
+			say(f, "Runs of the same thing differ by ±%.1f%% on this machine (%zu runs "
+			    "in %s): with one run on a side, the %.1f%% difference %s.",
+			    100 * expm1(c->prior_sd), c->prior_runs, c->prior_from, 100 * effect,
+			    effect < c->margin ? "is below the margin a single run needs" :
+			    c->ci_low <= 1 + fl && c->ci_high >= 1 / (1 + fl) ?
+			    "is within what that spread allows" :
+			    "is held back by the evidence above");
+		} else {
+			f->confidence = 0.2;
+			say(f, "Runs of the same thing differ by ±%.1f%% on this machine (%zu runs "
+			    "in %s); the %.1f%% difference stands out of that.",
+			    100 * expm1(c->prior_sd), c->prior_runs, c->prior_from, 100 * effect);
+		}
+		evidence(f, "compared: %zu vs %zu runs, the spread between runs from %zu more",
+			 c->n_old, c->n_new, c->prior_runs);
+		return;
+	}
 	if (c->n_old < 2 || c->n_new < 2) {
 		/* imported reports: one figure a side */
 		const char *sides = c->n_old < 2 && c->n_new < 2 ? "both sides" : "one side";

@@ -581,13 +581,22 @@ static void log_mean_var(const double *v, size_t n, double *mean, double *var)
 int pm_log_ratio_t(const double *a, size_t na, const double *b, size_t nb,
 		   double level, double min_var, struct pm_log_cmp *out)
 {
+	return pm_log_ratio_t_prior(a, na, b, nb, level, min_var, 0, 0, out);
+}
+
+int pm_log_ratio_t_prior(const double *a, size_t na, const double *b, size_t nb,
+			 double level, double min_var, double prior_ss,
+			 double prior_df, struct pm_log_cmp *out)
+{
 	double ma, va, mb, vb, pooled, t;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->ratio = out->lo = out->hi = out->se = out->df = out->p = NAN;
 	out->sd_a = out->sd_b = out->sd = NAN;
-	if (!na || !nb || (na < 2 && nb < 2))
+	if (!(prior_df >= 0) || !(prior_ss >= 0))
+		prior_ss = prior_df = 0;
+	if (!na || !nb || (na < 2 && nb < 2 && prior_df < 1))
 		return -EINVAL;
 	for (i = 0; i < na; i++)
 		if (!(a[i] > 0))
@@ -601,9 +610,9 @@ int pm_log_ratio_t(const double *a, size_t na, const double *b, size_t nb,
 	out->sd_a = sqrt(va);
 	out->sd_b = sqrt(vb);
 	/* one value on a side: the other side's spread stands for both */
-	out->df = (double)(na + nb) - 2;
-	pooled = ((na > 1 ? (double)(na - 1) * va : 0) + (nb > 1 ? (double)(nb - 1) * vb : 0)) /
-		 out->df;
+	out->df = (double)(na + nb) - 2 + prior_df;
+	pooled = ((na > 1 ? (double)(na - 1) * va : 0) + (nb > 1 ? (double)(nb - 1) * vb : 0) +
+		  prior_ss) / out->df;
 	if (pooled < min_var)
 		pooled = min_var;
 	out->sd = sqrt(pooled);

@@ -96,5 +96,14 @@ struct pm_log_cmp {
  */
 int pm_log_ratio_t(const double *a, size_t na, const double *b, size_t nb,
 		   double level, double min_var, struct pm_log_cmp *out);
+/*
+ * The same, with the spread also learnt from other runs of the same thing
+ * (prior_ss: squared deviations of their logs from their groups' means,
+ * prior_df: their degrees of freedom), pooled with the sides' own: one
+ * value a side can then be compared, with prior_df degrees of freedom.
+ */
+int pm_log_ratio_t_prior(const double *a, size_t na, const double *b, size_t nb,
+			 double level, double min_var, double prior_ss,
+			 double prior_df, struct pm_log_cmp *out);
 
 #endif

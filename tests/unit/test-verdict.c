@@ -71,6 +71,21 @@ static void free_cmp(struct pm_bench_cmp *c)
 	free(c->machine_note);
 }
 
+/* Runs of the history that verdicts() passes as opts.spread (or NULL). */
+static const struct pm_side *history;
+
+/* Label every run of a side with a host and kernel release. */
+static void set_fingerprint(struct pm_side *s, const char *host, const char *release)
+{
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++) {
+		json_decref(s->runs[i].sysinfo);
+		s->runs[i].sysinfo = json_pack("{s:s,s:{s:s,s:s}}", "hostname", host,
+					       "kernel", "release", release, "cmdline", "");
+	}
+}
+
 /* Compare `pairs` pairs of sides; count each verdict. */
 static void verdicts(const struct shape *sh, double effect, unsigned pairs,
 		     uint64_t seed, unsigned count[5], enum pm_unit *unit)
@@ -80,6 +95,7 @@ static void verdicts(const struct shape *sh, double effect, unsigned pairs,
 	unsigned i;
 
 	pm_explain_opts_default(&o);
+	o.spread = history;
 	pm_rng_seed(&rng, seed);
 	memset(count, 0, 5 * sizeof(*count));
 	for (i = 0; i < pairs; i++) {
@@ -341,6 +357,114 @@ START_TEST(contention_bound)
 }
 END_TEST
 
+/*
+ * One run a side, runs 5% apart, tight rounds inside each: the rounds
+ * alone call many A/A pairs changed (what the history is for); with ten
+ * earlier runs of the same thing as the spread, none is, and a shift
+ * well beyond that spread still is.
+ */
+START_TEST(one_run_against_history)
+{
+	const struct shape sh = { 1, 5, 10, 0.05, 0.01, 0.01 };
+	const struct shape hist = { 10, 5, 10, 0.05, 0.01, 0.01 };
+	struct pm_side h;
+	struct pm_rng rng;
+	unsigned n[5];
+	enum pm_unit u;
+
+	history = NULL;
+	verdicts(&sh, 0, 200, 21, n, &u);
+	ck_assert_int_eq(u, PM_UNIT_ROUNDS);
+	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] >= 20,
+		      "without a history the rounds should be fooled: only %u of 200",
+		      n[PM_REGRESSION] + n[PM_IMPROVEMENT]);
+
+	pm_rng_seed(&rng, 22);
+	make_side(&h, &hist, 1000, &rng);
+	history = &h;
+	verdicts(&sh, 0, 200, 21, n, &u);
+	ck_assert_int_eq(u, PM_UNIT_RUNS);
+	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] == 0,
+		      "A/A, one run, history of 10: %u regressions, %u improvements in 200",
+		      n[PM_REGRESSION], n[PM_IMPROVEMENT]);
+	verdicts(&sh, 0.45, 200, 23, n, &u);
+	ck_assert_msg(n[PM_REGRESSION] >= 190, "+45%%, one run, history: only %u of 200",
+		      n[PM_REGRESSION]);
+	history = NULL;
+	pm_side_free(&h);
+}
+END_TEST
+
+/* Three runs a side: the history's runs add degrees of freedom to the
+ * spread, so a change three runs alone cannot settle is found. */
+START_TEST(history_pools_runs)
+{
+	const struct shape sh = { 3, 5, 10, 0.015, 0.01, 0.01 };
+	const struct shape hist = { 20, 5, 10, 0.015, 0.01, 0.01 };
+	struct pm_side h;
+	struct pm_rng rng;
+	unsigned alone[5], pooled[5];
+	enum pm_unit u;
+
+	history = NULL;
+	verdicts(&sh, 0.08, 200, 31, alone, &u);
+	pm_rng_seed(&rng, 32);
+	make_side(&h, &hist, 1000, &rng);
+	history = &h;
+	verdicts(&sh, 0.08, 200, 31, pooled, &u);
+	ck_assert_int_eq(u, PM_UNIT_RUNS);
+	ck_assert_msg(pooled[PM_REGRESSION] >= 140 && pooled[PM_REGRESSION] >
+		      alone[PM_REGRESSION] + 60, "+8%%, 3 runs: %u alone, %u with the history",
+		      alone[PM_REGRESSION], pooled[PM_REGRESSION]);
+	verdicts(&sh, 0, 200, 33, pooled, &u);
+	ck_assert_msg(pooled[PM_REGRESSION] + pooled[PM_IMPROVEMENT] == 0,
+		      "A/A, 3 runs with the history: %u changes in 200",
+		      pooled[PM_REGRESSION] + pooled[PM_IMPROVEMENT]);
+	history = NULL;
+	pm_side_free(&h);
+}
+END_TEST
+
+/* Runs of two kernels 30% apart in the history: the spread is learnt
+ * within each kernel, not across them. */
+START_TEST(history_groups_by_kernel)
+{
+	const struct shape hist = { 5, 5, 10, 0.01, 0.005, 0.005 };
+	const struct shape one = { 1, 5, 10, 0.01, 0.005, 0.005 };
+	struct pm_side h, k2, a, b;
+	struct pm_explain_opts o;
+	struct pm_bench_cmp c = { 0 };
+	struct pm_rng rng;
+	size_t i;
+
+	pm_rng_seed(&rng, 41);
+	make_side(&h, &hist, 1000, &rng);
+	make_side(&k2, &hist, 1300, &rng);
+	set_fingerprint(&h, "box", "6.1");
+	set_fingerprint(&k2, "box", "6.18");
+	h.runs = pm_xrealloc(h.runs, (h.nruns + k2.nruns) * sizeof(*h.runs));
+	for (i = 0; i < k2.nruns; i++)
+		h.runs[h.nruns++] = k2.runs[i];
+	k2.nruns = 0;
+	make_side(&a, &one, 1000, &rng);
+	make_side(&b, &one, 1000, &rng);
+	set_fingerprint(&a, "box", "6.1");
+	set_fingerprint(&b, "box", "6.1");
+	pm_explain_opts_default(&o);
+	o.spread = &h;
+	pm_compare_bench(&c, &a, &b, "x", &o);
+	ck_assert_uint_eq(c.prior_runs, 10);
+	ck_assert_uint_eq(c.prior_groups, 2);
+	ck_assert_msg(c.prior_sd < 0.03, "spread %.3f mixes the kernels", c.prior_sd);
+	ck_assert_int_eq(c.unit, PM_UNIT_RUNS);
+	free_cmp(&c);
+	pm_side_free(&a);
+	pm_side_free(&b);
+	pm_side_free(&k2);
+	pm_side_free(&h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -356,6 +480,9 @@ int main(void)
 	tcase_add_test(tc, settle_names_runs);
 	tcase_add_test(tc, merged_runs_count);
 	tcase_add_test(tc, contention_bound);
+	tcase_add_test(tc, one_run_against_history);
+	tcase_add_test(tc, history_pools_runs);
+	tcase_add_test(tc, history_groups_by_kernel);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

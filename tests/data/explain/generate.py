@@ -360,6 +360,31 @@ def scaling():
     write("scaling", "old.json", out["old"])
     write("scaling", "new.json", out["new"])
 
+def spread():
+    """explain --spread-from: one run a side, rounds tight inside each run,
+    and a history of six runs of the same host and kernel that differ by
+    about 6% between runs (as kernel-heavy benchmarks do on a drifting
+    VM).  old -> new is +12%: beyond what the rounds show, within what the
+    runs show.  other-host.json ran elsewhere (not this machine's spread);
+    other-kernel/ are runs of another kernel, 40% slower (a real
+    difference, not spread)."""
+    rng = random.Random(12)
+    si = sysinfo("6.1.0-spread", host="spreadbox")
+    def one(med_us, created, s=si):
+        r = result(None, s, [bench("null", med_us, rng, rel=0.004, round_sd=0.002)])
+        r["created"] = created
+        return r
+    for i, f in enumerate([1.00, 1.07, 0.94, 1.06, 0.95, 1.08]):
+        write("spread/history", "2026120%dT10%02d00Z-6.1.0-spread.json" % (1, i),
+              one(1.0 * f, "2026-12-01T10:%02d:00Z" % i))
+    write("spread/history", "20261201T110000Z-6.1.0-spread.json",
+          one(3.0, "2026-12-01T11:00:00Z", sysinfo("6.1.0-spread", host="elsewhere")))
+    for i, f in enumerate([1.40, 1.41, 1.39]):
+        write("spread/other-kernel", "20261201T12%02d00Z-6.9.0-other.json" % i,
+              one(f, "2026-12-01T12:%02d:00Z" % i, sysinfo("6.9.0-other", host="spreadbox")))
+    write("spread", "old.json", one(1.00, "2026-12-02T10:00:00Z"))
+    write("spread", "new.json", one(1.12, "2026-12-02T10:01:00Z"))
+
 if __name__ == "__main__":
     scaling()
     page_tables()
@@ -367,3 +392,4 @@ if __name__ == "__main__":
     mitigations()
     frequency()
     noisy()
+    spread()
