@@ -12,6 +12,10 @@
 #  3. The smallest planted slowdown found every time with 1, 3 and 5 runs
 #     per side (null alone, 10 clean and 10 planted runs per size).
 #
+# explain learns how much runs differ here from the result history (a
+# private one): WARMUP (default 6) quick-suite runs start it, and the A/A
+# runs join it; the planted runs do not.
+#
 # usage: soak.sh BUILDDIR [PAIRS]     exit 1 when a goal of 1 or 2 is missed
 set -eu
 B=${1:?builddir}
@@ -34,6 +38,7 @@ median_ns() {	# FILE BENCH
 }
 
 # verdicts FILE: "bench VERDICT" for every regression/improvement in explain's text
+# (explain learns the spread between runs from the soak's history)
 verdicts() {
 	awk '/^[a-z0-9-]+  (REGRESSION|IMPROVEMENT)  / { print $1, $2 }' "$1"
 }
@@ -63,13 +68,26 @@ done
 printf 'plant: %s steps in front of each getppid (null %.0f ns, measured effect %+.1f%%)\n' \
 	"$burn" "$base" "$(awk -v e="$eff" 'BEGIN { print 100 * e }')"
 
+# ---- the machine's history: how much runs differ here ----
+# explain learns the spread between runs from the result history (runs
+# without -o): WARMUP runs start it, and the A/A runs below join it, as
+# runs on a machine one compares on would.  Planted runs stay out (-o).
+WARMUP=${WARMUP:-6}
+echo
+echo "== history: $WARMUP quick-suite runs to learn how much runs differ here"
+for i in $(seq 1 "$WARMUP"); do
+	"$PM" run -q quick > /dev/null
+done
+
 # ---- 1 and 2: pairs of quick-suite runs ----
 false_v=0 compared=0 found=0 planted_false=0
 echo
 echo "== A/A: $PAIRS pairs of back-to-back 'pmbench run quick' runs, explained pairwise"
 for i in $(seq 1 "$PAIRS"); do
-	"$PM" run -q -o "$T/a$i.json" quick
-	"$PM" run -q -o "$T/b$i.json" quick
+	"$PM" run -q quick > /dev/null
+	cp "$XDG_DATA_HOME"/pmbench/results/"$(ls "$XDG_DATA_HOME"/pmbench/results | tail -n 1)" "$T/a$i.json"
+	"$PM" run -q quick > /dev/null
+	cp "$XDG_DATA_HOME"/pmbench/results/"$(ls "$XDG_DATA_HOME"/pmbench/results | tail -n 1)" "$T/b$i.json"
 	PM_TEST_BURN=$burn LD_PRELOAD="$LIB" "$PM" run -q -o "$T/p$i.json" quick
 	"$PM" explain "$T/a$i.json" "$T/b$i.json" > "$T/aa$i.txt" || true
 	"$PM" explain "$T/b$i.json" "$T/p$i.json" > "$T/ap$i.txt" || true
