@@ -143,11 +143,14 @@ int pm_nth_cpu(int i);
 /* Full read/write that retry on EINTR and short counts. */
 int pm_read_full(int fd, void *buf, size_t len);
 int pm_write_full(int fd, const void *buf, size_t len);
-/* The median time per iteration, in ns, of loop(arg, n): a loop a
- * benchmark times itself in setup, e.g. lmbench lat_ctx's pipe overhead.
- * n is calibrated to about 1 ms, then 9 loops of about 5 ms are timed.
- * Returns 0, or loop's -errno (loop sets ctx->why itself). */
-int pm_median_loop_ns(int (*loop)(void *arg, uint64_t n), void *arg,
+/* The time per iteration, in ns, of loop(arg, n): an overhead a
+ * benchmark times in setup and subtracts from its trials, e.g. lmbench
+ * lat_ctx's pipe overhead.  n is calibrated to about 1 ms, then 9 loops
+ * of about 5 ms are timed and the quickest is taken: a host that stalls
+ * the guest during most of them (a median) made the overhead larger than
+ * the trials, and ctx's figures negative.  Returns 0, or loop's -errno
+ * (loop sets ctx->why itself). */
+int pm_overhead_loop_ns(int (*loop)(void *arg, uint64_t n), void *arg,
 		      double *out);
 /* A file of the given size in the scratch directory, page cache warm. */
 int pm_scratch_file(struct pm_ctx *ctx, const char *name, size_t size,

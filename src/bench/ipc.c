@@ -431,7 +431,7 @@ static int ring_overhead(struct pm_ctx *ctx, struct ipc *st, double *out)
 		if (pipe2(o.p[i], O_CLOEXEC) != 0)
 			err = pm_bench_fail(ctx, -errno, "pipe");
 	if (!err)
-		err = pm_median_loop_ns(ring_ovh_loop, &o, out);
+		err = pm_overhead_loop_ns(ring_ovh_loop, &o, out);
 	for (i = 0; i < o.n; i++) {
 		ipc_close(&o.p[i][0]);
 		ipc_close(&o.p[i][1]);

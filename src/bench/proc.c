@@ -472,7 +472,7 @@ static int sigcatch_setup(struct pm_ctx *ctx)
 	if (err)
 		return err;
 	st = ctx->priv;
-	err = pm_median_loop_ns(sig_send_loop, &st->self, &send);
+	err = pm_overhead_loop_ns(sig_send_loop, &st->self, &send);
 	if (err) {
 		sig_teardown(ctx);
 		return err;
@@ -559,9 +559,9 @@ static int prot_catch_ns(struct pm_ctx *ctx, double *out)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGUSR1, &sa, &old) != 0)
 		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
-	err = pm_median_loop_ns(sig_send_loop, &self, &send);
+	err = pm_overhead_loop_ns(sig_send_loop, &self, &send);
 	if (!err)
-		err = pm_median_loop_ns(sig_catch_loop, &self, &catch);
+		err = pm_overhead_loop_ns(sig_catch_loop, &self, &catch);
 	sigaction(SIGUSR1, &old, NULL);
 	*out = catch > send ? catch - send : 0;
 	return err;
@@ -890,8 +890,8 @@ static int pipe_run(struct pm_ctx *ctx, uint64_t iters)
 
 /*
  * lat_ctx's overhead: one process writes the token into a pipe and reads
- * it back, the work of one hop without the switch.  Median of several
- * ~5 ms loops, per hop (pm_median_loop_ns).
+ * it back, the work of one hop without the switch.  The quickest of several
+ * ~5 ms loops, per hop (pm_overhead_loop_ns).
  */
 struct ctx_ovh {
 	struct pm_ctx *ctx;
@@ -922,7 +922,7 @@ static int ctx_overhead(struct pm_ctx *ctx, double *out)
 
 	if (pipe2(o.p, O_CLOEXEC) != 0)
 		return pm_bench_fail(ctx, -errno, "pipe");
-	err = pm_median_loop_ns(ctx_loop, &o, out);
+	err = pm_overhead_loop_ns(ctx_loop, &o, out);
 	close(o.p[0]);
 	close(o.p[1]);
 	return err;
@@ -1358,7 +1358,7 @@ static int pfl_setup(struct pm_ctx *ctx)
 	l.f = f;
 	err = pfl_remap(ctx, f);
 	if (!err)
-		err = pm_median_loop_ns(pfl_remap_loop, &l, &remap);
+		err = pm_overhead_loop_ns(pfl_remap_loop, &l, &remap);
 	if (err)
 		goto fail;
 	ctx->ops_per_iter = (unsigned)f->npages;

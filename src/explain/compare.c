@@ -260,12 +260,19 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 			d->first = b;
 		d->converged = d->converged && b->converged;
 		for (k = 0; k < b->ntrials; k++)
-			vec_push(&d->trials, b->trials[k]);
+			if (b->trials[k] > 0 && isfinite(b->trials[k]))
+				vec_push(&d->trials, b->trials[k]);
 		med = pm_xcalloc(nr, sizeof(*med));
 		done = pm_xcalloc(nr, sizeof(*done));
 		for (k = 0, at = 0; k < nr; k++) {
 			med[k] = pm_median(b->trials + at, rounds[k].ntrials);
 			at += rounds[k].ntrials;
+			/* a round with no time per op (an overhead larger than the
+			 * trials, no trials): no value on a log scale, left out */
+			if (!(med[k] > 0) || !isfinite(med[k])) {
+				done[k] = true;
+				continue;
+			}
 			vec_push(&d->rounds, med[k]);
 			if (!isnan(rounds[k].reference_ns))
 				vec_push(&d->refs, rounds[k].reference_ns);
@@ -284,7 +291,7 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 			if (done[k])
 				continue;
 			for (m = k; m < nr; m++) {
-				if (rounds[m].run != rounds[k].run)
+				if (done[m] || rounds[m].run != rounds[k].run)
 					continue;
 				done[m] = true;
 				vec_push(&r, med[m]);
@@ -373,9 +380,9 @@ static void spread_collect(const struct pm_side *ref, const char *name,
 	for (j = 0; j < ng; j++) {
 		size_t n = g[j].v.n;
 
-		if (n >= 2) {
-			double sd = pm_log_sd(g[j].v.v, n, NULL);
+		double sd = n >= 2 ? pm_log_sd(g[j].v.v, n, NULL) : NAN;
 
+		if (isfinite(sd)) {
 			*ss += sd * sd * (double)(n - 1);
 			c->prior_df += (double)(n - 1);
 			c->prior_runs += n;

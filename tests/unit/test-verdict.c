@@ -465,6 +465,36 @@ START_TEST(history_groups_by_kernel)
 }
 END_TEST
 
+/* A round whose trials came out negative (an overhead measured larger
+ * than the trials) has no value on a log scale: it is left out, and the
+ * other rounds are still compared as rounds, not as single figures. */
+START_TEST(negative_round_left_out)
+{
+	const struct shape sh = { 1, 5, 10, 0.0, 0.01, 0.01 };
+	struct pm_explain_opts o;
+	struct pm_bench_cmp c = { 0 };
+	struct pm_side a, b;
+	struct pm_rng rng;
+	size_t t;
+
+	pm_rng_seed(&rng, 51);
+	make_side(&a, &sh, 1000, &rng);
+	make_side(&b, &sh, 1300, &rng);
+	for (t = 10; t < 20; t++)
+		a.runs[0].bench[0].trials[t] = -300;
+	pm_explain_opts_default(&o);
+	pm_compare_bench(&c, &a, &b, "x", &o);
+	ck_assert_int_eq(c.unit, PM_UNIT_ROUNDS);
+	ck_assert_uint_eq(c.n_old, 4);
+	ck_assert_uint_eq(c.n_new, 5);
+	ck_assert(isfinite(c.ci_low));
+	ck_assert_int_eq(c.verdict, PM_REGRESSION);
+	free_cmp(&c);
+	pm_side_free(&a);
+	pm_side_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -483,6 +513,7 @@ int main(void)
 	tcase_add_test(tc, one_run_against_history);
 	tcase_add_test(tc, history_pools_runs);
 	tcase_add_test(tc, history_groups_by_kernel);
+	tcase_add_test(tc, negative_round_left_out);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
