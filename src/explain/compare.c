@@ -335,10 +335,40 @@ static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
 }
 
 /*
+ * Runs of the same thing: the same host, kernel release and command line,
+ * and the same run settings and benchmarks (a benchmark alone and in the
+ * quick suite, pinned or not, are measured under different conditions).
+ */
+static char *run_group_key(const struct pm_result *r)
+{
+	static const char *const opts[] = { "cpu", "rounds", "max_time_s", "placement" };
+	char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, "hostname"),
+				 fp_str(r, "kernel.release"), fp_str(r, "kernel.cmdline"));
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(opts); i++) {
+		char *v = r->options ? json_dumps(json_object_get(r->options, opts[i]),
+						  JSON_ENCODE_ANY) : NULL;
+		char *k = pm_xasprintf("%s\x1f%s", key, v ? v : "");
+
+		free(v);
+		free(key);
+		key = k;
+	}
+	for (i = 0; i < r->nbench; i++) {
+		char *k = pm_xasprintf("%s\x1f%s", key, r->bench[i].name);
+
+		free(key);
+		key = k;
+	}
+	return key;
+}
+
+/*
  * How much runs differ, from other runs of the same thing: each run's
- * value as side_collect makes it, grouped by host, kernel release and
- * command line (a real difference between two kernels is no spread); a
- * group of n runs gives n - 1 degrees of freedom.  *ss: the squared
+ * value as side_collect makes it, grouped by run_group_key (a real
+ * difference between two kernels is no spread); a group of n runs gives
+ * n - 1 degrees of freedom.  *ss: the squared
  * deviations of the log values from their groups' means.
  */
 static void spread_collect(const struct pm_side *ref, const char *name,
@@ -358,9 +388,7 @@ static void spread_collect(const struct pm_side *ref, const char *name,
 		const struct pm_result *r = &ref->runs[i];
 		struct pm_side one = { .runs = (struct pm_result *)r, .nruns = 1 };
 		struct side_data d;
-		char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, "hostname"),
-					 fp_str(r, "kernel.release"),
-					 fp_str(r, "kernel.cmdline"));
+		char *key = run_group_key(r);
 
 		side_collect(&one, name, &d);
 		for (j = 0; j < ng && strcmp(g[j].key, key); j++)
