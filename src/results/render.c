@@ -729,138 +729,163 @@ static const char *top_symbol(const struct pm_bench_result *b, double *share,
 
 /* ---- the summary table ---- */
 
-static void render_table(const struct pm_result *r, FILE *f,
-			 enum pm_table_format fmt, unsigned flags,
-			 struct notes *ns)
-{
+/* The summary table's columns: which are shown, where, and what the
+ * legend must explain. */
+struct summary_cols {
 	const char *hw[MAX_HW_COLS];
-	size_t nhw = hw_event_names(r, hw, MAX_HW_COLS), i, j;
+	size_t nhw;
 	bool have_hw[MAX_HW_COLS], split_hw[MAX_HW_COLS];
-	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot = false, have_sys = false;
-	bool any_star = false, any_ns = false, any_nc = false, any_k = false;
-	size_t col_sys = 0, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
-	size_t col_hot = 0, col_star;
-	struct pm_table *t = pm_table_new();
-	char *legend;
+	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot, have_sys;
+	bool any_star, any_ns, any_nc, any_k;
+	size_t col_sys, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
+	size_t col_hot, col_star;
+	bool all_frames;
+};
 
-	for (j = 0; j < nhw; j++) {
-		have_hw[j] = event_counted_anywhere(r, hw[j]);
-		split_hw[j] = event_split_anywhere(r, hw[j]);
-		any_k = any_k || (have_hw[j] && split_hw[j]);
+/* Only the columns some benchmark has a figure for. */
+static void summary_columns(const struct pm_result *r, struct pm_table *t,
+			    enum pm_table_format fmt, struct summary_cols *c)
+{
+	size_t i, j;
+
+	c->nhw = hw_event_names(r, c->hw, MAX_HW_COLS);
+	for (j = 0; j < c->nhw; j++) {
+		c->have_hw[j] = event_counted_anywhere(r, c->hw[j]);
+		c->split_hw[j] = event_split_anywhere(r, c->hw[j]);
+		c->any_k = c->any_k || (c->have_hw[j] && c->split_hw[j]);
 	}
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
-		have_sw[j] = event_counted_anywhere(r, sw_columns[j].name);
+		c->have_sw[j] = event_counted_anywhere(r, sw_columns[j].name);
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_counted_pass *cp = &r->bench[i].counters;
 		double share;
 
-		have_hot = have_hot || *top_symbol(&r->bench[i], &share,
-						   flags & PM_RENDER_ALL_FRAMES);
-		have_sys = have_sys || (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0);
+		c->have_hot = c->have_hot || *top_symbol(&r->bench[i], &share, c->all_frames);
+		c->have_sys = c->have_sys || (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0);
 	}
 	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "time/op", NULL, 0);
 	pm_table_add_col(t, "±95%", NULL, 0);
 	pm_table_add_col(t, "trials", NULL, 0);
-	if (have_sys)
-		col_sys = pm_table_add_col(t, "sys%", NULL, 0);
+	if (c->have_sys)
+		c->col_sys = pm_table_add_col(t, "sys%", NULL, 0);
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
-		if (have_sw[j])
-			col_sw[j] = pm_table_add_col(t, sw_columns[j].col, NULL, 0);
-	for (j = 0; j < nhw; j++) {
-		if (!have_hw[j])
+		if (c->have_sw[j])
+			c->col_sw[j] = pm_table_add_col(t, sw_columns[j].col, NULL, 0);
+	for (j = 0; j < c->nhw; j++) {
+		if (!c->have_hw[j])
 			continue;
-		col_hw[j] = pm_table_add_col(t, hw[j], NULL, 0);
-		if (split_hw[j])
+		c->col_hw[j] = pm_table_add_col(t, c->hw[j], NULL, 0);
+		if (c->split_hw[j])
 			pm_table_add_col(t, "k%", NULL, 0);
 	}
-	if (have_hot)
-		col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
+	if (c->have_hot)
+		c->col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
 	/* markdown has no blank heads: the mark goes after the figure */
-	col_star = fmt == PM_TABLE_MARKDOWN ? 1 :
-		   pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+	c->col_star = fmt == PM_TABLE_MARKDOWN ? 1 :
+		      pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+}
 
-	for (i = 0; i < r->nbench; i++) {
-		const struct pm_bench_result *b = &r->bench[i];
-		const struct pm_counted_pass *cp = &b->counters;
-		double ru = cp->ru_user_ns + cp->ru_sys_ns;
-		char *s;
+/* The counter columns of one benchmark's row. */
+static void summary_counters(struct pm_table *t, const struct pm_bench_result *b,
+			     struct summary_cols *c)
+{
+	const struct pm_counter_value *v;
+	size_t j;
 
-		pm_table_row(t, b->name);
-		pm_table_cell(t, 0, b->name, NULL);
-		if (b->status != PM_BENCH_OK) {
-			pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" : "failed",
-				      NULL);
-			any_ns = any_ns || b->status == PM_BENCH_UNSUPPORTED;
+	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++) {
+		if (!c->have_sw[j])
 			continue;
-		}
-		s = pm_fmt_bench_value(b, b->stats.median);
-		pm_table_cell(t, 1, s, NULL);
-		free(s);
-		s = fmt_rel_ci(b);
-		pm_table_cell(t, 2, s, NULL);
-		free(s);
-		pm_table_cellf(t, 3, "%zu", b->ntrials);
-		if (have_sys) {
-			if (cp->done && ru > 0)
-				pm_table_cellf(t, col_sys, "%.0f", 100 * cp->ru_sys_ns / ru);
-			else
-				pm_table_cell(t, col_sys, "-", NULL);
-		}
-		for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++) {
-			const struct pm_counter_value *v;
-
-			if (!have_sw[j])
-				continue;
-			v = pm_bench_result_counter(b, sw_columns[j].name);
-			counter_cell(t, col_sw[j], v, sw_columns[j].time);
-			any_ns = any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
-			any_nc = any_nc || (v && v->status == PM_CV_NOT_COUNTED);
-		}
-		for (j = 0; j < nhw; j++) {
-			const struct pm_counter_value *v;
-
-			if (!have_hw[j])
-				continue;
-			v = pm_bench_result_counter(b, hw[j]);
-			counter_cell(t, col_hw[j], v, false);
-			any_ns = any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
-			any_nc = any_nc || (v && v->status == PM_CV_NOT_COUNTED);
-			if (!split_hw[j])
-				continue;
-			if (v && v->status == PM_CV_OK && !isnan(v->kernel) && v->per_op > 0)
-				pm_table_cellf(t, col_hw[j] + 1, "%.0f", 100 * v->kernel / v->per_op);
-			else
-				pm_table_cell(t, col_hw[j] + 1, "-", NULL);
-		}
-		if (have_hot) {
-			double share = 0;
-			const char *top = top_symbol(b, &share, flags & PM_RENDER_ALL_FRAMES);
-
-			if (*top)
-				pm_table_cellf(t, col_hot, "%s %.0f%%", top, 100 * share);
-		}
-		if (!b->converged && b->ntrials > 1) {
-			if (col_star == 1) {
-				s = pm_fmt_bench_value(b, b->stats.median);
-				pm_table_cellf(t, 1, "%s*", s);
-				free(s);
-			} else {
-				pm_table_cell(t, col_star, "*", NULL);
-			}
-			any_star = true;
-		}
+		v = pm_bench_result_counter(b, sw_columns[j].name);
+		counter_cell(t, c->col_sw[j], v, sw_columns[j].time);
+		c->any_ns = c->any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
+		c->any_nc = c->any_nc || (v && v->status == PM_CV_NOT_COUNTED);
 	}
+	for (j = 0; j < c->nhw; j++) {
+		if (!c->have_hw[j])
+			continue;
+		v = pm_bench_result_counter(b, c->hw[j]);
+		counter_cell(t, c->col_hw[j], v, false);
+		c->any_ns = c->any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
+		c->any_nc = c->any_nc || (v && v->status == PM_CV_NOT_COUNTED);
+		if (!c->split_hw[j])
+			continue;
+		if (v && v->status == PM_CV_OK && !isnan(v->kernel) && v->per_op > 0)
+			pm_table_cellf(t, c->col_hw[j] + 1, "%.0f", 100 * v->kernel / v->per_op);
+		else
+			pm_table_cell(t, c->col_hw[j] + 1, "-", NULL);
+	}
+}
+
+static void summary_row(struct pm_table *t, const struct pm_bench_result *b,
+			struct summary_cols *c)
+{
+	const struct pm_counted_pass *cp = &b->counters;
+	double ru = cp->ru_user_ns + cp->ru_sys_ns;
+	char *s;
+
+	pm_table_row(t, b->name);
+	pm_table_cell(t, 0, b->name, NULL);
+	if (b->status != PM_BENCH_OK) {
+		pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" : "failed", NULL);
+		c->any_ns = c->any_ns || b->status == PM_BENCH_UNSUPPORTED;
+		return;
+	}
+	s = pm_fmt_bench_value(b, b->stats.median);
+	pm_table_cell(t, 1, s, NULL);
+	free(s);
+	s = fmt_rel_ci(b);
+	pm_table_cell(t, 2, s, NULL);
+	free(s);
+	pm_table_cellf(t, 3, "%zu", b->ntrials);
+	if (c->have_sys) {
+		if (cp->done && ru > 0)
+			pm_table_cellf(t, c->col_sys, "%.0f", 100 * cp->ru_sys_ns / ru);
+		else
+			pm_table_cell(t, c->col_sys, "-", NULL);
+	}
+	summary_counters(t, b, c);
+	if (c->have_hot) {
+		double share = 0;
+		const char *top = top_symbol(b, &share, c->all_frames);
+
+		if (*top)
+			pm_table_cellf(t, c->col_hot, "%s %.0f%%", top, 100 * share);
+	}
+	if (!b->converged && b->ntrials > 1) {
+		if (c->col_star == 1) {
+			s = pm_fmt_bench_value(b, b->stats.median);
+			pm_table_cellf(t, 1, "%s*", s);
+			free(s);
+		} else {
+			pm_table_cell(t, c->col_star, "*", NULL);
+		}
+		c->any_star = true;
+	}
+}
+
+static void render_table(const struct pm_result *r, FILE *f,
+			 enum pm_table_format fmt, unsigned flags,
+			 struct notes *ns)
+{
+	struct summary_cols c = { .all_frames = flags & PM_RENDER_ALL_FRAMES };
+	struct pm_table *t = pm_table_new();
+	char *legend;
+	size_t i;
+
+	summary_columns(r, t, fmt, &c);
+	for (i = 0; i < r->nbench; i++)
+		summary_row(t, &r->bench[i], &c);
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
 	/* the legend explains the columns shown, nothing else */
 	legend = pm_xasprintf("per operation%s%s%s%s%s%s",
-			      have_sys ? "; sys% from getrusage" : "",
-			      any_k ? "; k% = kernel share of the event" : "",
-			      have_hot ? "; top symbol: most sampled, share of samples" : "",
-			      any_ns ? "; n/s = not supported" : "",
-			      any_nc ? "; n/c = not counted" : "",
-			      any_star ? "; * = CI target not reached" : "");
+			      c.have_sys ? "; sys% from getrusage" : "",
+			      c.any_k ? "; k% = kernel share of the event" : "",
+			      c.have_hot ? "; top symbol: most sampled, share of samples" : "",
+			      c.any_ns ? "; n/s = not supported" : "",
+			      c.any_nc ? "; n/c = not counted" : "",
+			      c.any_star ? "; * = CI target not reached" : "");
 	if (fmt == PM_TABLE_MARKDOWN)
 		fprintf(f, "\n(%s)\n", legend);
 	else
