@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "stats/stats.h"
-#include "util.h"
 
 /* NaNs sort after every number so qsort sees a total order. */
 int pm_cmp_double(const void *a, const void *b)
@@ -19,9 +18,20 @@ int pm_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * macro-cc compiles this file with stats.h alone (src/bench/macro.c),
+ * so no util.h here: pm_sort's rule written out, qsort only lists of
+ * two or more (a NULL base is undefined even when n is 0).
+ */
+static void sort_any(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
+
 static void sort_doubles(double *v, size_t n)
 {
-	pm_sort(v, n, sizeof(*v), pm_cmp_double);
+	sort_any(v, n, sizeof(*v), pm_cmp_double);
 }
 
 /*
@@ -374,7 +384,7 @@ double pm_mann_whitney(const double *a, size_t na, const double *b,
 		it[i] = (struct mw_item){ a[i], 1 };
 	for (size_t i = 0; i < nb; i++)
 		it[na + i] = (struct mw_item){ b[i], 0 };
-	pm_sort(it, N, sizeof(*it), cmp_mw_item);
+	sort_any(it, N, sizeof(*it), cmp_mw_item);
 
 	/* midranks: a tie group at 0-based i..j-1 shares rank (i+1+j)/2 */
 	for (size_t i = 0, j; i < N; i = j) {
