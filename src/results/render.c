@@ -925,21 +925,54 @@ static void render_scaling(const struct pm_bench_result *b, FILE *f, const char 
 	fprintf(f, "  [N copies: throughput, efficiency vs N x one]\n");
 }
 
-/* "  key                    value" in text, "- key: value" in markdown. */
-static void kv(FILE *f, bool md, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void kv(FILE *f, bool md, const char *key, const char *fmt, ...)
+/*
+ * A benchmark's key/value lines: in text a table (values at column 25),
+ * in markdown a list ("- key: value") printed as it comes.
+ */
+struct kv_list {
+	FILE *f;
+	bool md;
+	struct pm_table *t;
+};
+
+static void kv_begin(struct kv_list *k, FILE *f, bool md)
+{
+	k->f = f;
+	k->md = md;
+	k->t = pm_table_new();
+	pm_table_no_head(k->t);
+	pm_table_indent(k->t, 2);
+	pm_table_add_col(k->t, "key", NULL, PM_COL_LEFT);
+	pm_table_add_col(k->t, "value", NULL, PM_COL_LEFT);
+	pm_table_min_width(k->t, 0, 21);
+}
+
+static void kv(struct kv_list *k, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void kv(struct kv_list *k, const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	char *v;
 
-	if (md)
-		fprintf(f, "- %s: ", key);
-	else
-		fprintf(f, "  %-22s ", key);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	v = pm_xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', f);
+	if (k->md) {
+		fprintf(k->f, "- %s: %s\n", key, v);
+	} else {
+		pm_table_row(k->t, key);
+		pm_table_cell(k->t, 0, key, NULL);
+		pm_table_cell(k->t, 1, v, NULL);
+	}
+	free(v);
+}
+
+static void kv_end(struct kv_list *k)
+{
+	if (!k->md)
+		pm_table_print(k->t, k->f, PM_TABLE_TEXT);
+	pm_table_free(k->t);
+	k->t = NULL;
 }
 
 static void render_counters(const struct pm_bench_result *b, FILE *f,
@@ -1062,6 +1095,7 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 {
 	bool md = fmt == PM_TABLE_MARKDOWN;
 	char t0[32], t1[32], t2[32];
+	struct kv_list k;
 
 	bench_title(b, f, md);
 	if (b->status != PM_BENCH_OK) {
@@ -1076,40 +1110,43 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 	pm_fmt_time(t0, sizeof(t0), b->stats.median);
 	pm_fmt_time(t1, sizeof(t1), b->stats.ci_low);
 	pm_fmt_time(t2, sizeof(t2), b->stats.ci_high);
+	kv_begin(&k, f, md);
 	if (b->measured) {
 		char *v = pm_fmt_bench_value(b, b->stats.median);
 
-		kv(f, md, "value", "%s  (median of %zu measurements)", v, b->ntrials);
+		kv(&k, "value", "%s  (median of %zu measurements)", v, b->ntrials);
 		free(v);
 		if (b->params)
-			kv(f, md, "parameters", "%s", b->params);
+			kv(&k, "parameters", "%s", b->params);
+		kv_end(&k);
 		return;
 	}
 	if (pm_bench_higher_is_better(b)) {
 		char *v = pm_fmt_bench_value(b, b->stats.median);
 
-		kv(f, md, "rate", "%s", v);
+		kv(&k, "rate", "%s", v);
 		free(v);
 	}
 	if (isnan(pm_bench_rel_ci(b)))
-		kv(f, md, "time/op", "%s  (%zu trial%s, no interval)", t0, b->ntrials,
+		kv(&k, "time/op", "%s  (%zu trial%s, no interval)", t0, b->ntrials,
 		   b->ntrials == 1 ? "" : "s");
 	else
-		kv(f, md, "time/op", "%s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)",
+		kv(&k, "time/op", "%s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)",
 		   t0, 100 * pm_bench_rel_ci(b), 100 * b->stats.ci_level, t1, t2,
 		   b->ntrials, b->nrounds, b->nrounds == 1 ? "" : "s",
 		   (unsigned long long)b->iterations,
 		   b->converged ? "" : "; CI target not reached");
 	if (b->placement)
-		kv(f, md, "placement", "%s (main process on CPU %d)", b->placement, b->cpu);
+		kv(&k, "placement", "%s (main process on CPU %d)", b->placement, b->cpu);
 	else if (b->cpu >= 0)
-		kv(f, md, "pinned", "CPU %d", b->cpu);
+		kv(&k, "pinned", "CPU %d", b->cpu);
 	if (b->overhead_ns > 0.05) {
 		pm_fmt_time(t0, sizeof(t0), b->overhead_ns);
-		kv(f, md, "overhead", "%s per op subtracted", t0);
+		kv(&k, "overhead", "%s per op subtracted", t0);
 	}
 	if (b->params)
-		kv(f, md, "parameters", "%s", b->params);
+		kv(&k, "parameters", "%s", b->params);
+	kv_end(&k);
 	if (b->counters.n)
 		render_counters(b, f, fmt, said);
 	render_scaling(b, f, md ? "" : "  ");

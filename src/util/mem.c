@@ -52,17 +52,23 @@ char *pm_xstrdup(const char *s)
 	return p ? p : pm_oom();
 }
 
+char *pm_xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return pm_oom();
+	return s;
+}
+
 char *pm_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = pm_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return pm_oom();
 	return s;
 }
 

@@ -2,6 +2,7 @@
 #ifndef PM_UTIL_MEM_H
 #define PM_UTIL_MEM_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void *pm_xmalloc(size_t n);
@@ -15,5 +16,6 @@ void *pm_xrealloc(void *p, size_t n);
 void *pm_xgrow(void *p, size_t n, size_t size);
 char *pm_xstrdup(const char *s);
 char *pm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *pm_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif
