@@ -534,6 +534,7 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 			    enum pm_table_format fmt, unsigned flags,
 			    size_t max_rows, struct notes *ns)
 {
+	struct pm_table *chains;
 	const json_t *h = b->hotspots, *syms, *x;
 	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
 	const char *why, *ind = md ? "" : "  ";
@@ -614,14 +615,23 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 		return;
 	}
 	fprintf(f, md ? "\ntop call chains:\n\n```\n" : "    top call chains:\n");
+	/* in markdown a code block: aligned text all the same */
+	chains = pm_table_new();
+	pm_table_no_head(chains);
+	pm_table_indent(chains, md ? 0 : 4);
+	pm_table_add_col(chains, "share", NULL, 0);
+	pm_table_add_col(chains, "stack", NULL, PM_COL_LEFT);
+	pm_table_min_width(chains, 0, 6);
 	rows = 0;
 	json_array_foreach(stacks, i, x) {
 		if (rows++ >= (max_rows ? 5 : 20))
 			break;
-		fprintf(f, "%s%5.1f%%  %s\n", md ? "" : "    ",
-			100 * jnumber(x, "samples") / samples,
-			json_string_value(json_object_get(x, "stack")));
+		pm_table_row(chains, NULL);
+		pm_table_cellf(chains, 0, "%.1f%%", 100 * jnumber(x, "samples") / samples);
+		pm_table_cell(chains, 1, json_string_value(json_object_get(x, "stack")), NULL);
 	}
+	pm_table_print(chains, f, PM_TABLE_TEXT);
+	pm_table_free(chains);
 	if (md)
 		fputs("```\n", f);
 	json_decref(stacks);
