@@ -502,6 +502,113 @@ static int make_scratch(struct pm_err *e)
 	return 0;
 }
 
+#define AB_GO	(-1)	/* go on */
+
+/* Which accelerator, and why (for the report). */
+static enum pm_accel choose_accel(const struct pm_ab_opts *o, char *why, size_t len)
+{
+	struct pm_kvm_host host;
+
+	if (o->accel == PM_ACCEL_AUTO) {
+		/* the tests probe a made-up host (pmbench-ab(1), ENVIRONMENT) */
+		const char *root = getenv("PMBENCH_AB_HOST_ROOT");
+
+		pm_kvm_host_probe(&host, root ? root : "");
+		return pm_accel_choose(&host, why, len);
+	}
+	snprintf(why, len, "--accel %s", pm_accel_name(o->accel));
+	return o->accel;
+}
+
+/* Boot A, B, A, B...; AB_GO when the boots are done, else the exit status. */
+static int boot_all(struct side sides[2], const struct pm_ab_opts *o, const char *qemu,
+		    enum pm_accel *paccel, char *accel_why, size_t why_len,
+		    const char *out, const char *console_dir, unsigned *pfailed)
+{
+	enum pm_accel accel = *paccel;
+	char fatal[1200] = "";
+	unsigned k, total, failed = 0;
+	int status = AB_GO;
+
+	total = 2 * o->boots;
+	for (k = 0; k < total; k++) {
+		struct side *s = &sides[k % 2];
+		char tag[16];
+		struct pm_boot_spec bs = {
+			.qemu = qemu, .accel = accel, .cpu = o->cpu, .kernel = s->kernel,
+			.initrd = s->initrd, .append = s->append, .memory_mb = o->memory_mb,
+			.vcpus = o->vcpus, .timeout_s = o->timeout_s,
+			.kvm_probe_s = PM_AB_KVM_PROBE_S, .dir = scratch, .tag = tag,
+			.running = &running_qemu,
+		};
+		enum outcome r;
+		char *console;
+
+		if (stop_flag)
+			break;
+		snprintf(tag, sizeof(tag), "%c%u", s->tag, k / 2 + 1);
+		console = pm_xasprintf("%s/%s.log", console_dir, tag);
+		bs.console = console;
+		r = one_boot(&bs, s, out, o->accel == PM_ACCEL_AUTO, o->quiet, fatal, sizeof(fatal));
+		free(console);
+		if (r == BOOT_STOP || stop_flag) {
+			pm_error("interrupted: QEMU stopped, nothing written");
+			status = 128 + (first_signal ? first_signal : SIGINT);
+			goto out;
+		}
+		if (r == BOOT_FATAL) {
+			pm_error("%s", fatal);
+			status = PM_EXIT_RUNTIME;
+			goto out;
+		}
+		if (r == BOOT_RESTART) {
+			/* both sides on one accelerator: start over under TCG */
+			accel = PM_ACCEL_TCG;
+			snprintf(accel_why, why_len, "KVM could not run the guest kernel");
+			drop_runs(&sides[0]);
+			drop_runs(&sides[1]);
+			failed = 0;
+			k = (unsigned)-1;
+			continue;
+		}
+		if (r == BOOT_FAILED) {
+			failed++;
+			s->failed++;
+			/* nothing suggests the next boot of this side will do better */
+			if (!s->nruns) {
+				pm_error("side %s: its first boot failed: stopping", s->name);
+				status = PM_EXIT_RUNTIME;
+				goto out;
+			}
+		}
+	}
+
+out:
+	*paccel = accel;
+	*pfailed = failed;
+	return status;
+}
+
+/* The report's first lines: the two sides, the accelerator, the guests. */
+static char *report_header(const struct side sides[2], const struct pm_ab_opts *o,
+			   enum pm_accel accel, const char *accel_why)
+{
+
+	return pm_xasprintf(
+			"pmbench ab: A = %s (%s)%s%s%s\n"
+			"            B = %s (%s)%s%s%s\n"
+			"accelerator: %s (%s)\n  %s\n"
+			"guests: -cpu %s, %u MiB, %u vCPUs; booted A,B,A,B...: %zu of %u boots of A "
+			"and %zu of %u of B came back; each ran pmbench run --rounds %u --max-time %g\n\n",
+			sides[0].kernel, sides[0].release, *sides[0].append ? " \"" : "",
+			sides[0].append, *sides[0].append ? "\"" : "",
+			sides[1].kernel, sides[1].release, *sides[1].append ? " \"" : "",
+			sides[1].append, *sides[1].append ? "\"" : "",
+			accel == PM_ACCEL_TCG ? "TCG" : "KVM", accel_why, accel_note(accel),
+			o->cpu, o->memory_mb, o->vcpus, sides[0].nruns, o->boots, sides[1].nruns, o->boots,
+			o->run_rounds, o->max_time_s);
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct pm_ab_opts o;
@@ -509,12 +616,11 @@ int cmd_ab(int argc, char **argv)
 		{ .name = "A", .tag = 'a' },
 		{ .name = "B", .tag = 'b' },
 	};
-	struct pm_kvm_host host;
 	enum pm_accel accel;
 	const char *qemu;
-	char *out = NULL, *console_dir = NULL, accel_why[256] = "", fatal[1200] = "";
+	char *out = NULL, *console_dir = NULL, accel_why[256] = "";
 	char *header = NULL;
-	unsigned k, total, failed = 0;
+	unsigned total, failed = 0;
 	struct pm_err e;
 	int err, status = PM_EXIT_OK, i;
 
@@ -572,74 +678,18 @@ int cmd_ab(int argc, char **argv)
 		}
 	}
 
-	if (o.accel == PM_ACCEL_AUTO) {
-		/* the tests probe a made-up host (pmbench-ab(1), ENVIRONMENT) */
-		const char *root = getenv("PMBENCH_AB_HOST_ROOT");
-
-		pm_kvm_host_probe(&host, root ? root : "");
-		accel = pm_accel_choose(&host, accel_why, sizeof(accel_why));
-	} else {
-		accel = o.accel;
-		snprintf(accel_why, sizeof(accel_why), "--accel %s", pm_accel_name(accel));
-	}
+	accel = choose_accel(&o, accel_why, sizeof(accel_why));
 	if (!o.quiet)
 		fprintf(stderr, "pmbench ab: %u boots per side, interleaved; accelerator %s (%s)%s\n",
 			o.boots, pm_accel_name(accel), accel_why,
 			accel == PM_ACCEL_TCG ? ": emulation figures" : "");
 
 	total = 2 * o.boots;
-	for (k = 0; k < total; k++) {
-		struct side *s = &sides[k % 2];
-		char tag[16];
-		struct pm_boot_spec bs = {
-			.qemu = qemu, .accel = accel, .cpu = o.cpu, .kernel = s->kernel,
-			.initrd = s->initrd, .append = s->append, .memory_mb = o.memory_mb,
-			.vcpus = o.vcpus, .timeout_s = o.timeout_s,
-			.kvm_probe_s = PM_AB_KVM_PROBE_S, .dir = scratch, .tag = tag,
-			.running = &running_qemu,
-		};
-		enum outcome r;
-		char *console;
-
-		if (stop_flag)
-			break;
-		snprintf(tag, sizeof(tag), "%c%u", s->tag, k / 2 + 1);
-		console = pm_xasprintf("%s/%s.log", console_dir, tag);
-		bs.console = console;
-		r = one_boot(&bs, s, out, o.accel == PM_ACCEL_AUTO, o.quiet, fatal, sizeof(fatal));
-		free(console);
-		if (r == BOOT_STOP || stop_flag) {
-			pm_error("interrupted: QEMU stopped, nothing written");
-			status = 128 + (first_signal ? first_signal : SIGINT);
-			goto done;
-		}
-		if (r == BOOT_FATAL) {
-			pm_error("%s", fatal);
-			status = PM_EXIT_RUNTIME;
-			goto done;
-		}
-		if (r == BOOT_RESTART) {
-			/* both sides on one accelerator: start over under TCG */
-			accel = PM_ACCEL_TCG;
-			snprintf(accel_why, sizeof(accel_why), "KVM could not run the guest kernel");
-			drop_runs(&sides[0]);
-			drop_runs(&sides[1]);
-			failed = 0;
-			k = (unsigned)-1;
-			continue;
-		}
-		if (r == BOOT_FAILED) {
-			failed++;
-			s->failed++;
-			/* nothing suggests the next boot of this side will do better */
-			if (!s->nruns) {
-				pm_error("side %s: its first boot failed: stopping", s->name);
-				status = PM_EXIT_RUNTIME;
-				goto done;
-			}
-		}
-	}
-
+	status = boot_all(sides, &o, qemu, &accel, accel_why, sizeof(accel_why), out,
+			  console_dir, &failed);
+	if (status != AB_GO)
+		goto done;
+	status = PM_EXIT_OK;
 	if (stop_flag) {
 		pm_error("interrupted: nothing written");
 		status = 128 + (first_signal ? first_signal : SIGINT);
@@ -651,19 +701,7 @@ int cmd_ab(int argc, char **argv)
 			status = PM_EXIT_RUNTIME;
 			goto done;
 		}
-	header = pm_xasprintf(
-		"pmbench ab: A = %s (%s)%s%s%s\n"
-		"            B = %s (%s)%s%s%s\n"
-		"accelerator: %s (%s)\n  %s\n"
-		"guests: -cpu %s, %u MiB, %u vCPUs; booted A,B,A,B...: %zu of %u boots of A "
-		"and %zu of %u of B came back; each ran pmbench run --rounds %u --max-time %g\n\n",
-		sides[0].kernel, sides[0].release, *sides[0].append ? " \"" : "",
-		sides[0].append, *sides[0].append ? "\"" : "",
-		sides[1].kernel, sides[1].release, *sides[1].append ? " \"" : "",
-		sides[1].append, *sides[1].append ? "\"" : "",
-		accel == PM_ACCEL_TCG ? "TCG" : "KVM", accel_why, accel_note(accel),
-		o.cpu, o.memory_mb, o.vcpus, sides[0].nruns, o.boots, sides[1].nruns, o.boots,
-		o.run_rounds, o.max_time_s);
+	header = report_header(sides, &o, accel, accel_why);
 	if (explain_sides(out, header, o.quiet, &e)) {
 		pm_error("%s", e.msg);
 		status = PM_EXIT_RUNTIME;

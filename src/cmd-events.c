@@ -38,27 +38,37 @@ static const char *type_name(uint32_t type)
 	}
 }
 
-/* An event: its line, its description, its candidates (aligned with
- * every other event's). */
-static void add_event(struct pm_table *t, const struct pm_event *ev, bool opened)
+/* An event's name and status, its description below the status. */
+static void print_event_head(const struct pm_event *ev, bool opened)
 {
-	char *line;
+	struct pm_table *t = pm_table_new();
+
+	pm_table_no_head(t);
+	pm_table_add_col(t, "event", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "status", NULL, PM_COL_LEFT);
+	/* the status at column 17, as far as names allow */
+	pm_table_min_width(t, 0, 15);
+	pm_table_row(t, ev->name);
+	pm_table_cell(t, 0, ev->name, NULL);
+	if (ev->status == PM_CNT_OK)
+		pm_table_cellf(t, 1, "%s %s%s", opened ? "ok:" : "encodes:", ev->event,
+			       ev->split ? " (user and kernel counted separately)" :
+			       ev->user_only ? " (user space only: perf_event_paranoid)" : "");
+	else
+		pm_table_cellf(t, 1, "<not supported> %s", ev->reason ? ev->reason : "");
+	if (ev->desc) {
+		pm_table_row(t, NULL);
+		pm_table_cell(t, 1, ev->desc, NULL);
+	}
+	pm_table_print(t, stdout, PM_TABLE_TEXT);
+	pm_table_free(t);
+}
+
+/* An event's candidates, aligned among themselves. */
+static void add_candidates(struct pm_table *t, const struct pm_event *ev, bool opened)
+{
 	size_t i;
 
-	if (ev->status == PM_CNT_OK)
-		line = pm_xasprintf("%-16s %s %s%s", ev->name, opened ? "ok:" : "encodes:",
-				    ev->event, ev->split ? " (user and kernel counted separately)" :
-				    ev->user_only ? " (user space only: perf_event_paranoid)" : "");
-	else
-		line = pm_xasprintf("%-16s <not supported> %s", ev->name,
-				    ev->reason ? ev->reason : "");
-	pm_table_span(t, line);
-	free(line);
-	if (ev->desc) {
-		line = pm_xasprintf("%-16s %s", "", ev->desc);
-		pm_table_span(t, line);
-		free(line);
-	}
 	for (i = 0; i < ev->ncand; i++) {
 		const struct pm_candidate *c = &ev->cand[i];
 		bool chosen = ev->status == PM_CNT_OK && ev->event &&
@@ -162,7 +172,8 @@ int cmd_events(int argc, char **argv)
 		pm_table_add_col(t, "opens", NULL, PM_COL_LEFT);
 		if (i)
 			putchar('\n');
-		add_event(t, &ev.v[i], do_open);
+		print_event_head(&ev.v[i], do_open);
+		add_candidates(t, &ev.v[i], do_open);
 		pm_table_print(t, stdout, PM_TABLE_TEXT);
 		pm_table_free(t);
 	}

@@ -50,6 +50,73 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --rules: each rule's name and title, and what it looks at. */
+static void list_rules(void)
+{
+	struct pm_table *t = pm_table_new();
+	size_t i;
+
+	pm_table_no_head(t);
+	pm_table_add_col(t, "rule", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "title", NULL, PM_COL_LEFT);
+	pm_table_min_width(t, 0, 17);
+	for (i = 0; i < pm_rule_count(); i++) {
+		pm_table_row(t, pm_rule_at(i)->id);
+		pm_table_cell(t, 0, pm_rule_at(i)->id, NULL);
+		pm_table_cell(t, 1, pm_rule_at(i)->title, NULL);
+		pm_table_row(t, NULL);
+		pm_table_cellf(t, 1, "  evidence: %s", pm_rule_at(i)->evidence);
+	}
+	pm_table_print(t, stdout, PM_TABLE_TEXT);
+	pm_table_free(t);
+}
+
+/* OLD and NEW (@latest, @-N, @LABEL: runs of the result history). */
+static int load_sides(const char *old_arg, const char *new_arg,
+		      struct pm_side *old, struct pm_side *new)
+{
+	char *old_path = NULL, *new_path = NULL;
+	struct pm_err e;
+	int err;
+
+	memset(old, 0, sizeof(*old));
+	memset(new, 0, sizeof(*new));
+	err = pm_history_resolve(old_arg, &old_path, &e);
+	if (!err)
+		err = pm_history_resolve(new_arg, &new_path, &e);
+	if (!err)
+		err = pm_side_load(old, old_path, &e);
+	if (!err)
+		err = pm_side_load(new, new_path, &e);
+	free(old_path);
+	free(new_path);
+	if (err) {
+		pm_error("%s", e.msg);
+		pm_side_free(old);
+		pm_side_free(new);
+	}
+	return err;
+}
+
+static void print_explanation(const struct pm_explanation *x, const char *format,
+			      bool all)
+{
+	if (!strcmp(format, "json")) {
+		json_t *j = pm_report_json(x);
+
+		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+		putchar('\n');
+		json_decref(j);
+	} else if (!strcmp(format, "csv")) {
+		struct pm_table *t = pm_report_table(x);
+
+		pm_table_print(t, stdout, PM_TABLE_CSV);
+		pm_table_free(t);
+	} else {
+		pm_report_text(x, stdout, !strcmp(format, "markdown"), all);
+	}
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct pm_explain_opts o;
@@ -57,7 +124,6 @@ int cmd_explain(int argc, char **argv)
 	struct pm_side old, new, spread = { 0 };
 	const char *format = "text", *fail_on = NULL, *spread_from = "history";
 	bool all = false;
-	char *old_path = NULL, *new_path = NULL;
 	struct pm_err e;
 	int c, status = PM_EXIT_OK;
 	size_t i;
@@ -109,9 +175,7 @@ int cmd_explain(int argc, char **argv)
 			spread_from = optarg;
 			break;
 		case 'R':
-			for (i = 0; i < pm_rule_count(); i++)
-				printf("%-18s %s\n%-18s   evidence: %s\n", pm_rule_at(i)->id,
-				       pm_rule_at(i)->title, "", pm_rule_at(i)->evidence);
+			list_rules();
 			return PM_EXIT_OK;
 		case 'h':
 			fputs(usage, stdout);
@@ -133,30 +197,8 @@ int cmd_explain(int argc, char **argv)
 		if (!*argv[optind + i])
 			return pm_usage_error("explain", usage, "%s: an empty file name",
 					      i ? "NEW" : "OLD");
-	/* @latest, @-N, @LABEL: runs of the result history */
-	if (pm_history_resolve(argv[optind], &old_path, &e) ||
-	    pm_history_resolve(argv[optind + 1], &new_path, &e)) {
-		pm_error("%s", e.msg);
-		free(old_path);
+	if (load_sides(argv[optind], argv[optind + 1], &old, &new))
 		return PM_EXIT_USAGE;
-	}
-	if (pm_side_load(&old, old_path, &e)) {
-		pm_error("%s", e.msg);
-		pm_side_free(&old);
-		free(old_path);
-		free(new_path);
-		return PM_EXIT_USAGE;
-	}
-	if (pm_side_load(&new, new_path, &e)) {
-		pm_error("%s", e.msg);
-		pm_side_free(&old);
-		pm_side_free(&new);
-		free(old_path);
-		free(new_path);
-		return PM_EXIT_USAGE;
-	}
-	free(old_path);
-	free(new_path);
 	if (strcmp(spread_from, "none")) {
 		bool hist = !strcmp(spread_from, "history");
 
@@ -177,20 +219,7 @@ int cmd_explain(int argc, char **argv)
 		pm_side_free(&spread);
 		return PM_EXIT_USAGE;
 	}
-	if (!strcmp(format, "json")) {
-		json_t *j = pm_report_json(&x);
-
-		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
-		putchar('\n');
-		json_decref(j);
-	} else if (!strcmp(format, "csv")) {
-		struct pm_table *t = pm_report_table(&x);
-
-		pm_table_print(t, stdout, PM_TABLE_CSV);
-		pm_table_free(t);
-	} else {
-		pm_report_text(&x, stdout, !strcmp(format, "markdown"), all);
-	}
+	print_explanation(&x, format, all);
 	for (i = 0; fail_on && i < x.ncmp; i++) {
 		enum pm_verdict v = x.cmp[i].verdict;
 

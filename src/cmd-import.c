@@ -261,16 +261,66 @@ static int write_runs(const struct pm_result *runs, size_t n, const char *out)
 	return PM_EXIT_OK;
 }
 
+/* Read FILE and parse it as KIND; notes (-v) and warnings said here.
+ * Returns 0 or the exit status. */
+static int import_file(const char *kind, const char *file, const char *name,
+		       unsigned flags, bool verbose, struct pm_result **runs, size_t *n)
+{
+	struct pm_import_log log = { 0 };
+	struct pm_err e;
+	char *text = NULL;
+	size_t k;
+	int err;
+
+	err = read_report(file, &text, &e);
+	if (err) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_USAGE;
+	}
+	if (!strcmp(kind, "lmbench"))
+		err = pm_import_lmbench_flags(text, name, flags, runs, n, &log, &e);
+	else
+		err = pm_import_aim9(text, name, runs, n, &e);
+	free(text);
+	if (verbose)
+		for (k = 0; k < log.nnotes; k++)
+			fprintf(stderr, "pmbench: note: %s\n", log.notes[k]);
+	if (err) {
+		pm_import_log_free(&log);
+		pm_error("%s", e.msg);
+		return pm_exit_status(err);
+	}
+	for (k = 0; k < log.nwarnings; k++)
+		pm_warn("%s", log.warnings[k]);
+	pm_import_log_free(&log);
+	return 0;
+}
+
+/* The command line imported with, and --label (numbered when several). */
+static void stamp_runs(struct pm_result *runs, size_t n, const char *label)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		runs[i].command = json_array();
+		for (k = 0; k < (size_t)pm_argc; k++)
+			json_array_append_new(runs[i].command, json_string(pm_argv[k]));
+		if (label) {
+			free(runs[i].label);
+			runs[i].label = n == 1 ? pm_xstrdup(label) :
+				pm_xasprintf("%s #%zu", label, i + 1);
+		}
+	}
+}
+
 int cmd_import(int argc, char **argv)
 {
-	const char *output = NULL, *label = NULL, *format = "table", *kind, *file;
+	const char *output = NULL, *label = NULL, *format = "table", *kind, *file, *name;
 	struct pm_result *runs = NULL;
 	struct pm_err e;
-	struct pm_import_log log = { 0 };
 	bool verbose = false;
 	unsigned flags = 0;
-	size_t n = 0, i, k;
-	char *text = NULL;
+	size_t n = 0, i;
 	int c, err, status = PM_EXIT_OK;
 
 	optind = 0;
@@ -322,29 +372,11 @@ int cmd_import(int argc, char **argv)
 	if (strcmp(kind, "lmbench") && strcmp(kind, "aim9"))
 		return pm_usage_error("import", usage, "'%s' is not lmbench or aim9", kind);
 
-	err = read_report(file, &text, &e);
-	if (err) {
-		pm_error("%s", e.msg);
-		return PM_EXIT_USAGE;
-	}
-	if (!strcmp(file, "-"))
-		file = "<stdin>";
-	if (!strcmp(kind, "lmbench"))
-		err = pm_import_lmbench_flags(text, file, flags, &runs, &n, &log, &e);
-	else
-		err = pm_import_aim9(text, file, &runs, &n, &e);
-	free(text);
-	if (verbose)
-		for (k = 0; k < log.nnotes; k++)
-			fprintf(stderr, "pmbench: note: %s\n", log.notes[k]);
-	if (err) {
-		pm_import_log_free(&log);
-		pm_error("%s", e.msg);
-		return pm_exit_status(err);
-	}
-	for (k = 0; k < log.nwarnings; k++)
-		pm_warn("%s", log.warnings[k]);
-	pm_import_log_free(&log);
+	name = strcmp(file, "-") ? file : "<stdin>";
+	err = import_file(kind, file, name, flags, verbose, &runs, &n);
+	if (err)
+		return err;
+	file = name;
 	if (!strcmp(format, "json") && n != 1) {
 		pm_import_free(runs, n);
 		return pm_usage_error("import", usage,
@@ -352,16 +384,7 @@ int cmd_import(int argc, char **argv)
 				      file, n);
 	}
 
-	for (i = 0; i < n; i++) {
-		runs[i].command = json_array();
-		for (k = 0; k < (size_t)pm_argc; k++)
-			json_array_append_new(runs[i].command, json_string(pm_argv[k]));
-		if (label) {
-			free(runs[i].label);
-			runs[i].label = n == 1 ? pm_xstrdup(label) :
-				pm_xasprintf("%s #%zu", label, i + 1);
-		}
-	}
+	stamp_runs(runs, n, label);
 
 	if (output && !strcmp(output, "-")) {
 		/* standard output carries the result file only */

@@ -58,6 +58,58 @@ static int page_writer(FILE *f, void *arg)
 	return pm_report_html(p->r, p->names, p->n, p->x, p->o, f);
 }
 
+/* Each file resolved, checked and loaded, with a name unique in the
+ * page; on an error nothing is kept. */
+static int load_results(char **given, size_t n, char ***paths_out,
+			struct pm_result **r_out, char ***names_out)
+{
+	char **paths, **names;
+	struct pm_result *r;
+	struct pm_err e;
+	size_t a, i;
+	int err;
+
+	paths = pm_xcalloc(n, sizeof(*paths));
+	r = pm_xcalloc(n, sizeof(*r));
+	names = pm_xcalloc(n, sizeof(*names));
+	for (a = 0; a < n; a++) {
+		struct stat st;
+
+		err = pm_history_resolve(given[a], &paths[a], &e);
+		if (!err && stat(paths[a], &st) == 0 && S_ISDIR(st.st_mode))
+			err = pm_err_set(&e, -EINVAL, "%s: a directory; the report takes result files",
+					 paths[a]);
+		if (!err)
+			err = pm_result_load(&r[a], paths[a], &e);
+		if (err) {
+			pm_error("%s", e.msg);
+			for (i = 0; i < a; i++)
+				pm_result_free(&r[i]);
+			for (i = 0; i <= a; i++) {
+				free(paths[i]);
+				free(names[i]);
+			}
+			free(paths);
+			free(names);
+			free(r);
+			return -EINVAL;
+		}
+		names[a] = pm_result_short_name(&r[a], given[a]);
+		for (i = 0; i < a; i++)
+			if (!strcmp(names[i], names[a])) {
+				char *t = pm_xasprintf("%s#%zu", names[a], a + 1);
+
+				free(names[a]);
+				names[a] = t;
+				break;
+			}
+	}
+	*paths_out = paths;
+	*r_out = r;
+	*names_out = names;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct pm_report_opts o = { .min_frame = 0.005 };
@@ -70,7 +122,7 @@ int cmd_report(int argc, char **argv)
 	const struct pm_result **rp;
 	char **given, **paths, **names, *end;
 	struct pm_err e;
-	size_t n, a, i;
+	size_t n, a;
 	int c, status = PM_EXIT_OK, err;
 
 	optind = 0;
@@ -114,41 +166,8 @@ int cmd_report(int argc, char **argv)
 	}
 	given = optind < argc ? argv + optind : latest;
 	n = optind < argc ? (size_t)(argc - optind) : 1;
-	paths = pm_xcalloc(n, sizeof(*paths));
-	r = pm_xcalloc(n, sizeof(*r));
-	names = pm_xcalloc(n, sizeof(*names));
-	for (a = 0; a < n; a++) {
-		struct stat st;
-
-		err = pm_history_resolve(given[a], &paths[a], &e);
-		if (!err && stat(paths[a], &st) == 0 && S_ISDIR(st.st_mode))
-			err = pm_err_set(&e, -EINVAL, "%s: a directory; the report takes result files",
-					 paths[a]);
-		if (!err)
-			err = pm_result_load(&r[a], paths[a], &e);
-		if (err) {
-			pm_error("%s", e.msg);
-			for (i = 0; i < a; i++)
-				pm_result_free(&r[i]);
-			for (i = 0; i <= a; i++) {
-				free(paths[i]);
-				free(names[i]);
-			}
-			free(paths);
-			free(names);
-			free(r);
-			return PM_EXIT_USAGE;
-		}
-		names[a] = pm_result_short_name(&r[a], given[a]);
-		for (i = 0; i < a; i++)
-			if (!strcmp(names[i], names[a])) {
-				char *t = pm_xasprintf("%s#%zu", names[a], a + 1);
-
-				free(names[a]);
-				names[a] = t;
-				break;
-			}
-	}
+	if (load_results(given, n, &paths, &r, &names))
+		return PM_EXIT_USAGE;
 	/* two results: what explain finds, beside the plots */
 	if (n == 2) {
 		struct pm_explain_opts xo;

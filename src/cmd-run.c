@@ -364,151 +364,189 @@ static int run_in_rounds(const struct pm_bench **benches, size_t n,
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
-{
-	const char *output = NULL, *format = "table", *events_spec = NULL;
-	const struct pm_bench **benches = NULL;
-	struct pm_events events = { 0 };
+/*
+ * cmd_run in named steps (as perf's record__*): parse the options, pick
+ * the benchmarks, prepare what the run writes and samples with, run,
+ * then print, write and keep the result.  Each step returns RUN_GO to go
+ * on or the exit status to stop with.
+ */
+#define RUN_GO		(-1)
+#define RUN_OTHER	(-2)	/* not an option this parser knows */
+
+struct run_cmd {
+	const char *output, *format, *events_spec, *label;
+	const struct pm_bench **benches;
+	size_t nbench;
+	struct pm_events events;
 	struct pm_result result;
 	struct pm_output out;
 	struct pm_run_opts o;
-	bool verbose = false, quiet = false, interrupted = false, failed = false;
-	bool profile = true, max_time_given = false, format_given = false;
-	bool anonymize = false, keep = false;
-	struct pm_profile_opts popts = { .freq = 0 };
-	struct pm_profiler *profiler = NULL;
-	char *hello = NULL, *spawner = NULL, *label = NULL;
-	size_t nbench = 0, i;
-	unsigned rounds = PM_DEFAULT_ROUNDS;
-	struct pm_err e;
-	int c, err, status = PM_EXIT_OK;
+	struct pm_profile_opts popts;
+	struct pm_profiler *profiler;
+	char *hello, *spawner;
+	unsigned rounds;
+	bool verbose, quiet, interrupted, failed;
+	bool profile, max_time_given, format_given, anonymize, keep;
+};
 
-	pm_run_opts_default(&o);
+/* The options that shape the trials and the passes. */
+static int run__trial_option(struct run_cmd *r, int c, const char *arg)
+{
+	struct pm_run_opts *o = &r->o;
+	double d;
+	unsigned long u;
+
+	switch (c) {
+	case OPT_CPU:
+		if (parse_uint("--cpu", arg, 0, CPU_SETSIZE - 1, &u))
+			return PM_EXIT_USAGE;
+		if (!cpu_allowed((int)u))
+			return pm_usage_error("run", usage,
+				"--cpu %lu: no such CPU available to this process", u);
+		o->cpu = (int)u;
+		break;
+	case OPT_PLACEMENT:
+		if (pm_placement_parse(arg, &o->placement))
+			return pm_usage_error("run", usage,
+				"--placement: '%s' is not one of same, spread, none", arg);
+		break;
+	case OPT_TARGET:
+		if (parse_double("--target-time", arg, 0.1, 10000, &d))
+			return PM_EXIT_USAGE;
+		o->target_ns = d * 1e6;
+		break;
+	case OPT_CI:
+		if (parse_double("--ci", arg, 0.01, 100, &d))
+			return PM_EXIT_USAGE;
+		o->ci_target = d / 100;
+		break;
+	case OPT_MIN_TRIALS:
+		if (parse_uint("--min-trials", arg, 1, 100000, &u))
+			return PM_EXIT_USAGE;
+		o->min_trials = (unsigned)u;
+		break;
+	case OPT_MAX_TRIALS:
+		if (parse_uint("--max-trials", arg, 1, 1000000, &u))
+			return PM_EXIT_USAGE;
+		o->max_trials = (unsigned)u;
+		break;
+	case OPT_MAX_TIME:
+		if (parse_double("--max-time", arg, 0, 86400, &d))
+			return PM_EXIT_USAGE;
+		o->max_time_s = d;
+		r->max_time_given = true;
+		break;
+	case OPT_ROUNDS:
+		if (parse_uint("--rounds", arg, 1, 1000, &u))
+			return PM_EXIT_USAGE;
+		r->rounds = (unsigned)u;
+		break;
+	case OPT_COUNT_TIME:
+		if (parse_double("--count-time", arg, 0.1, 100000, &d))
+			return PM_EXIT_USAGE;
+		o->counted_ns = d * 1e6;
+		break;
+	case OPT_PROFILE_TIME:
+		if (parse_double("--profile-time", arg, 1, 100000, &d))
+			return PM_EXIT_USAGE;
+		o->profile_ns = d * 1e6;
+		break;
+	case OPT_INSTANCES:
+	case OPT_THREADS:
+		if (o->nscale)
+			return pm_usage_error("run", usage,
+				"--instances and --threads: one scaling mode at a time");
+		if (parse_scale(c == OPT_INSTANCES ? "--instances" : "--threads", arg, o))
+			return PM_EXIT_USAGE;
+		o->scale_mode = c == OPT_INSTANCES ? PM_SCALE_INSTANCES : PM_SCALE_THREADS;
+		break;
+	default:
+		return RUN_OTHER;
+	}
+	return RUN_GO;
+}
+
+/* The options that choose what is counted, sampled and printed. */
+static int run__output_option(struct run_cmd *r, int c, const char *arg)
+{
+	unsigned long u;
+
+	switch (c) {
+	case 'e':
+		if (!pm_list_valid(arg, ','))
+			return pm_usage_error("run", usage, "--events: '%s' has an empty "
+				"event name (software events only: -e none)", arg);
+		r->events_spec = arg;
+		break;
+	case 'o':
+		r->output = arg;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv"))
+			return pm_usage_error("run", usage,
+				"--format: '%s' is not one of table, json, csv", arg);
+		r->format = arg;
+		r->format_given = true;
+		break;
+	case OPT_NO_COUNTERS:
+		r->o.counters = false;
+		break;
+	case OPT_NO_PROFILE:
+		r->profile = false;
+		break;
+	case 'F':
+		if (parse_uint("--freq", arg, 1, 1000000, &u))
+			return PM_EXIT_USAGE;
+		r->popts.freq = (unsigned)u;
+		break;
+	case OPT_CALL_GRAPH:
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
+			return pm_usage_error("run", usage,
+				"--call-graph: '%s' is not one of fp, dwarf", arg);
+		r->popts.dwarf = !strcmp(arg, "dwarf");
+#ifndef HAVE_LIBUNWIND
+		if (r->popts.dwarf)
+			return pm_usage_error("run", usage,
+				"--call-graph dwarf: pmbench was built without libunwind");
+#endif
+		break;
+	case OPT_VMLINUX:
+		r->popts.vmlinux = arg;
+		break;
+	case OPT_LABEL:
+		r->label = arg;
+		break;
+	case OPT_ANONYMIZE:
+		r->anonymize = true;
+		break;
+	case 'v':
+		r->verbose = true;
+		break;
+	case 'q':
+		r->quiet = true;
+		break;
+	default:
+		return RUN_OTHER;
+	}
+	return RUN_GO;
+}
+
+static int run__parse_args(struct run_cmd *r, int argc, char **argv)
+{
+	int c, st;
+
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":e:o:F:vqh", long_options, NULL)) != -1) {
-		double d;
-		unsigned long u;
-
+		st = run__trial_option(r, c, optarg);
+		if (st == RUN_OTHER)
+			st = run__output_option(r, c, optarg);
+		if (st != RUN_OTHER) {
+			if (st != RUN_GO)
+				return st;
+			continue;
+		}
 		switch (c) {
-		case 'e':
-			if (!pm_list_valid(optarg, ','))
-				return pm_usage_error("run", usage, "--events: '%s' has an empty "
-					"event name (software events only: -e none)", optarg);
-			events_spec = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "table") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "csv"))
-				return pm_usage_error("run", usage,
-					"--format: '%s' is not one of table, json, csv", optarg);
-			format = optarg;
-			format_given = true;
-			break;
-		case OPT_CPU:
-			if (parse_uint("--cpu", optarg, 0, CPU_SETSIZE - 1, &u))
-				return PM_EXIT_USAGE;
-			if (!cpu_allowed((int)u))
-				return pm_usage_error("run", usage,
-					"--cpu %lu: no such CPU available to this process", u);
-			o.cpu = (int)u;
-			break;
-		case OPT_PLACEMENT:
-			if (pm_placement_parse(optarg, &o.placement))
-				return pm_usage_error("run", usage,
-					"--placement: '%s' is not one of same, spread, none", optarg);
-			break;
-		case OPT_TARGET:
-			if (parse_double("--target-time", optarg, 0.1, 10000, &d))
-				return PM_EXIT_USAGE;
-			o.target_ns = d * 1e6;
-			break;
-		case OPT_CI:
-			if (parse_double("--ci", optarg, 0.01, 100, &d))
-				return PM_EXIT_USAGE;
-			o.ci_target = d / 100;
-			break;
-		case OPT_MIN_TRIALS:
-			if (parse_uint("--min-trials", optarg, 1, 100000, &u))
-				return PM_EXIT_USAGE;
-			o.min_trials = (unsigned)u;
-			break;
-		case OPT_MAX_TRIALS:
-			if (parse_uint("--max-trials", optarg, 1, 1000000, &u))
-				return PM_EXIT_USAGE;
-			o.max_trials = (unsigned)u;
-			break;
-		case OPT_MAX_TIME:
-			if (parse_double("--max-time", optarg, 0, 86400, &d))
-				return PM_EXIT_USAGE;
-			o.max_time_s = d;
-			max_time_given = true;
-			break;
-		case OPT_ROUNDS:
-			if (parse_uint("--rounds", optarg, 1, 1000, &u))
-				return PM_EXIT_USAGE;
-			rounds = (unsigned)u;
-			break;
-		case OPT_COUNT_TIME:
-			if (parse_double("--count-time", optarg, 0.1, 100000, &d))
-				return PM_EXIT_USAGE;
-			o.counted_ns = d * 1e6;
-			break;
-		case OPT_NO_COUNTERS:
-			o.counters = false;
-			break;
-		case OPT_NO_PROFILE:
-			profile = false;
-			break;
-		case 'F':
-			if (parse_uint("--freq", optarg, 1, 1000000, &u))
-				return PM_EXIT_USAGE;
-			popts.freq = (unsigned)u;
-			break;
-		case OPT_CALL_GRAPH:
-			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf"))
-				return pm_usage_error("run", usage,
-					"--call-graph: '%s' is not one of fp, dwarf", optarg);
-			popts.dwarf = !strcmp(optarg, "dwarf");
-#ifndef HAVE_LIBUNWIND
-			if (popts.dwarf)
-				return pm_usage_error("run", usage,
-					"--call-graph dwarf: pmbench was built without libunwind");
-#endif
-			break;
-		case OPT_VMLINUX:
-			popts.vmlinux = optarg;
-			break;
-		case OPT_INSTANCES:
-		case OPT_THREADS:
-			if (o.nscale)
-				return pm_usage_error("run", usage,
-					"--instances and --threads: one scaling mode at a time");
-			if (parse_scale(c == OPT_INSTANCES ? "--instances" : "--threads",
-					optarg, &o))
-				return PM_EXIT_USAGE;
-			o.scale_mode = c == OPT_INSTANCES ? PM_SCALE_INSTANCES : PM_SCALE_THREADS;
-			break;
-		case OPT_PROFILE_TIME:
-			if (parse_double("--profile-time", optarg, 1, 100000, &d))
-				return PM_EXIT_USAGE;
-			o.profile_ns = d * 1e6;
-			break;
-		case OPT_LABEL:
-			label = optarg;
-			break;
-		case OPT_ANONYMIZE:
-			anonymize = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return PM_EXIT_OK;
@@ -522,182 +560,245 @@ int cmd_run(int argc, char **argv)
 					      argv[optind - 1]);
 		}
 	}
-	if (o.max_trials < o.min_trials)
+	if (r->o.max_trials < r->o.min_trials)
 		return pm_usage_error("run", usage, "--max-trials %u is below --min-trials %u",
-				      o.max_trials, o.min_trials);
-	/* "pmbench run" (argv[0]) or an implicit run ("pmbench fork"). */
-	{
-		static char *quick[] = { "quick" };
-		char **names = optind < argc ? argv + optind : quick;
-		int n = optind < argc ? argc - optind : 1;
+				      r->o.max_trials, r->o.min_trials);
+	return RUN_GO;
+}
 
-		if (select_benches(names, n, &benches, &nbench))
-			return PM_EXIT_USAGE;
-		/* the quick suite keeps to its name: a shorter budget each */
-		if (n == 1 && !strcmp(names[0], "quick") && !max_time_given)
-			o.max_time_s = 1;
-	}
-	/* refused before the run, not after it (pmbench-run(1), RESULT FILE) */
-	if (pm_output_open(&out, output, &e)) {
+/* "pmbench run" (argv[0]) or an implicit run ("pmbench fork"). */
+static int run__select(struct run_cmd *r, int argc, char **argv)
+{
+	static char *quick[] = { "quick" };
+	char **names = optind < argc ? argv + optind : quick;
+	int n = optind < argc ? argc - optind : 1;
+
+	if (select_benches(names, n, &r->benches, &r->nbench))
+		return PM_EXIT_USAGE;
+	/* the quick suite keeps to its name: a shorter budget each */
+	if (n == 1 && !strcmp(names[0], "quick") && !r->max_time_given)
+		r->o.max_time_s = 1;
+	return RUN_GO;
+}
+
+/* Everything refused before the run, not after it (pmbench-run(1), RESULT FILE). */
+static int run__prepare(struct run_cmd *r)
+{
+	struct pm_err e;
+
+	if (pm_output_open(&r->out, r->output, &e)) {
 		pm_error("-o %s", e.msg);
-		pm_output_free(&out);
-		free(benches);
 		return PM_EXIT_USAGE;
 	}
-	if (pm_output_is_stdout(&out) && format_given && strcmp(format, "json")) {
-		pm_output_free(&out);
-		free(benches);
+	if (pm_output_is_stdout(&r->out) && r->format_given && strcmp(r->format, "json"))
 		return pm_usage_error("run", usage, "-o - writes the result file to "
-				      "standard output: --format %s cannot go there too", format);
-	}
-	if (!output) {
+				      "standard output: --format %s cannot go there too",
+				      r->format);
+	if (!r->output) {
 		/* checked now, not after the benchmarks ran */
 		char *dir;
 
-		keep = pm_history_prepare(&dir, &e) == 0;
-		if (!keep)
+		r->keep = pm_history_prepare(&dir, &e) == 0;
+		if (!r->keep)
 			pm_warn("the result will not be kept: %s (use -o FILE)", e.msg);
 		free(dir);
 	}
-	if (pm_cli_events(events_spec, o.counters, &events)) {
-		pm_output_free(&out);
-		free(benches);
-		pm_events_free(&events);
+	if (pm_cli_events(r->events_spec, r->o.counters, &r->events))
 		return PM_EXIT_USAGE;
-	}
-	if (profile) {
+	if (r->profile) {
 		/* stack copies are 8 KiB a sample: sample dwarf less often */
-		if (!popts.freq)
-			popts.freq = popts.dwarf ? 4000 : 20000;
-		if (pm_profiler_new(&profiler, &popts, &e)) {
+		if (!r->popts.freq)
+			r->popts.freq = r->popts.dwarf ? 4000 : 20000;
+		if (pm_profiler_new(&r->profiler, &r->popts, &e)) {
 			pm_error("%s", e.msg);
-			pm_output_free(&out);
-			free(benches);
-			pm_events_free(&events);
 			return PM_EXIT_USAGE;
 		}
-		o.profiler = profiler;
+		r->o.profiler = r->profiler;
 	}
 	if (make_scratch(&e)) {
 		pm_error("%s", e.msg);
-		pm_output_free(&out);
-		free(benches);
-		pm_events_free(&events);
 		return PM_EXIT_RUNTIME;
 	}
-	hello = find_helper("pmbench-hello");
-	spawner = find_helper("pmbench-spawner");
+	return RUN_GO;
+}
+
+/* The result's header: what ran, when, how, and on what machine. */
+static void run__start_result(struct run_cmd *r)
+{
+	struct pm_result *res = &r->result;
+	size_t i;
+
+	r->hello = find_helper("pmbench-hello");
+	r->spawner = find_helper("pmbench-spawner");
 	pm_catch_stop_signals(on_signal);
 
-	o.events = &events;
-	o.scratch = scratch_dir;
-	o.hello = hello;
-	o.spawner = spawner;
-	o.progress = pm_stderr_is_tty() && !quiet;
+	r->o.events = &r->events;
+	r->o.scratch = scratch_dir;
+	r->o.hello = r->hello;
+	r->o.spawner = r->spawner;
+	r->o.progress = pm_stderr_is_tty() && !r->quiet;
 
-	pm_result_init(&result);
-	result.source = pm_xstrdup("run");
-	result.created = now_iso8601();
-	result.version = pm_xstrdup(PACKAGE_VERSION);
-	result.label = pm_xstrdup(label);
-	result.command = json_array();
+	res->source = pm_xstrdup("run");
+	res->created = now_iso8601();
+	res->version = pm_xstrdup(PACKAGE_VERSION);
+	res->label = pm_xstrdup(r->label);
+	res->command = json_array();
 	for (i = 0; i < (size_t)pm_argc; i++)
-		json_array_append_new(result.command, json_string(pm_argv[i]));
-	result.options = options_json(&o, &events, &popts, rounds);
-	result.sysinfo = pm_sysinfo_collect();
-	o.run_start_ns = pm_now_ns();
+		json_array_append_new(res->command, json_string(pm_argv[i]));
+	res->options = options_json(&r->o, &r->events, &r->popts, r->rounds);
+	res->sysinfo = pm_sysinfo_collect();
+	r->o.run_start_ns = pm_now_ns();
+}
 
-	if (rounds > 1) {
-		if (run_in_rounds(benches, nbench, &o, rounds, &result)) {
-			status = PM_EXIT_RUNTIME;
-			goto done;
-		}
-		interrupted = pm_interrupted;
-		for (i = 0; i < result.nbench; i++)
-			if (result.bench[i].status == PM_BENCH_FAILED)
-				failed = true;
-	} else {
-		for (i = 0; i < nbench; i++) {
-			struct pm_bench_result *br = pm_result_add(&result);
+/* One benchmark after another in this process; stops at an interruption. */
+static void run__benches_inline(struct run_cmd *r)
+{
+	struct pm_err e;
+	size_t i;
+	int err;
 
-			if (o.progress)
-				fprintf(stderr, "[%zu/%zu]", i + 1, nbench);
-			err = pm_run_bench(benches[i], &o, br, &e);
-			if (br->status == PM_BENCH_FAILED && !pm_interrupted)
-				failed = true;
-			if (err == -EINTR || pm_interrupted) {
-				/* Keep only what finished. */
-				if (br->status != PM_BENCH_OK) {
-					pm_bench_result_free(br);
-					result.nbench--;
-				}
-				interrupted = true;
-				break;
+	for (i = 0; i < r->nbench; i++) {
+		struct pm_bench_result *br = pm_result_add(&r->result);
+
+		if (r->o.progress)
+			fprintf(stderr, "[%zu/%zu]", i + 1, r->nbench);
+		err = pm_run_bench(r->benches[i], &r->o, br, &e);
+		if (br->status == PM_BENCH_FAILED && !pm_interrupted)
+			r->failed = true;
+		if (err == -EINTR || pm_interrupted) {
+			/* Keep only what finished. */
+			if (br->status != PM_BENCH_OK) {
+				pm_bench_result_free(br);
+				r->result.nbench--;
 			}
+			r->interrupted = true;
+			break;
 		}
 	}
-	/* Said once: what the hotspots lack and how to get it. */
-	if (profiler && pm_profiler_kernel_unavailable(profiler) && !quiet)
-		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(profiler));
-	if (interrupted) {
-		json_object_set_new(result.options, "interrupted", json_true());
-		json_object_set_new(result.options, "benchmarks_requested",
-				    json_integer((json_int_t)nbench));
-		pm_error("interrupted: %zu of %zu benchmarks done", result.nbench, nbench);
-	}
+}
 
-	if (anonymize)
-		pm_anonymize_result(&result);
-	/* with -o - standard output carries the result file only */
-	if (!quiet && !pm_output_is_stdout(&out)) {
-		if (!strcmp(format, "json"))
-			pm_result_dump(&result, stdout);
-		else if (!strcmp(format, "csv")) {
-			pm_render_csv_header(stdout);
-			pm_render_csv(&result, stdout);
-		}
-		else
-			pm_render_text(&result, stdout, verbose ? PM_RENDER_DETAIL : 0);
-		fflush(stdout);
+static int run__benches(struct run_cmd *r)
+{
+	size_t i;
+
+	if (r->rounds <= 1) {
+		run__benches_inline(r);
+		return RUN_GO;
 	}
-	if (output) {
-		/* a failed write keeps the results elsewhere; e says where */
-		err = pm_output_write_result(&out, &result, &e);
-		if (err) {
+	if (run_in_rounds(r->benches, r->nbench, &r->o, r->rounds, &r->result))
+		return PM_EXIT_RUNTIME;
+	r->interrupted = pm_interrupted;
+	for (i = 0; i < r->result.nbench; i++)
+		if (r->result.bench[i].status == PM_BENCH_FAILED)
+			r->failed = true;
+	return RUN_GO;
+}
+
+/* What the run lacked, then the result on standard output. */
+static void run__print(struct run_cmd *r)
+{
+	struct pm_result *res = &r->result;
+
+	/* Said once: what the hotspots lack and how to get it. */
+	if (r->profiler && pm_profiler_kernel_unavailable(r->profiler) && !r->quiet)
+		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(r->profiler));
+	if (r->interrupted) {
+		json_object_set_new(res->options, "interrupted", json_true());
+		json_object_set_new(res->options, "benchmarks_requested",
+				    json_integer((json_int_t)r->nbench));
+		pm_error("interrupted: %zu of %zu benchmarks done", res->nbench, r->nbench);
+	}
+	if (r->anonymize)
+		pm_anonymize_result(res);
+	/* with -o - standard output carries the result file only */
+	if (r->quiet || pm_output_is_stdout(&r->out))
+		return;
+	if (!strcmp(r->format, "json")) {
+		pm_result_dump(res, stdout);
+	} else if (!strcmp(r->format, "csv")) {
+		pm_render_csv_header(stdout);
+		pm_render_csv(res, stdout);
+	} else {
+		pm_render_text(res, stdout, r->verbose ? PM_RENDER_DETAIL : 0);
+	}
+	fflush(stdout);
+}
+
+/* The result file (-o), else the result history; a failure is an error. */
+static int run__save(struct run_cmd *r)
+{
+	bool json = !strcmp(r->format, "json");
+	struct pm_err e;
+	int status = PM_EXIT_OK;
+
+	/* a failed write keeps the results elsewhere; e says where */
+	if (r->output) {
+		if (pm_output_write_result(&r->out, &r->result, &e)) {
 			pm_error("%s", e.msg);
 			status = PM_EXIT_RUNTIME;
-		} else if (!quiet && strcmp(format, "json") && !pm_output_is_stdout(&out)) {
-			fprintf(stderr, "pmbench: results written to %s\n", output);
+		} else if (!r->quiet && !json && !pm_output_is_stdout(&r->out)) {
+			fprintf(stderr, "pmbench: results written to %s\n", r->output);
 		}
 	}
-	if (keep && result.nbench) {
+	if (r->keep && r->result.nbench) {
 		/* no -o: the result history keeps it (pmbench-log(1)) */
 		char *kept;
 
-		err = pm_history_save(&result, &kept, &e);
-		if (err) {
+		if (pm_history_save(&r->result, &kept, &e)) {
 			pm_error("the result was not kept: %s (use -o FILE)", e.msg);
 			status = PM_EXIT_RUNTIME;
-		} else if (!quiet && strcmp(format, "json")) {
+		} else if (!r->quiet && !json) {
 			fprintf(stderr, "pmbench: result kept as @latest: %s\n", kept);
 		}
 		free(kept);
 	}
-	if (failed && status == PM_EXIT_OK)
-		status = PM_EXIT_RUNTIME;
-	if (interrupted)
-		status = 128 + (first_signal ? first_signal : SIGINT);
+	return status;
+}
 
-done:
-	pm_rmtree(scratch_dir);
-	scratch_dir[0] = '\0';
-	restore_signals();
-	pm_result_free(&result);
-	pm_output_free(&out);
-	pm_events_free(&events);
-	pm_profiler_free(profiler);
-	free(benches);
-	free(hello);
-	free(spawner);
+static void run__cleanup(struct run_cmd *r)
+{
+	if (scratch_dir[0]) {
+		pm_rmtree(scratch_dir);
+		scratch_dir[0] = '\0';
+		restore_signals();
+	}
+	pm_result_free(&r->result);
+	pm_output_free(&r->out);
+	pm_events_free(&r->events);
+	pm_profiler_free(r->profiler);
+	free(r->benches);
+	free(r->hello);
+	free(r->spawner);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cmd r = {
+		.format = "table",
+		.rounds = PM_DEFAULT_ROUNDS,
+		.profile = true,
+	};
+	int status;
+
+	pm_run_opts_default(&r.o);
+	pm_result_init(&r.result);
+	status = run__parse_args(&r, argc, argv);
+	if (status == RUN_GO)
+		status = run__select(&r, argc, argv);
+	if (status == RUN_GO)
+		status = run__prepare(&r);
+	if (status == RUN_GO) {
+		run__start_result(&r);
+		status = run__benches(&r);
+	}
+	if (status == RUN_GO) {
+		run__print(&r);
+		status = run__save(&r);
+		if (r.failed && status == PM_EXIT_OK)
+			status = PM_EXIT_RUNTIME;
+		if (r.interrupted)
+			status = 128 + (first_signal ? first_signal : SIGINT);
+	}
+	run__cleanup(&r);
 	return status;
 }

@@ -1,6 +1,7 @@
 /* pmbench show: render result files. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,67 @@ static void show_one(struct pm_result *x, const char *format, unsigned flags,
 	}
 }
 
+/* Resolve and load every file before printing anything; on an error,
+ * nothing is kept. */
+static int load_all(char **given, size_t n, bool named, char ***paths_out,
+		    struct pm_result **r_out)
+{
+	char **paths = pm_xcalloc(n, sizeof(*paths));
+	struct pm_result *r = pm_xcalloc(n, sizeof(*r));
+	struct pm_err e;
+	size_t a, i;
+
+	for (a = 0; a < n; a++) {
+		if (!pm_history_resolve(given[a], &paths[a], &e) &&
+		    !pm_result_load(&r[a], paths[a], &e))
+			continue;
+		if (!named)
+			pm_error("%s (no result file given)", e.msg);
+		else
+			pm_error("%s", e.msg);
+		for (i = 0; i < a; i++)
+			pm_result_free(&r[i]);
+		for (i = 0; i <= a; i++)
+			free(paths[i]);
+		free(paths);
+		free(r);
+		return -EINVAL;
+	}
+	*paths_out = paths;
+	*r_out = r;
+	return 0;
+}
+
+/* The document as stored, now known to be valid. */
+static int show_json(const char *path, bool anonymize)
+{
+	struct pm_err e;
+	json_t *doc;
+
+	if (pm_result_load_json(&doc, path, &e)) {
+		/* changed since it was validated */
+		pm_error("%s", e.msg);
+		return -EINVAL;
+	}
+	if (anonymize)
+		pm_anonymize_document(doc);
+	json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+	putchar('\n');
+	json_decref(doc);
+	return 0;
+}
+
+/* The renderers of several files take a list of pointers. */
+static const struct pm_result **result_ptrs(struct pm_result *r, size_t n)
+{
+	const struct pm_result **v = pm_xcalloc(n, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = &r[i];
+	return v;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *format = "table";
@@ -148,27 +210,8 @@ int cmd_show(int argc, char **argv)
 	n = optind < argc ? (size_t)(argc - optind) : 1;
 	flags = (verbose ? PM_RENDER_DETAIL : 0) | (all_frames ? PM_RENDER_ALL_FRAMES : 0);
 
-	/* Resolve and validate everything before printing anything. */
-	paths = pm_xcalloc(n, sizeof(*paths));
-	r = pm_xcalloc(n, sizeof(*r));
-	for (a = 0; a < n; a++) {
-		struct pm_err e;
-
-		if (pm_history_resolve(given[a], &paths[a], &e) ||
-		    pm_result_load(&r[a], paths[a], &e)) {
-			if (optind >= argc)
-				pm_error("%s (no result file given)", e.msg);
-			else
-				pm_error("%s", e.msg);
-			for (i = 0; i < a; i++)
-				pm_result_free(&r[i]);
-			for (i = 0; i <= a; i++)
-				free(paths[i]);
-			free(paths);
-			free(r);
-			return PM_EXIT_USAGE;
-		}
-	}
+	if (load_all(given, n, optind < argc, &paths, &r))
+		return PM_EXIT_USAGE;
 	names = short_names(r, given, n);
 	/* formats without a header say it on stderr */
 	if (strcmp(format, "table") && strcmp(format, "markdown") && strcmp(format, "json"))
@@ -179,19 +222,15 @@ int cmd_show(int argc, char **argv)
 
 	if (!strcmp(format, "lmbench")) {
 		/* one table for all files: a row each */
-		const struct pm_result **runs = pm_xcalloc(n, sizeof(*runs));
+		const struct pm_result **runs = result_ptrs(r, n);
 
-		for (a = 0; a < n; a++)
-			runs[a] = &r[a];
 		pm_render_lmbench(runs, n, stdout);
 		free(runs);
 	} else if (n > 1 && !verbose && !hotspots && strcmp(format, "json") &&
 		   strcmp(format, "folded")) {
 		/* the summary of several files: side by side */
-		const struct pm_result **rs = pm_xcalloc(n, sizeof(*rs));
+		const struct pm_result **rs = result_ptrs(r, n);
 
-		for (a = 0; a < n; a++)
-			rs[a] = &r[a];
 		pm_render_compare(rs, (const char *const *)names, n, stdout,
 				  !strcmp(format, "markdown") ? PM_TABLE_MARKDOWN :
 				  !strcmp(format, "csv") ? PM_TABLE_CSV : PM_TABLE_TEXT);
@@ -202,21 +241,10 @@ int cmd_show(int argc, char **argv)
 				   pm_render_csv_header(stdout);
 		for (a = 0; a < n; a++) {
 			if (!strcmp(format, "json")) {
-				/* the document as stored, now known to be valid */
-				json_t *doc;
-				struct pm_err e;
-
-				if (pm_result_load_json(&doc, paths[a], &e)) {
-					/* changed since it was validated */
-					pm_error("%s", e.msg);
+				if (show_json(paths[a], anonymize)) {
 					status = PM_EXIT_USAGE;
 					break;
 				}
-				if (anonymize)
-					pm_anonymize_document(doc);
-				json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-				putchar('\n');
-				json_decref(doc);
 				continue;
 			}
 			if (n > 1 && (!strcmp(format, "table") || !strcmp(format, "markdown"))) {

@@ -359,290 +359,378 @@ static void report_failure(const struct pm_bench_result *b)
 			break;
 	}
 }
+/*
+ * cmd_stat in named steps (as perf's record__*); each returns STAT_GO
+ * to go on or the exit status to stop with.
+ */
+#define STAT_GO		(-1)
+#define STAT_OTHER	(-2)	/* not an option this parser knows */
 
-int cmd_stat(int argc, char **argv)
-{
-	const char *output = NULL, *format = "table", *events_spec = NULL, *label = NULL;
-	struct strlist prepare = { 0 }, cleanup = { 0 }, names = { 0 };
-	const char **prep = NULL, **clean = NULL;
-	struct pm_profile_opts popts = { .freq = 0 };
-	struct pm_profiler *profiler = NULL;
-	struct pm_events events = { 0 };
-	struct pm_command *cmds = NULL;
-	struct pm_stat_opts o = { 0 };
+struct stat_cmd {
+	const char *output, *format, *events_spec, *label;
+	struct strlist prepare, cleanup, names;
+	const char **prep, **clean;
+	struct pm_profile_opts popts;
+	struct pm_profiler *profiler;
+	struct pm_events events;
+	struct pm_command *cmds;
+	size_t ncmd;
+	struct pm_stat_opts o;
 	struct pm_result result;
-	bool quiet = false, counters = true, profile = true, dashes, failed = false;
-	bool interrupted = false;
-	size_t ncmd = 0, i, k;
-	struct pm_err e = { 0 };
-	int c, err, status = PM_EXIT_OK;
+	bool quiet, counters, profile, failed, interrupted;
+};
 
-	o.min_runs = 5;
-	o.max_runs = 1000;
-	o.max_time_s = 30;
-	o.ci_target = 0.01;
-	o.ci_level = 0.95;
+/* The options that shape the runs. */
+static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
+{
+	struct pm_stat_opts *o = &s->o;
+	unsigned long u;
+	double d;
+
+	switch (c) {
+	case 'r':
+		if (parse_uint("--runs", arg, 1, 1000000, &u))
+			return PM_EXIT_USAGE;
+		o->runs = (unsigned)u;
+		break;
+	case OPT_WARMUP:
+		if (parse_uint("--warmup", arg, 0, 1000000, &u))
+			return PM_EXIT_USAGE;
+		o->warmup = (unsigned)u;
+		break;
+	case OPT_PREPARE:
+		strlist_add(&s->prepare, arg);
+		break;
+	case OPT_CLEANUP:
+		strlist_add(&s->cleanup, arg);
+		break;
+	case 'n':
+		if (!*arg)
+			return pm_usage_error("stat", usage, "--name: an empty name");
+		strlist_add(&s->names, arg);
+		break;
+	case OPT_MIN_RUNS:
+		if (parse_uint("--min-runs", arg, 2, 1000000, &u))
+			return PM_EXIT_USAGE;
+		o->min_runs = (unsigned)u;
+		break;
+	case OPT_MAX_RUNS:
+		if (parse_uint("--max-runs", arg, 2, 1000000, &u))
+			return PM_EXIT_USAGE;
+		o->max_runs = (unsigned)u;
+		break;
+	case OPT_MAX_TIME:
+		if (parse_double("--max-time", arg, 0, 1e7, &d))
+			return PM_EXIT_USAGE;
+		o->max_time_s = d;
+		break;
+	case OPT_CI:
+		if (parse_double("--ci", arg, 0.01, 100, &d))
+			return PM_EXIT_USAGE;
+		o->ci_target = d / 100;
+		break;
+	case OPT_IGNORE_FAILURE:
+		o->ignore_failure = true;
+		break;
+	case OPT_SHOW_OUTPUT:
+		o->show_output = true;
+		break;
+	default:
+		return STAT_OTHER;
+	}
+	return STAT_GO;
+}
+
+/* The options that choose what is counted, sampled and printed. */
+static int stat__output_option(struct stat_cmd *s, int c, const char *arg)
+{
+	unsigned long u;
+
+	switch (c) {
+	case 'e':
+		s->events_spec = arg;
+		break;
+	case 'o':
+		s->output = arg;
+		break;
+	case OPT_NO_COUNTERS:
+		s->counters = false;
+		break;
+	case OPT_NO_PROFILE:
+		s->profile = false;
+		break;
+	case 'F':
+		if (parse_uint("--freq", arg, 1, 1000000, &u))
+			return PM_EXIT_USAGE;
+		s->popts.freq = (unsigned)u;
+		break;
+	case OPT_CALL_GRAPH:
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
+			return pm_usage_error("stat", usage,
+					      "--call-graph: '%s' is not one of fp, dwarf", arg);
+		s->popts.dwarf = !strcmp(arg, "dwarf");
+#ifndef HAVE_LIBUNWIND
+		if (s->popts.dwarf)
+			return pm_usage_error("stat", usage,
+					      "--call-graph dwarf: pmbench was built without libunwind");
+#endif
+		break;
+	case OPT_VMLINUX:
+		s->popts.vmlinux = arg;
+		break;
+	case OPT_LABEL:
+		s->label = arg;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv"))
+			return pm_usage_error("stat", usage,
+					      "--format: '%s' is not one of table, json, csv", arg);
+		s->format = arg;
+		break;
+	case 'q':
+		s->quiet = true;
+		break;
+	default:
+		return STAT_OTHER;
+	}
+	return STAT_GO;
+}
+
+static int stat__parse_args(struct stat_cmd *s, int argc, char **argv)
+{
+	int c, st;
+
 	optind = 0;
 	opterr = 0;
 	/* '+': the first command word ends the options */
 	while ((c = getopt_long(argc, argv, "+:r:e:o:n:F:qh", long_options, NULL)) != -1) {
-		unsigned long u;
-		double d;
-
+		st = stat__run_option(s, c, optarg);
+		if (st == STAT_OTHER)
+			st = stat__output_option(s, c, optarg);
+		if (st != STAT_OTHER) {
+			if (st != STAT_GO)
+				return PM_EXIT_USAGE;
+			continue;
+		}
 		switch (c) {
-		case 'r':
-			if (parse_uint("--runs", optarg, 1, 1000000, &u))
-				goto usage;
-			o.runs = (unsigned)u;
-			break;
-		case OPT_WARMUP:
-			if (parse_uint("--warmup", optarg, 0, 1000000, &u))
-				goto usage;
-			o.warmup = (unsigned)u;
-			break;
-		case OPT_PREPARE:
-			strlist_add(&prepare, optarg);
-			break;
-		case OPT_CLEANUP:
-			strlist_add(&cleanup, optarg);
-			break;
-		case 'e':
-			events_spec = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'n':
-			if (!*optarg) {
-				pm_usage_error("stat", usage, "--name: an empty name");
-				goto usage;
-			}
-			strlist_add(&names, optarg);
-			break;
-		case OPT_MIN_RUNS:
-			if (parse_uint("--min-runs", optarg, 2, 1000000, &u))
-				goto usage;
-			o.min_runs = (unsigned)u;
-			break;
-		case OPT_MAX_RUNS:
-			if (parse_uint("--max-runs", optarg, 2, 1000000, &u))
-				goto usage;
-			o.max_runs = (unsigned)u;
-			break;
-		case OPT_MAX_TIME:
-			if (parse_double("--max-time", optarg, 0, 1e7, &d))
-				goto usage;
-			o.max_time_s = d;
-			break;
-		case OPT_CI:
-			if (parse_double("--ci", optarg, 0.01, 100, &d))
-				goto usage;
-			o.ci_target = d / 100;
-			break;
-		case OPT_IGNORE_FAILURE:
-			o.ignore_failure = true;
-			break;
-		case OPT_SHOW_OUTPUT:
-			o.show_output = true;
-			break;
-		case OPT_NO_COUNTERS:
-			counters = false;
-			break;
-		case OPT_NO_PROFILE:
-			profile = false;
-			break;
-		case 'F':
-			if (parse_uint("--freq", optarg, 1, 1000000, &u))
-				goto usage;
-			popts.freq = (unsigned)u;
-			break;
-		case OPT_CALL_GRAPH:
-			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf")) {
-				pm_usage_error("stat", usage,
-					       "--call-graph: '%s' is not one of fp, dwarf", optarg);
-				goto usage;
-			}
-			popts.dwarf = !strcmp(optarg, "dwarf");
-#ifndef HAVE_LIBUNWIND
-			if (popts.dwarf) {
-				pm_usage_error("stat", usage,
-					       "--call-graph dwarf: pmbench was built without libunwind");
-				goto usage;
-			}
-#endif
-			break;
-		case OPT_VMLINUX:
-			popts.vmlinux = optarg;
-			break;
-		case OPT_LABEL:
-			label = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "table") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "csv")) {
-				pm_usage_error("stat", usage,
-					       "--format: '%s' is not one of table, json, csv", optarg);
-				goto usage;
-			}
-			format = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
 		case 'h':
 			fputs(usage, stdout);
-			status = PM_EXIT_OK;
-			goto out;
+			return PM_EXIT_OK;
 		case 'H':
-			free(prepare.v);
-			free(cleanup.v);
-			free(names.v);
 			return pm_show_manual("pmbench-stat");
 		case ':':
-			pm_usage_error("stat", usage, "option '%s' needs a value", argv[optind - 1]);
-			goto usage;
+			return pm_usage_error("stat", usage, "option '%s' needs a value",
+					      argv[optind - 1]);
 		default:
-			pm_usage_error("stat", usage, "unknown option '%s'", argv[optind - 1]);
-			goto usage;
+			return pm_usage_error("stat", usage, "unknown option '%s'",
+					      argv[optind - 1]);
 		}
 	}
-	if (!o.runs && o.max_runs < o.min_runs) {
-		pm_usage_error("stat", usage, "--max-runs %u is below --min-runs %u",
-			       o.max_runs, o.min_runs);
-		goto usage;
-	}
-	dashes = optind > 0 && optind <= argc && !strcmp(argv[optind - 1], "--");
-	if (parse_commands(argc, argv, optind, dashes, &names, &cmds, &ncmd))
-		goto usage;
-	if (per_command("--prepare", &prepare, ncmd, &prep) ||
-	    per_command("--cleanup", &cleanup, ncmd, &clean))
-		goto usage;
-	if (output && pm_check_writable(output, &e)) {
+	if (!s->o.runs && s->o.max_runs < s->o.min_runs)
+		return pm_usage_error("stat", usage, "--max-runs %u is below --min-runs %u",
+				      s->o.max_runs, s->o.min_runs);
+	return STAT_GO;
+}
+
+/* The commands and all the run refuses before it starts. */
+static int stat__prepare(struct stat_cmd *s, int argc, char **argv)
+{
+	bool dashes = optind > 0 && optind <= argc && !strcmp(argv[optind - 1], "--");
+	struct pm_err e = { 0 };
+
+	if (parse_commands(argc, argv, optind, dashes, &s->names, &s->cmds, &s->ncmd))
+		return PM_EXIT_USAGE;
+	if (per_command("--prepare", &s->prepare, s->ncmd, &s->prep) ||
+	    per_command("--cleanup", &s->cleanup, s->ncmd, &s->clean))
+		return PM_EXIT_USAGE;
+	if (s->output && pm_check_writable(s->output, &e)) {
 		pm_error("-o %s", e.msg);
-		goto usage;
+		return PM_EXIT_USAGE;
 	}
-	if (pm_cli_events(events_spec, counters, &events))
-		goto usage;
-	if (profile) {
+	if (pm_cli_events(s->events_spec, s->counters, &s->events))
+		return PM_EXIT_USAGE;
+	if (s->profile) {
 		/* a whole workload makes many samples: perf record's rate */
-		if (!popts.freq)
-			popts.freq = popts.dwarf ? 1000 : 4000;
-		if (pm_profiler_new(&profiler, &popts, &e)) {
+		if (!s->popts.freq)
+			s->popts.freq = s->popts.dwarf ? 1000 : 4000;
+		if (pm_profiler_new(&s->profiler, &s->popts, &e)) {
 			pm_error("%s", e.msg);
-			goto usage;
+			return PM_EXIT_USAGE;
 		}
 	}
 	if (make_scratch(&e)) {
 		pm_error("%s", e.msg);
-		status = PM_EXIT_RUNTIME;
-		goto out;
+		return PM_EXIT_RUNTIME;
 	}
+	return STAT_GO;
+}
+
+/* The result's header: what ran, when, how, and on what machine. */
+static void stat__start_result(struct stat_cmd *s)
+{
+	struct pm_result *res = &s->result;
+	size_t i;
+
 	install_signals();
+	s->o.prepare = s->prep;
+	s->o.cleanup = s->clean;
+	s->o.events = &s->events;
+	s->o.profiler = s->profiler;
+	s->o.scratch = scratch_dir;
+	s->o.progress = pm_stderr_is_tty() && !s->quiet;
 
-	o.prepare = prep;
-	o.cleanup = clean;
-	o.events = &events;
-	o.profiler = profiler;
-	o.scratch = scratch_dir;
-	o.progress = pm_stderr_is_tty() && !quiet;
-
-	pm_result_init(&result);
-	result.source = pm_xstrdup("stat");
-	result.created = now_iso8601();
-	result.version = pm_xstrdup(PACKAGE_VERSION);
-	result.label = pm_xstrdup(label);
-	result.command = json_array();
+	res->source = pm_xstrdup("stat");
+	res->created = now_iso8601();
+	res->version = pm_xstrdup(PACKAGE_VERSION);
+	res->label = pm_xstrdup(s->label);
+	res->command = json_array();
 	for (i = 0; i < (size_t)pm_argc; i++)
-		json_array_append_new(result.command, pm_json_text(pm_argv[i]));
-	result.options = options_json(&o, &events, &popts, ncmd);
-	result.sysinfo = pm_sysinfo_collect();
-	for (i = 0; i < ncmd; i++)
-		pm_result_add(&result);
-	o.start_ns = pm_now_ns();
+		json_array_append_new(res->command, pm_json_text(pm_argv[i]));
+	res->options = options_json(&s->o, &s->events, &s->popts, s->ncmd);
+	res->sysinfo = pm_sysinfo_collect();
+	for (i = 0; i < s->ncmd; i++)
+		pm_result_add(res);
+	s->o.start_ns = pm_now_ns();
+}
 
-	err = pm_stat_run(cmds, ncmd, &o, result.bench, &e);
-	interrupted = err == -EINTR;
-	if (err && !interrupted) {
+/* The runs; what has no run is dropped, unless it is what failed. */
+static int stat__run(struct stat_cmd *s)
+{
+	struct pm_result *res = &s->result;
+	struct pm_err e = { 0 };
+	size_t i, k;
+	int err;
+
+	err = pm_stat_run(s->cmds, s->ncmd, &s->o, res->bench, &e);
+	s->interrupted = err == -EINTR;
+	if (err && !s->interrupted)
 		pm_error("%s", e.msg);
-		status = PM_EXIT_RUNTIME;
-	}
-	/* what has no run is dropped, unless it is what failed */
-	for (i = 0, k = 0; i < result.nbench; i++) {
-		struct pm_bench_result *b = &result.bench[i];
+	for (i = 0, k = 0; i < res->nbench; i++) {
+		struct pm_bench_result *b = &res->bench[i];
 
 		if (!b->ntrials && b->status == PM_BENCH_OK) {
 			pm_bench_result_free(b);
 			continue;
 		}
 		if (k != i)
-			result.bench[k] = *b;
+			res->bench[k] = *b;
 		k++;
 	}
-	result.nbench = k;
-	if (profiler && pm_profiler_kernel_unavailable(profiler) && !quiet)
-		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(profiler));
-	if (interrupted)
-		json_object_set_new(result.options, "interrupted", json_true());
+	res->nbench = k;
+	return err && !s->interrupted ? PM_EXIT_RUNTIME : PM_EXIT_OK;
+}
 
-	if (!quiet) {
-		if (!strcmp(format, "json")) {
-			pm_result_dump(&result, stdout);
-		} else if (!strcmp(format, "csv")) {
+/* The result on standard output, then each failure and an interruption. */
+static void stat__print(struct stat_cmd *s)
+{
+	struct pm_result *res = &s->result;
+	size_t i;
+
+	if (s->profiler && pm_profiler_kernel_unavailable(s->profiler) && !s->quiet)
+		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(s->profiler));
+	if (s->interrupted)
+		json_object_set_new(res->options, "interrupted", json_true());
+	if (!s->quiet) {
+		if (!strcmp(s->format, "json")) {
+			pm_result_dump(res, stdout);
+		} else if (!strcmp(s->format, "csv")) {
 			pm_render_csv_header(stdout);
-			pm_render_csv(&result, stdout);
+			pm_render_csv(res, stdout);
 		} else {
-			pm_render_text(&result, stdout, PM_RENDER_DETAIL);
-			pm_render_workload_comparison(&result, stdout);
+			pm_render_text(res, stdout, PM_RENDER_DETAIL);
+			pm_render_workload_comparison(res, stdout);
 		}
 		fflush(stdout);
 	}
-	for (i = 0; i < result.nbench; i++) {
-		if (result.bench[i].status == PM_BENCH_FAILED ||
-		    json_object_get(result.bench[i].workload, "failure")) {
-			report_failure(&result.bench[i]);
-			failed = true;
+	for (i = 0; i < res->nbench; i++) {
+		if (res->bench[i].status == PM_BENCH_FAILED ||
+		    json_object_get(res->bench[i].workload, "failure")) {
+			report_failure(&res->bench[i]);
+			s->failed = true;
 		}
 	}
-	if (interrupted) {
+	if (s->interrupted) {
 		size_t runs = 0;
 
-		for (i = 0; i < result.nbench; i++)
-			runs += result.bench[i].ntrials;
+		for (i = 0; i < res->nbench; i++)
+			runs += res->bench[i].ntrials;
 		pm_error("interrupted: %zu run%s finished", runs, runs == 1 ? "" : "s");
 	}
-	if (output && !result.nbench)
-		pm_error("nothing to write to %s: no run finished", output);
-	if (output && result.nbench) {
-		err = pm_result_save(&result, output, &e);
-		if (err) {
-			pm_error("%s", e.msg);
-			status = PM_EXIT_RUNTIME;
-		} else if (!quiet && strcmp(format, "json")) {
-			fprintf(stderr, "pmbench: results written to %s\n", output);
-		}
-	}
-	if (failed && status == PM_EXIT_OK)
-		status = PM_EXIT_RUNTIME;
-	if (interrupted)
-		status = 128 + (first_signal ? first_signal : SIGINT);
-	pm_rmtree(scratch_dir);
-	scratch_dir[0] = '\0';
-	restore_signals();
-	pm_result_free(&result);
-	goto out;
+}
 
-usage:
-	status = PM_EXIT_USAGE;
-out:
-	for (i = 0; i < ncmd; i++)
-		pm_command_free(&cmds[i]);
-	free(cmds);
-	free(prep);
-	free(clean);
-	free(prepare.v);
-	free(cleanup.v);
-	free(names.v);
-	pm_events_free(&events);
-	pm_profiler_free(profiler);
+static int stat__save(struct stat_cmd *s)
+{
+	struct pm_err e = { 0 };
+
+	if (!s->output)
+		return PM_EXIT_OK;
+	if (!s->result.nbench) {
+		pm_error("nothing to write to %s: no run finished", s->output);
+		return PM_EXIT_OK;
+	}
+	if (pm_result_save(&s->result, s->output, &e)) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_RUNTIME;
+	}
+	if (!s->quiet && strcmp(s->format, "json"))
+		fprintf(stderr, "pmbench: results written to %s\n", s->output);
+	return PM_EXIT_OK;
+}
+
+static void stat__cleanup(struct stat_cmd *s)
+{
+	size_t i;
+
+	if (scratch_dir[0]) {
+		pm_rmtree(scratch_dir);
+		scratch_dir[0] = '\0';
+		restore_signals();
+	}
+	pm_result_free(&s->result);
+	for (i = 0; i < s->ncmd; i++)
+		pm_command_free(&s->cmds[i]);
+	free(s->cmds);
+	free(s->prep);
+	free(s->clean);
+	free(s->prepare.v);
+	free(s->cleanup.v);
+	free(s->names.v);
+	pm_events_free(&s->events);
+	pm_profiler_free(s->profiler);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_cmd s = {
+		.format = "table",
+		.counters = true,
+		.profile = true,
+		.o = {
+			.min_runs = 5,
+			.max_runs = 1000,
+			.max_time_s = 30,
+			.ci_target = 0.01,
+			.ci_level = 0.95,
+		},
+	};
+	int status, saved;
+
+	pm_result_init(&s.result);
+	status = stat__parse_args(&s, argc, argv);
+	if (status == STAT_GO)
+		status = stat__prepare(&s, argc, argv);
+	if (status == STAT_GO) {
+		stat__start_result(&s);
+		status = stat__run(&s);
+		stat__print(&s);
+		saved = stat__save(&s);
+		if (status == PM_EXIT_OK)
+			status = saved;
+		if (s.failed && status == PM_EXIT_OK)
+			status = PM_EXIT_RUNTIME;
+		if (s.interrupted)
+			status = 128 + (first_signal ? first_signal : SIGINT);
+	}
+	stat__cleanup(&s);
 	return status;
 }

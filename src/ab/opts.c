@@ -100,9 +100,61 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[*n] = NULL;
 }
 
+static int parse_accel(const char *s, enum pm_accel *out, struct pm_err *e)
+{
+	if (!strcmp(s, "auto"))
+		*out = PM_ACCEL_AUTO;
+	else if (!strcmp(s, "kvm"))
+		*out = PM_ACCEL_KVM;
+	else if (!strcmp(s, "tcg"))
+		*out = PM_ACCEL_TCG;
+	else
+		return pm_err_set(e, -EINVAL, "--accel: '%s' is not one of auto, kvm, tcg", s);
+	return 0;
+}
+
+/* --run-option: an option of pmbench run, but none ab sets itself. */
+static int add_run_option(struct pm_ab_opts *o, char *s, struct pm_err *e)
+{
+	if (s[0] != '-')
+		return pm_err_set(e, -EINVAL, "--run-option: '%s' is not an option "
+				  "of pmbench run", s);
+	if (!strcmp(s, "-o") || !strncmp(s, "--output", 8) ||
+	    !strncmp(s, "--format", 8) || !strcmp(s, "-q"))
+		return pm_err_set(e, -EINVAL, "--run-option: %s is set by pmbench "
+				  "ab itself", s);
+	push(&o->run_options, &o->nrun_options, s);
+	return 0;
+}
+
+/* After the options: the kernels (B defaults to A) and the benchmarks. */
+static int check_sides_and_benches(struct pm_ab_opts *o, int argc, char **argv,
+				   struct pm_err *e)
+{
+	int i, err = 0;
+
+	if (!o->side[0].kernel)
+		return pm_err_set(e, -EINVAL, "--kernel: which kernel to boot?");
+	if (!o->side[1].kernel)
+		o->side[1].kernel = o->side[0].kernel;
+	for (i = 0; !err && i < 2; i++)
+		err = readable(i ? "--kernel-b" : "--kernel", o->side[i].kernel, e);
+	for (i = optind; !err && i < argc; i++) {
+		if (!pm_bench_find(argv[i]) && !pm_group_exists(argv[i]))
+			err = pm_err_set(e, -EINVAL, "unknown benchmark or group '%s' (see "
+					 "'pmbench list')", argv[i]);
+		else
+			push(&o->benches, &o->nbenches, argv[i]);
+	}
+	if (!err && !o->nbenches)
+		err = pm_err_set(e, -EINVAL, "which benchmarks? (e.g. 'pmbench ab --kernel K "
+				 "-- null fork'; TCG guests are slow: name a few)");
+	return err;
+}
+
 int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)
 {
-	int c, i, err = 0;
+	int c, err = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->cpu = "max";
@@ -152,15 +204,7 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			err = parse_uint("--vcpus", optarg, 1, 256, &o->vcpus, e);
 			break;
 		case OPT_ACCEL:
-			if (!strcmp(optarg, "auto"))
-				o->accel = PM_ACCEL_AUTO;
-			else if (!strcmp(optarg, "kvm"))
-				o->accel = PM_ACCEL_KVM;
-			else if (!strcmp(optarg, "tcg"))
-				o->accel = PM_ACCEL_TCG;
-			else
-				err = pm_err_set(e, -EINVAL, "--accel: '%s' is not one of auto, "
-						 "kvm, tcg", optarg);
+			err = parse_accel(optarg, &o->accel, e);
 			break;
 		case OPT_QEMU:
 			if (!strchr(optarg, '/'))
@@ -196,15 +240,7 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			o->no_counters = true;
 			break;
 		case OPT_RUN_OPTION:
-			if (optarg[0] != '-')
-				err = pm_err_set(e, -EINVAL, "--run-option: '%s' is not an option "
-						 "of pmbench run", optarg);
-			else if (!strcmp(optarg, "-o") || !strncmp(optarg, "--output", 8) ||
-				 !strncmp(optarg, "--format", 8) || !strcmp(optarg, "-q"))
-				err = pm_err_set(e, -EINVAL, "--run-option: %s is set by pmbench "
-						 "ab itself", optarg);
-			else
-				push(&o->run_options, &o->nrun_options, optarg);
+			err = add_run_option(o, optarg, e);
 			break;
 		case 'q':
 			o->quiet = true;
@@ -223,22 +259,8 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			break;
 		}
 	}
-	if (!err && !o->side[0].kernel)
-		err = pm_err_set(e, -EINVAL, "--kernel: which kernel to boot?");
-	if (!err && !o->side[1].kernel)
-		o->side[1].kernel = o->side[0].kernel;
-	for (i = 0; !err && i < 2; i++)
-		err = readable(i ? "--kernel-b" : "--kernel", o->side[i].kernel, e);
-	for (i = optind; !err && i < argc; i++) {
-		if (!pm_bench_find(argv[i]) && !pm_group_exists(argv[i]))
-			err = pm_err_set(e, -EINVAL, "unknown benchmark or group '%s' (see "
-					 "'pmbench list')", argv[i]);
-		else
-			push(&o->benches, &o->nbenches, argv[i]);
-	}
-	if (!err && !o->nbenches)
-		err = pm_err_set(e, -EINVAL, "which benchmarks? (e.g. 'pmbench ab --kernel K "
-				 "-- null fork'; TCG guests are slow: name a few)");
+	if (!err)
+		err = check_sides_and_benches(o, argc, argv, e);
 	if (err) {
 		pm_ab_opts_free(o);
 		return err;

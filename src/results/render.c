@@ -534,6 +534,7 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 			    enum pm_table_format fmt, unsigned flags,
 			    size_t max_rows, struct notes *ns)
 {
+	struct pm_table *chains;
 	const json_t *h = b->hotspots, *syms, *x;
 	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
 	const char *why, *ind = md ? "" : "  ";
@@ -614,14 +615,23 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 		return;
 	}
 	fprintf(f, md ? "\ntop call chains:\n\n```\n" : "    top call chains:\n");
+	/* in markdown a code block: aligned text all the same */
+	chains = pm_table_new();
+	pm_table_no_head(chains);
+	pm_table_indent(chains, md ? 0 : 4);
+	pm_table_add_col(chains, "share", NULL, 0);
+	pm_table_add_col(chains, "stack", NULL, PM_COL_LEFT);
+	pm_table_min_width(chains, 0, 6);
 	rows = 0;
 	json_array_foreach(stacks, i, x) {
 		if (rows++ >= (max_rows ? 5 : 20))
 			break;
-		fprintf(f, "%s%5.1f%%  %s\n", md ? "" : "    ",
-			100 * jnumber(x, "samples") / samples,
-			json_string_value(json_object_get(x, "stack")));
+		pm_table_row(chains, NULL);
+		pm_table_cellf(chains, 0, "%.1f%%", 100 * jnumber(x, "samples") / samples);
+		pm_table_cell(chains, 1, json_string_value(json_object_get(x, "stack")), NULL);
 	}
+	pm_table_print(chains, f, PM_TABLE_TEXT);
+	pm_table_free(chains);
 	if (md)
 		fputs("```\n", f);
 	json_decref(stacks);
@@ -729,138 +739,163 @@ static const char *top_symbol(const struct pm_bench_result *b, double *share,
 
 /* ---- the summary table ---- */
 
-static void render_table(const struct pm_result *r, FILE *f,
-			 enum pm_table_format fmt, unsigned flags,
-			 struct notes *ns)
-{
+/* The summary table's columns: which are shown, where, and what the
+ * legend must explain. */
+struct summary_cols {
 	const char *hw[MAX_HW_COLS];
-	size_t nhw = hw_event_names(r, hw, MAX_HW_COLS), i, j;
+	size_t nhw;
 	bool have_hw[MAX_HW_COLS], split_hw[MAX_HW_COLS];
-	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot = false, have_sys = false;
-	bool any_star = false, any_ns = false, any_nc = false, any_k = false;
-	size_t col_sys = 0, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
-	size_t col_hot = 0, col_star;
-	struct pm_table *t = pm_table_new();
-	char *legend;
+	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot, have_sys;
+	bool any_star, any_ns, any_nc, any_k;
+	size_t col_sys, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
+	size_t col_hot, col_star;
+	bool all_frames;
+};
 
-	for (j = 0; j < nhw; j++) {
-		have_hw[j] = event_counted_anywhere(r, hw[j]);
-		split_hw[j] = event_split_anywhere(r, hw[j]);
-		any_k = any_k || (have_hw[j] && split_hw[j]);
+/* Only the columns some benchmark has a figure for. */
+static void summary_columns(const struct pm_result *r, struct pm_table *t,
+			    enum pm_table_format fmt, struct summary_cols *c)
+{
+	size_t i, j;
+
+	c->nhw = hw_event_names(r, c->hw, MAX_HW_COLS);
+	for (j = 0; j < c->nhw; j++) {
+		c->have_hw[j] = event_counted_anywhere(r, c->hw[j]);
+		c->split_hw[j] = event_split_anywhere(r, c->hw[j]);
+		c->any_k = c->any_k || (c->have_hw[j] && c->split_hw[j]);
 	}
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
-		have_sw[j] = event_counted_anywhere(r, sw_columns[j].name);
+		c->have_sw[j] = event_counted_anywhere(r, sw_columns[j].name);
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_counted_pass *cp = &r->bench[i].counters;
 		double share;
 
-		have_hot = have_hot || *top_symbol(&r->bench[i], &share,
-						   flags & PM_RENDER_ALL_FRAMES);
-		have_sys = have_sys || (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0);
+		c->have_hot = c->have_hot || *top_symbol(&r->bench[i], &share, c->all_frames);
+		c->have_sys = c->have_sys || (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0);
 	}
 	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "time/op", NULL, 0);
 	pm_table_add_col(t, "±95%", NULL, 0);
 	pm_table_add_col(t, "trials", NULL, 0);
-	if (have_sys)
-		col_sys = pm_table_add_col(t, "sys%", NULL, 0);
+	if (c->have_sys)
+		c->col_sys = pm_table_add_col(t, "sys%", NULL, 0);
 	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++)
-		if (have_sw[j])
-			col_sw[j] = pm_table_add_col(t, sw_columns[j].col, NULL, 0);
-	for (j = 0; j < nhw; j++) {
-		if (!have_hw[j])
+		if (c->have_sw[j])
+			c->col_sw[j] = pm_table_add_col(t, sw_columns[j].col, NULL, 0);
+	for (j = 0; j < c->nhw; j++) {
+		if (!c->have_hw[j])
 			continue;
-		col_hw[j] = pm_table_add_col(t, hw[j], NULL, 0);
-		if (split_hw[j])
+		c->col_hw[j] = pm_table_add_col(t, c->hw[j], NULL, 0);
+		if (c->split_hw[j])
 			pm_table_add_col(t, "k%", NULL, 0);
 	}
-	if (have_hot)
-		col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
+	if (c->have_hot)
+		c->col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
 	/* markdown has no blank heads: the mark goes after the figure */
-	col_star = fmt == PM_TABLE_MARKDOWN ? 1 :
-		   pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+	c->col_star = fmt == PM_TABLE_MARKDOWN ? 1 :
+		      pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+}
 
-	for (i = 0; i < r->nbench; i++) {
-		const struct pm_bench_result *b = &r->bench[i];
-		const struct pm_counted_pass *cp = &b->counters;
-		double ru = cp->ru_user_ns + cp->ru_sys_ns;
-		char *s;
+/* The counter columns of one benchmark's row. */
+static void summary_counters(struct pm_table *t, const struct pm_bench_result *b,
+			     struct summary_cols *c)
+{
+	const struct pm_counter_value *v;
+	size_t j;
 
-		pm_table_row(t, b->name);
-		pm_table_cell(t, 0, b->name, NULL);
-		if (b->status != PM_BENCH_OK) {
-			pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" : "failed",
-				      NULL);
-			any_ns = any_ns || b->status == PM_BENCH_UNSUPPORTED;
+	for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++) {
+		if (!c->have_sw[j])
 			continue;
-		}
-		s = pm_fmt_bench_value(b, b->stats.median);
-		pm_table_cell(t, 1, s, NULL);
-		free(s);
-		s = fmt_rel_ci(b);
-		pm_table_cell(t, 2, s, NULL);
-		free(s);
-		pm_table_cellf(t, 3, "%zu", b->ntrials);
-		if (have_sys) {
-			if (cp->done && ru > 0)
-				pm_table_cellf(t, col_sys, "%.0f", 100 * cp->ru_sys_ns / ru);
-			else
-				pm_table_cell(t, col_sys, "-", NULL);
-		}
-		for (j = 0; j < PM_ARRAY_SIZE(sw_columns); j++) {
-			const struct pm_counter_value *v;
-
-			if (!have_sw[j])
-				continue;
-			v = pm_bench_result_counter(b, sw_columns[j].name);
-			counter_cell(t, col_sw[j], v, sw_columns[j].time);
-			any_ns = any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
-			any_nc = any_nc || (v && v->status == PM_CV_NOT_COUNTED);
-		}
-		for (j = 0; j < nhw; j++) {
-			const struct pm_counter_value *v;
-
-			if (!have_hw[j])
-				continue;
-			v = pm_bench_result_counter(b, hw[j]);
-			counter_cell(t, col_hw[j], v, false);
-			any_ns = any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
-			any_nc = any_nc || (v && v->status == PM_CV_NOT_COUNTED);
-			if (!split_hw[j])
-				continue;
-			if (v && v->status == PM_CV_OK && !isnan(v->kernel) && v->per_op > 0)
-				pm_table_cellf(t, col_hw[j] + 1, "%.0f", 100 * v->kernel / v->per_op);
-			else
-				pm_table_cell(t, col_hw[j] + 1, "-", NULL);
-		}
-		if (have_hot) {
-			double share = 0;
-			const char *top = top_symbol(b, &share, flags & PM_RENDER_ALL_FRAMES);
-
-			if (*top)
-				pm_table_cellf(t, col_hot, "%s %.0f%%", top, 100 * share);
-		}
-		if (!b->converged && b->ntrials > 1) {
-			if (col_star == 1) {
-				s = pm_fmt_bench_value(b, b->stats.median);
-				pm_table_cellf(t, 1, "%s*", s);
-				free(s);
-			} else {
-				pm_table_cell(t, col_star, "*", NULL);
-			}
-			any_star = true;
-		}
+		v = pm_bench_result_counter(b, sw_columns[j].name);
+		counter_cell(t, c->col_sw[j], v, sw_columns[j].time);
+		c->any_ns = c->any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
+		c->any_nc = c->any_nc || (v && v->status == PM_CV_NOT_COUNTED);
 	}
+	for (j = 0; j < c->nhw; j++) {
+		if (!c->have_hw[j])
+			continue;
+		v = pm_bench_result_counter(b, c->hw[j]);
+		counter_cell(t, c->col_hw[j], v, false);
+		c->any_ns = c->any_ns || (v && v->status == PM_CV_NOT_SUPPORTED);
+		c->any_nc = c->any_nc || (v && v->status == PM_CV_NOT_COUNTED);
+		if (!c->split_hw[j])
+			continue;
+		if (v && v->status == PM_CV_OK && !isnan(v->kernel) && v->per_op > 0)
+			pm_table_cellf(t, c->col_hw[j] + 1, "%.0f", 100 * v->kernel / v->per_op);
+		else
+			pm_table_cell(t, c->col_hw[j] + 1, "-", NULL);
+	}
+}
+
+static void summary_row(struct pm_table *t, const struct pm_bench_result *b,
+			struct summary_cols *c)
+{
+	const struct pm_counted_pass *cp = &b->counters;
+	double ru = cp->ru_user_ns + cp->ru_sys_ns;
+	char *s;
+
+	pm_table_row(t, b->name);
+	pm_table_cell(t, 0, b->name, NULL);
+	if (b->status != PM_BENCH_OK) {
+		pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" : "failed", NULL);
+		c->any_ns = c->any_ns || b->status == PM_BENCH_UNSUPPORTED;
+		return;
+	}
+	s = pm_fmt_bench_value(b, b->stats.median);
+	pm_table_cell(t, 1, s, NULL);
+	free(s);
+	s = fmt_rel_ci(b);
+	pm_table_cell(t, 2, s, NULL);
+	free(s);
+	pm_table_cellf(t, 3, "%zu", b->ntrials);
+	if (c->have_sys) {
+		if (cp->done && ru > 0)
+			pm_table_cellf(t, c->col_sys, "%.0f", 100 * cp->ru_sys_ns / ru);
+		else
+			pm_table_cell(t, c->col_sys, "-", NULL);
+	}
+	summary_counters(t, b, c);
+	if (c->have_hot) {
+		double share = 0;
+		const char *top = top_symbol(b, &share, c->all_frames);
+
+		if (*top)
+			pm_table_cellf(t, c->col_hot, "%s %.0f%%", top, 100 * share);
+	}
+	if (!b->converged && b->ntrials > 1) {
+		if (c->col_star == 1) {
+			s = pm_fmt_bench_value(b, b->stats.median);
+			pm_table_cellf(t, 1, "%s*", s);
+			free(s);
+		} else {
+			pm_table_cell(t, c->col_star, "*", NULL);
+		}
+		c->any_star = true;
+	}
+}
+
+static void render_table(const struct pm_result *r, FILE *f,
+			 enum pm_table_format fmt, unsigned flags,
+			 struct notes *ns)
+{
+	struct summary_cols c = { .all_frames = flags & PM_RENDER_ALL_FRAMES };
+	struct pm_table *t = pm_table_new();
+	char *legend;
+	size_t i;
+
+	summary_columns(r, t, fmt, &c);
+	for (i = 0; i < r->nbench; i++)
+		summary_row(t, &r->bench[i], &c);
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
 	/* the legend explains the columns shown, nothing else */
 	legend = pm_xasprintf("per operation%s%s%s%s%s%s",
-			      have_sys ? "; sys% from getrusage" : "",
-			      any_k ? "; k% = kernel share of the event" : "",
-			      have_hot ? "; top symbol: most sampled, share of samples" : "",
-			      any_ns ? "; n/s = not supported" : "",
-			      any_nc ? "; n/c = not counted" : "",
-			      any_star ? "; * = CI target not reached" : "");
+			      c.have_sys ? "; sys% from getrusage" : "",
+			      c.any_k ? "; k% = kernel share of the event" : "",
+			      c.have_hot ? "; top symbol: most sampled, share of samples" : "",
+			      c.any_ns ? "; n/s = not supported" : "",
+			      c.any_nc ? "; n/c = not counted" : "",
+			      c.any_star ? "; * = CI target not reached" : "");
 	if (fmt == PM_TABLE_MARKDOWN)
 		fprintf(f, "\n(%s)\n", legend);
 	else
@@ -900,21 +935,54 @@ static void render_scaling(const struct pm_bench_result *b, FILE *f, const char 
 	fprintf(f, "  [N copies: throughput, efficiency vs N x one]\n");
 }
 
-/* "  key                    value" in text, "- key: value" in markdown. */
-static void kv(FILE *f, bool md, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void kv(FILE *f, bool md, const char *key, const char *fmt, ...)
+/*
+ * A benchmark's key/value lines: in text a table (values at column 25),
+ * in markdown a list ("- key: value") printed as it comes.
+ */
+struct kv_list {
+	FILE *f;
+	bool md;
+	struct pm_table *t;
+};
+
+static void kv_begin(struct kv_list *k, FILE *f, bool md)
+{
+	k->f = f;
+	k->md = md;
+	k->t = pm_table_new();
+	pm_table_no_head(k->t);
+	pm_table_indent(k->t, 2);
+	pm_table_add_col(k->t, "key", NULL, PM_COL_LEFT);
+	pm_table_add_col(k->t, "value", NULL, PM_COL_LEFT);
+	pm_table_min_width(k->t, 0, 21);
+}
+
+static void kv(struct kv_list *k, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void kv(struct kv_list *k, const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	char *v;
 
-	if (md)
-		fprintf(f, "- %s: ", key);
-	else
-		fprintf(f, "  %-22s ", key);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	v = pm_xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', f);
+	if (k->md) {
+		fprintf(k->f, "- %s: %s\n", key, v);
+	} else {
+		pm_table_row(k->t, key);
+		pm_table_cell(k->t, 0, key, NULL);
+		pm_table_cell(k->t, 1, v, NULL);
+	}
+	free(v);
+}
+
+static void kv_end(struct kv_list *k)
+{
+	if (!k->md)
+		pm_table_print(k->t, k->f, PM_TABLE_TEXT);
+	pm_table_free(k->t);
+	k->t = NULL;
 }
 
 static void render_counters(const struct pm_bench_result *b, FILE *f,
@@ -1037,6 +1105,7 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 {
 	bool md = fmt == PM_TABLE_MARKDOWN;
 	char t0[32], t1[32], t2[32];
+	struct kv_list k;
 
 	bench_title(b, f, md);
 	if (b->status != PM_BENCH_OK) {
@@ -1051,40 +1120,43 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 	pm_fmt_time(t0, sizeof(t0), b->stats.median);
 	pm_fmt_time(t1, sizeof(t1), b->stats.ci_low);
 	pm_fmt_time(t2, sizeof(t2), b->stats.ci_high);
+	kv_begin(&k, f, md);
 	if (b->measured) {
 		char *v = pm_fmt_bench_value(b, b->stats.median);
 
-		kv(f, md, "value", "%s  (median of %zu measurements)", v, b->ntrials);
+		kv(&k, "value", "%s  (median of %zu measurements)", v, b->ntrials);
 		free(v);
 		if (b->params)
-			kv(f, md, "parameters", "%s", b->params);
+			kv(&k, "parameters", "%s", b->params);
+		kv_end(&k);
 		return;
 	}
 	if (pm_bench_higher_is_better(b)) {
 		char *v = pm_fmt_bench_value(b, b->stats.median);
 
-		kv(f, md, "rate", "%s", v);
+		kv(&k, "rate", "%s", v);
 		free(v);
 	}
 	if (isnan(pm_bench_rel_ci(b)))
-		kv(f, md, "time/op", "%s  (%zu trial%s, no interval)", t0, b->ntrials,
+		kv(&k, "time/op", "%s  (%zu trial%s, no interval)", t0, b->ntrials,
 		   b->ntrials == 1 ? "" : "s");
 	else
-		kv(f, md, "time/op", "%s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)",
+		kv(&k, "time/op", "%s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)",
 		   t0, 100 * pm_bench_rel_ci(b), 100 * b->stats.ci_level, t1, t2,
 		   b->ntrials, b->nrounds, b->nrounds == 1 ? "" : "s",
 		   (unsigned long long)b->iterations,
 		   b->converged ? "" : "; CI target not reached");
 	if (b->placement)
-		kv(f, md, "placement", "%s (main process on CPU %d)", b->placement, b->cpu);
+		kv(&k, "placement", "%s (main process on CPU %d)", b->placement, b->cpu);
 	else if (b->cpu >= 0)
-		kv(f, md, "pinned", "CPU %d", b->cpu);
+		kv(&k, "pinned", "CPU %d", b->cpu);
 	if (b->overhead_ns > 0.05) {
 		pm_fmt_time(t0, sizeof(t0), b->overhead_ns);
-		kv(f, md, "overhead", "%s per op subtracted", t0);
+		kv(&k, "overhead", "%s per op subtracted", t0);
 	}
 	if (b->params)
-		kv(f, md, "parameters", "%s", b->params);
+		kv(&k, "parameters", "%s", b->params);
+	kv_end(&k);
 	if (b->counters.n)
 		render_counters(b, f, fmt, said);
 	render_scaling(b, f, md ? "" : "  ");

@@ -722,10 +722,72 @@ static int read_workload(struct reader *rd, json_t *w, struct pm_bench_result *b
 	return 0;
 }
 
+/* A benchmark's "params": how it ran. */
+static int read_params(struct reader *rd, json_t *params, struct pm_bench_result *b)
+{
+	long long v;
+	size_t l;
+	int err;
+
+	l = push(rd, ".params");
+	v = 0;
+	if ((err = get_int(rd, params, "iterations", false, 0, INT64_MAX, &v)))
+		return err;
+	b->iterations = (uint64_t)v;
+	v = 1;
+	if ((err = get_int(rd, params, "ops_per_iter", false, 1, 1 << 30, &v)))
+		return err;
+	b->ops_per_iter = (unsigned)v;
+	v = -1;
+	if ((err = get_int(rd, params, "cpu", false, -1, 1 << 20, &v)))
+		return err;
+	b->cpu = (int)v;
+	if ((err = get_num(rd, params, "overhead_ns", false, &b->overhead_ns)) ||
+	    (err = get_num(rd, params, "bytes_per_op", false, &b->bytes_per_op)) ||
+	    (err = get_str(rd, params, "placement", false, &b->placement)) ||
+	    (err = get_str(rd, params, "detail", false, &b->params)))
+		return err;
+	if (isnan(b->bytes_per_op))
+		b->bytes_per_op = 0;
+	pop(rd, l);
+	return 0;
+}
+
+/* A benchmark's "stats", which must agree with its trials. */
+static int read_stats(struct reader *rd, json_t *stats, struct pm_bench_result *b)
+{
+	long long v;
+	bool conv;
+	size_t l;
+	int err;
+
+	l = push(rd, ".stats");
+	v = 0;
+	if ((err = get_int(rd, stats, "n", false, 0, INT64_MAX, &v)) ||
+	    (err = get_num(rd, stats, "median_ns", b->status == PM_BENCH_OK,
+			   &b->stats.median)) ||
+	    (err = get_num(rd, stats, "ci_low_ns", false, &b->stats.ci_low)) ||
+	    (err = get_num(rd, stats, "ci_high_ns", false, &b->stats.ci_high)) ||
+	    (err = get_num(rd, stats, "ci_level", false, &b->stats.ci_level)) ||
+	    (err = get_num(rd, stats, "mean_ns", false, &b->stats.mean)) ||
+	    (err = get_num(rd, stats, "stddev_ns", false, &b->stats.stddev)) ||
+	    (err = get_num(rd, stats, "min_ns", false, &b->stats.min)) ||
+	    (err = get_num(rd, stats, "max_ns", false, &b->stats.max)) ||
+	    (err = get_num(rd, stats, "mad_ns", false, &b->stats.mad)) ||
+	    (err = get_bool(rd, stats, "converged", &conv)))
+		return err;
+	b->stats.n = (size_t)v;
+	b->converged = conv;
+	if (b->stats.n != b->ntrials)
+		return bad(rd, "n", "says %zu trials but trials_ns holds %zu",
+			   b->stats.n, b->ntrials);
+	pop(rd, l);
+	return 0;
+}
+
 static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 {
 	json_t *params, *trials, *stats, *counters, *hot, *work;
-	long long v;
 	size_t i, l;
 	int err, st = 0;
 
@@ -752,29 +814,8 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_num(rd, o, "others", false, &b->others)))
 		return err;
 	b->status = (enum pm_bench_status)st;
-	if (params) {
-		l = push(rd, ".params");
-		v = 0;
-		if ((err = get_int(rd, params, "iterations", false, 0, INT64_MAX, &v)))
-			return err;
-		b->iterations = (uint64_t)v;
-		v = 1;
-		if ((err = get_int(rd, params, "ops_per_iter", false, 1, 1 << 30, &v)))
-			return err;
-		b->ops_per_iter = (unsigned)v;
-		v = -1;
-		if ((err = get_int(rd, params, "cpu", false, -1, 1 << 20, &v)))
-			return err;
-		b->cpu = (int)v;
-		if ((err = get_num(rd, params, "overhead_ns", false, &b->overhead_ns)) ||
-		    (err = get_num(rd, params, "bytes_per_op", false, &b->bytes_per_op)) ||
-		    (err = get_str(rd, params, "placement", false, &b->placement)) ||
-		    (err = get_str(rd, params, "detail", false, &b->params)))
-			return err;
-		if (isnan(b->bytes_per_op))
-			b->bytes_per_op = 0;
-		pop(rd, l);
-	}
+	if (params && (err = read_params(rd, params, b)))
+		return err;
 	trials = json_object_get(o, "trials_ns");
 	if (!trials && json_object_get(o, "values")) {
 		trials = json_object_get(o, "values");
@@ -804,31 +845,8 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		return err;
 	if (!stats)
 		pm_summarize(b->trials, b->ntrials, 0.95, &b->stats);
-	if (stats) {
-		bool conv;
-
-		l = push(rd, ".stats");
-		v = 0;
-		if ((err = get_int(rd, stats, "n", false, 0, INT64_MAX, &v)) ||
-		    (err = get_num(rd, stats, "median_ns", b->status == PM_BENCH_OK,
-				   &b->stats.median)) ||
-		    (err = get_num(rd, stats, "ci_low_ns", false, &b->stats.ci_low)) ||
-		    (err = get_num(rd, stats, "ci_high_ns", false, &b->stats.ci_high)) ||
-		    (err = get_num(rd, stats, "ci_level", false, &b->stats.ci_level)) ||
-		    (err = get_num(rd, stats, "mean_ns", false, &b->stats.mean)) ||
-		    (err = get_num(rd, stats, "stddev_ns", false, &b->stats.stddev)) ||
-		    (err = get_num(rd, stats, "min_ns", false, &b->stats.min)) ||
-		    (err = get_num(rd, stats, "max_ns", false, &b->stats.max)) ||
-		    (err = get_num(rd, stats, "mad_ns", false, &b->stats.mad)) ||
-		    (err = get_bool(rd, stats, "converged", &conv)))
-			return err;
-		b->stats.n = (size_t)v;
-		b->converged = conv;
-		if (b->stats.n != b->ntrials)
-			return bad(rd, "n", "says %zu trials but trials_ns holds %zu",
-				   b->stats.n, b->ntrials);
-		pop(rd, l);
-	}
+	if (stats && (err = read_stats(rd, stats, b)))
+		return err;
 	if (counters) {
 		l = push(rd, ".counters");
 		err = read_counters(rd, counters, &b->counters);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "results/render.h"
+#include "results/table.h"
 
 #define LEVEL 0.95
 
@@ -59,36 +60,108 @@ static double min_of(const double *v, size_t n)
 	return m;
 }
 
-/* "  ±2.1%", or nothing for one run. */
+/* "±2.1%", or nothing for one run. */
 static void fmt_pm(char *buf, size_t len, double mean, double half)
 {
 	if (isnan(half) || !(mean > 0))
 		snprintf(buf, len, "%s", "");
 	else
-		snprintf(buf, len, "  ±%.1f%%", 100 * half / mean);
+		snprintf(buf, len, "±%.1f%%", 100 * half / mean);
 }
 
-static void time_line(FILE *f, const char *what, const double *v, size_t n,
+/* The figures' table: a label, a figure right-aligned, a note. */
+static struct pm_table *figures_table(size_t indent, size_t label, size_t figure)
+{
+	struct pm_table *t = pm_table_new();
+
+	pm_table_no_head(t);
+	pm_table_indent(t, indent);
+	pm_table_add_col(t, "what", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "figure", NULL, 0);
+	pm_table_add_col(t, "note", NULL, PM_COL_LEFT);
+	pm_table_min_width(t, 0, label);
+	pm_table_min_width(t, 1, figure);
+	return t;
+}
+
+static void figure_row(struct pm_table *t, const char *what, const char *figure)
+{
+	pm_table_row(t, what);
+	pm_table_cell(t, 0, what, NULL);
+	pm_table_cell(t, 1, figure, NULL);
+}
+
+static void time_line(struct pm_table *t, const char *what, const double *v, size_t n,
 		      bool detail)
 {
 	char m[32], lo[32], hi[32], a[32], b[32], pmtext[32];
 	double mean, half;
+	const char *sep;
 
 	pm_mean_ci(v, n, LEVEL, &mean, &half);
 	pm_fmt_time(m, sizeof(m), mean);
 	fmt_pm(pmtext, sizeof(pmtext), mean, half);
-	fprintf(f, "  %-18s %10s%s", what, m, pmtext);
+	figure_row(t, what, m);
+	sep = *pmtext ? "  " : "";
 	if (detail && !isnan(half)) {
 		pm_fmt_time(lo, sizeof(lo), mean - half);
 		pm_fmt_time(hi, sizeof(hi), mean + half);
 		pm_fmt_time(a, sizeof(a), min_of(v, n));
 		pm_fmt_time(b, sizeof(b), max_of(v, n));
-		fprintf(f, "  (%.0f%% CI %s .. %s; mean of %zu runs, min %s, max %s)",
-			100 * LEVEL, lo, hi, n, a, b);
+		pm_table_cellf(t, 2, "%s%s(%.0f%% CI %s .. %s; mean of %zu runs, min %s, max %s)",
+			       pmtext, sep, 100 * LEVEL, lo, hi, n, a, b);
 	} else if (detail) {
-		fprintf(f, "  (%zu run%s, no interval)", n, n == 1 ? "" : "s");
+		pm_table_cellf(t, 2, "%s%s(%zu run%s, no interval)", pmtext, sep, n,
+			       n == 1 ? "" : "s");
+	} else {
+		pm_table_cell(t, 2, pmtext, NULL);
 	}
-	fputc('\n', f);
+}
+
+/* One counter's row: its mean per run and interval, or why it has none. */
+static void counter_row(struct pm_table *t, const struct pm_counter_value *c,
+			const json_t *runs, double *v)
+{
+	char fig[32], pmtext[32], *note, *tmp;
+	double mean, half;
+	size_t n;
+
+	if (c->status != PM_CV_OK) {
+		figure_row(t, c->name, c->status == PM_CV_NOT_SUPPORTED ?
+			   "<not supported>" : "<not counted>");
+		pm_table_cell(t, 2, c->reason ? c->reason : "", NULL);
+		return;
+	}
+	n = run_values(runs, "counters", c->name, v);
+	pm_mean_ci(v, n, LEVEL, &mean, &half);
+	if (!n)
+		mean = c->per_op;
+	if (!strcmp(c->name, "task-clock"))
+		pm_fmt_time(fig, sizeof(fig), mean);
+	else
+		pm_fmt_count(fig, sizeof(fig), mean);
+	fmt_pm(pmtext, sizeof(pmtext), mean, half);
+	figure_row(t, c->name, fig);
+	note = pm_xstrdup(pmtext);
+	if (!isnan(c->kernel) && c->per_op > 0) {
+		tmp = pm_xasprintf("%s%s(%.0f%% kernel)", note, *note ? "  " : "",
+				   100 * c->kernel / c->per_op);
+		free(note);
+		note = tmp;
+	}
+	if (c->running < 0.999) {
+		tmp = pm_xasprintf("%s%s[counted %.0f%% of the time, scaled]", note,
+				   *note ? "  " : "", 100 * c->running);
+		free(note);
+		note = tmp;
+	}
+	if (c->user_only) {
+		tmp = pm_xasprintf("%s%s[user space only]", note, *note ? "  " : "");
+		free(note);
+		note = tmp;
+	}
+	pm_table_cell(t, 2, note, NULL);
+	free(note);
 }
 
 static void counter_lines(const struct pm_bench_result *b, const json_t *runs,
@@ -96,7 +169,7 @@ static void counter_lines(const struct pm_bench_result *b, const json_t *runs,
 {
 	const struct pm_counted_pass *cp = &b->counters;
 	double *v = pm_xcalloc(nruns ? nruns : 1, sizeof(*v));
-	char t[32], pmtext[32];
+	struct pm_table *t = figures_table(4, 19, 12);
 	size_t i;
 
 	if (cp->done)
@@ -104,103 +177,127 @@ static void counter_lines(const struct pm_bench_result *b, const json_t *runs,
 			"included):\n", (unsigned long long)cp->ops);
 	else
 		fprintf(f, "  counters:\n");
-	for (i = 0; i < cp->n; i++) {
-		const struct pm_counter_value *c = &cp->v[i];
-		double mean, half;
-		size_t n;
-
-		if (c->status != PM_CV_OK) {
-			fprintf(f, "    %-20s %12s  %s\n", c->name,
-				c->status == PM_CV_NOT_SUPPORTED ? "<not supported>" :
-				"<not counted>", c->reason ? c->reason : "");
-			continue;
-		}
-		n = run_values(runs, "counters", c->name, v);
-		pm_mean_ci(v, n, LEVEL, &mean, &half);
-		if (!n)
-			mean = c->per_op;
-		if (!strcmp(c->name, "task-clock"))
-			pm_fmt_time(t, sizeof(t), mean);
-		else
-			pm_fmt_count(t, sizeof(t), mean);
-		fmt_pm(pmtext, sizeof(pmtext), mean, half);
-		fprintf(f, "    %-20s %12s%s", c->name, t, pmtext);
-		if (!isnan(c->kernel) && c->per_op > 0)
-			fprintf(f, "  (%.0f%% kernel)", 100 * c->kernel / c->per_op);
-		if (c->running < 0.999)
-			fprintf(f, "  [counted %.0f%% of the time, scaled]", 100 * c->running);
-		if (c->user_only)
-			fprintf(f, "  [user space only]");
-		fputc('\n', f);
-	}
+	for (i = 0; i < cp->n; i++)
+		counter_row(t, &cp->v[i], runs, v);
+	pm_table_print(t, f, PM_TABLE_TEXT);
+	pm_table_free(t);
 	free(v);
+}
+
+/* "3 runs" and where they ran. */
+static void runs_row(struct pm_table *t, const json_t *w, size_t n)
+{
+	const char *dir = json_string_value(json_object_get(w, "directory"));
+	const char *shell = json_string_value(json_object_get(w, "shell"));
+	double warm = jnum(w, "warmup");
+	char *note = pm_xstrdup(""), *tmp;
+
+	pm_table_row(t, "workload");
+	pm_table_cell(t, 0, "workload", NULL);
+	pm_table_cellf(t, 1, "%zu run%s", n, n == 1 ? "" : "s");
+	if (warm > 0) {
+		tmp = pm_xasprintf("after %.0f warm-up%s", warm, warm == 1 ? "" : "s");
+		free(note);
+		note = tmp;
+	}
+	if (dir) {
+		tmp = pm_xasprintf("%s%sin %s", note, *note ? ", " : "", dir);
+		free(note);
+		note = tmp;
+	}
+	if (shell) {
+		tmp = pm_xasprintf("%s%sby /bin/sh -c", note, *note ? ", " : "");
+		free(note);
+		note = tmp;
+	}
+	pm_table_cell(t, 2, note, NULL);
+	free(note);
+}
+
+/* The system share and the CPUs used, from the times of each run. */
+static void cpu_rows(struct pm_table *t, const double *el, size_t ne, const double *us,
+		     size_t nu, const double *sy, size_t ns, double *cpu)
+{
+	double mu, ms, m, h;
+	size_t k;
+
+	if (ns) {
+		pm_mean_ci(us, nu, LEVEL, &mu, &h);
+		pm_mean_ci(sy, ns, LEVEL, &ms, &h);
+		if (mu + ms > 0) {
+			figure_row(t, "system share", "");
+			pm_table_cellf(t, 1, "%.0f%%", 100 * ms / (mu + ms));
+			pm_table_cell(t, 2, "of user + system", NULL);
+		}
+	}
+	if (ne && ne == nu && nu == ns) {
+		for (k = 0; k < ne; k++)
+			cpu[k] = el[k] > 0 ? (us[k] + sy[k]) / el[k] : NAN;
+		pm_mean_ci(cpu, ne, LEVEL, &m, &h);
+		if (!isnan(m)) {
+			figure_row(t, "CPUs used", "");
+			pm_table_cellf(t, 1, "%.2f", m);
+			pm_table_cell(t, 2, "(user + system over elapsed)", NULL);
+		}
+	}
+}
+
+/* Memory, processes and failures. */
+static void other_rows(struct pm_table *t, const struct pm_bench_result *b, size_t n,
+		       double *v)
+{
+	const json_t *w = b->workload, *runs = json_object_get(w, "runs");
+	const json_t *fail = json_object_get(w, "failure");
+	double nonzero = jnum(w, "nonzero_runs"), hp = jnum(b->hotspots, "processes");
+	size_t nr = n ? run_values(runs, NULL, "max_rss_kb", v) : 0;
+
+	if (nr) {
+		figure_row(t, "max RSS", "");
+		pm_table_cellf(t, 1, "%.1f MiB", max_of(v, nr) / 1024);
+		pm_table_cell(t, 2, "(the largest process of any run)", NULL);
+	}
+	if (!isnan(hp)) {
+		figure_row(t, "processes", "");
+		pm_table_cellf(t, 1, "%.0f", hp);
+		pm_table_cell(t, 2, "(started in the sampled run, the command included)", NULL);
+	}
+	if (nonzero > 0) {
+		figure_row(t, "failures", "");
+		pm_table_cellf(t, 1, "%.0f of %zu", nonzero, n);
+		pm_table_cell(t, 2, "runs exited non-zero (--ignore-failure)", NULL);
+	}
+	if (fail && json_is_string(json_object_get(fail, "status"))) {
+		figure_row(t, "failed", json_string_value(json_object_get(fail, "stage")));
+		pm_table_cellf(t, 2, "%s: %s",
+			       json_string_value(json_object_get(fail, "command")),
+			       json_string_value(json_object_get(fail, "status")));
+	}
 }
 
 void pm_render_workload(const struct pm_bench_result *b, FILE *f)
 {
 	const json_t *w = b->workload, *runs = json_object_get(w, "runs");
-	const json_t *fail = json_object_get(w, "failure");
-	const char *dir = json_string_value(json_object_get(w, "directory"));
-	const char *shell = json_string_value(json_object_get(w, "shell"));
-	size_t n = json_array_size(runs), k;
+	size_t n = json_array_size(runs);
 	double *el = pm_xcalloc(n ? n : 1, sizeof(*el));
 	double *us = pm_xcalloc(n ? n : 1, sizeof(*us));
 	double *sy = pm_xcalloc(n ? n : 1, sizeof(*sy));
 	double *cpu = pm_xcalloc(n ? n : 1, sizeof(*cpu));
-	double warm = jnum(w, "warmup"), nonzero = jnum(w, "nonzero_runs");
-	double hp = jnum(b->hotspots, "processes");
 	size_t ne = run_values(runs, NULL, "elapsed_ns", el);
 	size_t nu = run_values(runs, NULL, "user_ns", us);
 	size_t ns = run_values(runs, NULL, "system_ns", sy);
+	struct pm_table *t = figures_table(2, 17, 10);
 
-	fprintf(f, "  %-18s %zu run%s", "workload", n, n == 1 ? "" : "s");
-	if (warm > 0)
-		fprintf(f, " after %.0f warm-up%s", warm, warm == 1 ? "" : "s");
-	if (dir)
-		fprintf(f, ", in %s", dir);
-	if (shell)
-		fprintf(f, ", by /bin/sh -c");
-	fputc('\n', f);
+	runs_row(t, w, n);
 	if (ne)
-		time_line(f, "elapsed", el, ne, true);
+		time_line(t, "elapsed", el, ne, true);
 	if (nu)
-		time_line(f, "user", us, nu, false);
-	if (ns) {
-		double mu, ms, h;
-
-		time_line(f, "system", sy, ns, false);
-		pm_mean_ci(us, nu, LEVEL, &mu, &h);
-		pm_mean_ci(sy, ns, LEVEL, &ms, &h);
-		if (mu + ms > 0)
-			fprintf(f, "  %-18s %10.0f%%  of user + system\n", "system share",
-				100 * ms / (mu + ms));
-	}
-	if (ne && ne == nu && nu == ns) {
-		double m, h;
-
-		for (k = 0; k < ne; k++)
-			cpu[k] = el[k] > 0 ? (us[k] + sy[k]) / el[k] : NAN;
-		pm_mean_ci(cpu, ne, LEVEL, &m, &h);
-		if (!isnan(m))
-			fprintf(f, "  %-18s %10.2f  (user + system over elapsed)\n", "CPUs used", m);
-	}
-	if (n && run_values(runs, NULL, "max_rss_kb", cpu)) {
-		size_t nr = run_values(runs, NULL, "max_rss_kb", cpu);
-
-		fprintf(f, "  %-18s %6.1f MiB  (the largest process of any run)\n", "max RSS",
-			max_of(cpu, nr) / 1024);
-	}
-	if (!isnan(hp))
-		fprintf(f, "  %-18s %10.0f  (started in the sampled run, the command included)\n",
-			"processes", hp);
-	if (nonzero > 0)
-		fprintf(f, "  %-18s %.0f of %zu runs exited non-zero (--ignore-failure)\n",
-			"failures", nonzero, n);
-	if (fail && json_is_string(json_object_get(fail, "status")))
-		fprintf(f, "  %-18s %s %s: %s\n", "failed",
-			json_string_value(json_object_get(fail, "stage")),
-			json_string_value(json_object_get(fail, "command")),
-			json_string_value(json_object_get(fail, "status")));
+		time_line(t, "user", us, nu, false);
+	if (ns)
+		time_line(t, "system", sy, ns, false);
+	cpu_rows(t, el, ne, us, nu, sy, ns, cpu);
+	other_rows(t, b, n, cpu);
+	pm_table_print(t, f, PM_TABLE_TEXT);
+	pm_table_free(t);
 	if (b->counters.n)
 		counter_lines(b, runs, n, f);
 	free(el);

@@ -224,133 +224,123 @@ static bool end_marker(const char *name)
 	return !strcmp(name, "_etext") || !strcmp(name, "_einittext");
 }
 
-int pm_symtab_from_kallsyms(struct pm_symtab **out, const char *text,
-			    struct pm_err *e)
+/* One line of kallsyms: "ffffffff81000000 T _stext" or "... t name\t[module]". */
+struct kallsyms_line {
+	uint64_t addr;
+	char type;
+	const char *name, *mod;
+	size_t name_len, mod_len;
+};
+
+/* False when [p, le) is not a symbol line at all. */
+static bool kallsyms_parse_line(const char *p, const char *le, struct kallsyms_line *l)
 {
-	size_t len = strlen(text), cap = 1024, n = 0, used = 0, i, j;
-	size_t lines = 0, nonzero = 0, modcap = 16;
-	size_t last_mod_off = 0, last_mod_len = 0;
-	uint32_t last_mod = 0;
-	const char *p = text, *end = text + len;
+	const char *q = p;
+	int digits = 0, d;
+
+	memset(l, 0, sizeof(*l));
+	while (q < le && (d = hexval((unsigned char)*q)) >= 0) {
+		l->addr = l->addr << 4 | (uint64_t)d;
+		q++;
+		digits++;
+	}
+	if (!digits || digits > 16 || le - q < 4 || q[0] != ' ' || q[2] != ' ')
+		return false;
+	l->type = q[1];
+	l->name = q + 3;
+	for (q = l->name; q < le && *q != '\t' && *q != ' '; q++)
+		;
+	l->name_len = (size_t)(q - l->name);
+	if (!l->name_len)
+		return false;
+	while (q < le && (*q == '\t' || *q == ' '))
+		q++;
+	if (q < le && *q == '[') {
+		const char *c = memchr(q, ']', (size_t)(le - q));
+
+		l->mod = q + 1;
+		l->mod_len = c ? (size_t)(c - l->mod) : (size_t)(le - l->mod);
+	}
+	return true;
+}
+
+/* The table as it is read: entries, the name arena, the module names. */
+struct kallsyms_build {
 	struct pm_symtab *t;
 	struct ent *v;
-	uint64_t etext = 0;
-	bool have_etext = false;
+	size_t n, cap, used, modcap;
+	uint32_t last_mod;
+	size_t last_mod_off, last_mod_len;
+	uint64_t etext;
+	bool have_etext;
+};
 
-	*out = NULL;
-	t = pm_xcalloc(1, sizeof(*t));
-	/* names are never longer than the text they come from */
-	t->names = pm_xmalloc(len + 1);
-	t->modules = pm_xcalloc(modcap, sizeof(*t->modules));
-	t->nmod = 1;
-	v = pm_xmalloc(cap * sizeof(*v));
+/* The module's index in t->modules (0 = vmlinux), added when new. */
+static uint32_t kallsyms_module(struct kallsyms_build *b, const char *mod, size_t mod_len)
+{
+	struct pm_symtab *t = b->t;
+	uint32_t m;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end, *q = p, *name, *mod = NULL;
-		size_t name_len, mod_len = 0;
-		uint64_t addr = 0;
-		int digits = 0, d;
-		char type;
-
-		/* "ffffffff81000000 T _stext" or "... t name\t[module]" */
-		while (q < le && (d = hexval((unsigned char)*q)) >= 0) {
-			addr = addr << 4 | (uint64_t)d;
-			q++;
-			digits++;
+	if (!mod || !mod_len)
+		return 0;
+	/* a module's symbols come together: one compare */
+	if (b->last_mod && mod_len == b->last_mod_len &&
+	    !memcmp(t->names + b->last_mod_off, mod, mod_len))
+		return b->last_mod;
+	for (m = 1; m < t->nmod; m++)
+		if (strlen(t->modules[m]) == mod_len && !memcmp(t->modules[m], mod, mod_len))
+			break;
+	if (m == t->nmod) {
+		if (t->nmod == b->modcap) {
+			b->modcap *= 2;
+			t->modules = pm_xrealloc(t->modules, b->modcap * sizeof(*t->modules));
 		}
-		if (!digits || digits > 16 || le - q < 4 || q[0] != ' ' || q[2] != ' ')
-			goto next;
-		type = q[1];
-		name = q + 3;
-		for (q = name; q < le && *q != '\t' && *q != ' '; q++)
-			;
-		name_len = (size_t)(q - name);
-		if (!name_len)
-			goto next;
-		lines++;
-		if (addr)
-			nonzero++;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			goto next;
-		while (q < le && (*q == '\t' || *q == ' '))
-			q++;
-		if (q < le && *q == '[') {
-			const char *c = memchr(q, ']', (size_t)(le - q));
-
-			mod = q + 1;
-			mod_len = c ? (size_t)(c - mod) : (size_t)(le - mod);
-		}
-		if (!addr)
-			goto next;
-
-		if (n == cap) {
-			cap *= 2;
-			v = pm_xrealloc(v, cap * sizeof(*v));
-		}
-		v[n].addr = addr;
-		v[n].size = 0;
-		v[n].name = used;
-		v[n].idx = (uint32_t)n;
-		memcpy(t->names + used, name, name_len);
-		t->names[used + name_len] = '\0';
-		used += name_len + 1;
-		/* rank: binding, then fewer leading underscores */
-		v[n].rank = (uint8_t)(ktype_rank(type) << 4 | underscores(t->names + v[n].name));
-		if (!mod || !mod_len) {
-			v[n].mod = 0;
-		} else if (last_mod && mod_len == last_mod_len &&
-			   !memcmp(t->names + last_mod_off, mod, mod_len)) {
-			/* a module's symbols come together: one compare */
-			v[n].mod = last_mod;
-		} else {
-			uint32_t m;
-
-			for (m = 1; m < t->nmod; m++)
-				if (strlen(t->modules[m]) == mod_len &&
-				    !memcmp(t->modules[m], mod, mod_len))
-					break;
-			if (m == t->nmod) {
-				if (t->nmod == modcap) {
-					modcap *= 2;
-					t->modules = pm_xrealloc(t->modules,
-								 modcap * sizeof(*t->modules));
-				}
-				/* the arena does not move: pointers are stable */
-				memcpy(t->names + used, mod, mod_len);
-				t->names[used + mod_len] = '\0';
-				t->modules[t->nmod++] = t->names + used;
-				used += mod_len + 1;
-			}
-			v[n].mod = m;
-			last_mod = m;
-			last_mod_off = (size_t)(t->modules[m] - t->names);
-			last_mod_len = mod_len;
-		}
-		if (!v[n].mod && name_len == 6 && !memcmp(name, "_etext", 6)) {
-			etext = addr;
-			have_etext = true;
-		}
-		n++;
-next:
-		p = nl ? nl + 1 : end;
+		/* the arena does not move: pointers are stable */
+		memcpy(t->names + b->used, mod, mod_len);
+		t->names[b->used + mod_len] = '\0';
+		t->modules[t->nmod++] = t->names + b->used;
+		b->used += mod_len + 1;
 	}
+	b->last_mod = m;
+	b->last_mod_off = (size_t)(t->modules[m] - t->names);
+	b->last_mod_len = mod_len;
+	return m;
+}
 
-	if (lines && !nonzero) {
-		free(v);
-		pm_symtab_free(t);
-		return pm_err_set(e, -EACCES,
-				  "kernel symbol addresses are hidden (all zero): "
-				  "kernel.kptr_restrict or kernel.perf_event_paranoid "
-				  "restrict them to CAP_SYSLOG");
-	}
-	if (!n) {
-		free(v);
-		pm_symtab_free(t);
-		return pm_err_set(e, -ENOENT, "no kernel text symbols in kallsyms");
-	}
+static void kallsyms_add(struct kallsyms_build *b, const struct kallsyms_line *l)
+{
+	struct pm_symtab *t = b->t;
+	struct ent *x;
 
-	sort_ents(v, n);
+	if (b->n == b->cap) {
+		b->cap *= 2;
+		b->v = pm_xrealloc(b->v, b->cap * sizeof(*b->v));
+	}
+	x = &b->v[b->n];
+	x->addr = l->addr;
+	x->size = 0;
+	x->name = b->used;
+	x->idx = (uint32_t)b->n;
+	memcpy(t->names + b->used, l->name, l->name_len);
+	t->names[b->used + l->name_len] = '\0';
+	b->used += l->name_len + 1;
+	/* rank: binding, then fewer leading underscores */
+	x->rank = (uint8_t)(ktype_rank(l->type) << 4 | underscores(t->names + x->name));
+	x->mod = kallsyms_module(b, l->mod, l->mod_len);
+	if (!x->mod && l->name_len == 6 && !memcmp(l->name, "_etext", 6)) {
+		b->etext = l->addr;
+		b->have_etext = true;
+	}
+	b->n++;
+}
+
+/* The sorted entries into t; size = distance to the next address within
+ * the same object. */
+static void kallsyms_finish(struct kallsyms_build *b)
+{
+	struct pm_symtab *t = b->t;
+	const struct ent *v = b->v;
+	size_t n = b->n, i, j;
 
 	t->v = pm_xmalloc(n * sizeof(*t->v));
 	t->mod = pm_xmalloc(n * sizeof(*t->mod));
@@ -361,7 +351,6 @@ next:
 		t->v[i].size_exact = false;
 		t->mod[i] = v[i].mod;
 	}
-	/* size = distance to the next address within the same object */
 	for (i = 0; i < n; i = j) {
 		uint64_t size = 0;
 		bool marker = end_marker(t->v[i].name);
@@ -372,15 +361,62 @@ next:
 			size = 0;
 		else if (j < n && v[j].mod == v[i].mod)
 			size = v[j].addr - v[i].addr;
-		else if (!v[i].mod && have_etext && etext > v[i].addr)
-			size = etext - v[i].addr;	/* last vmlinux symbol */
+		else if (!v[i].mod && b->have_etext && b->etext > v[i].addr)
+			size = b->etext - v[i].addr;	/* last vmlinux symbol */
 		for (; i < j; i++)
 			t->v[i].size = size;
 	}
-	free(v);
 	fill_addr(t);
 	t->source = "kallsyms";
-	*out = t;
+}
+
+int pm_symtab_from_kallsyms(struct pm_symtab **out, const char *text,
+			    struct pm_err *e)
+{
+	size_t len = strlen(text), lines = 0, nonzero = 0;
+	const char *p = text, *end = text + len;
+	struct kallsyms_build b = { .cap = 1024, .modcap = 16 };
+	struct kallsyms_line l;
+	int err = 0;
+
+	*out = NULL;
+	b.t = pm_xcalloc(1, sizeof(*b.t));
+	/* names are never longer than the text they come from */
+	b.t->names = pm_xmalloc(len + 1);
+	b.t->modules = pm_xcalloc(b.modcap, sizeof(*b.t->modules));
+	b.t->nmod = 1;
+	b.v = pm_xmalloc(b.cap * sizeof(*b.v));
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (kallsyms_parse_line(p, nl ? nl : end, &l)) {
+			lines++;
+			if (l.addr)
+				nonzero++;
+			/* text symbols only */
+			if (l.addr && (l.type == 't' || l.type == 'T' ||
+				       l.type == 'w' || l.type == 'W'))
+				kallsyms_add(&b, &l);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (lines && !nonzero)
+		err = pm_err_set(e, -EACCES,
+				 "kernel symbol addresses are hidden (all zero): "
+				 "kernel.kptr_restrict or kernel.perf_event_paranoid "
+				 "restrict them to CAP_SYSLOG");
+	else if (!b.n)
+		err = pm_err_set(e, -ENOENT, "no kernel text symbols in kallsyms");
+	if (err) {
+		free(b.v);
+		pm_symtab_free(b.t);
+		return err;
+	}
+	sort_ents(b.v, b.n);
+	kallsyms_finish(&b);
+	free(b.v);
+	*out = b.t;
 	return 0;
 }
 
@@ -410,11 +446,70 @@ static uint8_t bind_rank(unsigned char bind)
 	}
 }
 
+/* Each allocated section's [start, end) by index; returns the count.
+ * Section ends bound unsized symbols: .init's _init must not run into .text. */
+static size_t section_bounds(Elf *elf, uint64_t **start, uint64_t **end)
+{
+	size_t nsec = 0, i;
+
+	if (elf_getshdrnum(elf, &nsec))
+		nsec = 0;
+	*end = pm_xcalloc(nsec ? nsec : 1, sizeof(**end));
+	*start = pm_xcalloc(nsec ? nsec : 1, sizeof(**start));
+	for (i = 1; i < nsec; i++) {
+		Elf_Scn *s = elf_getscn(elf, i);
+		GElf_Shdr ssh;
+
+		if (s && gelf_getshdr(s, &ssh) && (ssh.sh_flags & SHF_ALLOC)) {
+			(*start)[i] = ssh.sh_addr;
+			(*end)[i] = ssh.sh_addr + ssh.sh_size;
+		}
+	}
+	return nsec;
+}
+
+/* Sorted entries into t: one symbol per address, the first (preferred)
+ * of each group; unsized ones sized up to the next, within their section. */
+static void funcs_finish(struct pm_symtab *t, struct ent *v, size_t n)
+{
+	size_t i, j, k;
+
+	/* one symbol per address: the first (preferred) of each group */
+	t->v = pm_xmalloc(n * sizeof(*t->v));
+	for (i = 0, k = 0; i < n; i = j, k++) {
+		uint64_t size = v[i].size;
+
+		for (j = i + 1; j < n && v[j].addr == v[i].addr; j++)
+			if (!size)
+				size = v[j].size;
+		t->v[k].addr = v[i].addr;
+		t->v[k].name = NULL;
+		t->v[k].size = size;
+		t->v[k].size_exact = size != 0;
+		/* stash the arena offset until the arena stops moving */
+		v[k] = v[i];
+	}
+	t->n = k;
+	for (i = 0; i < t->n; i++) {
+		t->v[i].name = t->names + v[i].name;
+		if (t->v[i].size_exact)
+			continue;
+		/* unsized: up to the next symbol, never past its section */
+		if (i + 1 < t->n)
+			t->v[i].size = t->v[i + 1].addr - t->v[i].addr;
+		if (v[i].shidx_ok && (!t->v[i].size ||
+				      v[i].sec_end - t->v[i].addr < t->v[i].size))
+			t->v[i].size = v[i].sec_end - t->v[i].addr;
+	}
+	t->v = pm_xrealloc(t->v, t->n * sizeof(*t->v));
+	fill_addr(t);
+}
+
 /* Function symbols of one SHT_SYMTAB/SHT_DYNSYM section. */
 static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		      struct pm_symtab **out)
 {
-	size_t nsec = 0, nsym, i, j, k, n = 0, used = 0, cap = 4096;
+	size_t nsec = 0, nsym, i, n = 0, used = 0, cap = 4096;
 	Elf_Data *data = elf_getdata(scn, NULL);
 	uint64_t *sec_start, *sec_end;
 	struct pm_symtab *t;
@@ -424,20 +519,7 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 	if (!data || !sh->sh_entsize)
 		return 0;
 	nsym = sh->sh_size / sh->sh_entsize;
-	if (elf_getshdrnum(elf, &nsec))
-		nsec = 0;
-	/* section ends bound unsized symbols: .init's _init must not run into .text */
-	sec_end = pm_xcalloc(nsec ? nsec : 1, sizeof(*sec_end));
-	sec_start = pm_xcalloc(nsec ? nsec : 1, sizeof(*sec_start));
-	for (i = 1; i < nsec; i++) {
-		Elf_Scn *s = elf_getscn(elf, i);
-		GElf_Shdr ssh;
-
-		if (s && gelf_getshdr(s, &ssh) && (ssh.sh_flags & SHF_ALLOC)) {
-			sec_start[i] = ssh.sh_addr;
-			sec_end[i] = ssh.sh_addr + ssh.sh_size;
-		}
-	}
+	nsec = section_bounds(elf, &sec_start, &sec_end);
 	v = pm_xmalloc((nsym ? nsym : 1) * sizeof(*v));
 	t = pm_xcalloc(1, sizeof(*t));
 	t->names = pm_xmalloc(cap);
@@ -502,37 +584,8 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		return 0;
 	}
 	sort_ents(v, n);
-
-	/* one symbol per address: the first (preferred) of each group */
-	t->v = pm_xmalloc(n * sizeof(*t->v));
-	for (i = 0, k = 0; i < n; i = j, k++) {
-		uint64_t size = v[i].size;
-
-		for (j = i + 1; j < n && v[j].addr == v[i].addr; j++)
-			if (!size)
-				size = v[j].size;
-		t->v[k].addr = v[i].addr;
-		t->v[k].name = NULL;
-		t->v[k].size = size;
-		t->v[k].size_exact = size != 0;
-		/* stash the arena offset until the arena stops moving */
-		v[k] = v[i];
-	}
-	t->n = k;
-	for (i = 0; i < t->n; i++) {
-		t->v[i].name = t->names + v[i].name;
-		if (t->v[i].size_exact)
-			continue;
-		/* unsized: up to the next symbol, never past its section */
-		if (i + 1 < t->n)
-			t->v[i].size = t->v[i + 1].addr - t->v[i].addr;
-		if (v[i].shidx_ok && (!t->v[i].size ||
-				      v[i].sec_end - t->v[i].addr < t->v[i].size))
-			t->v[i].size = v[i].sec_end - t->v[i].addr;
-	}
+	funcs_finish(t, v, n);
 	free(v);
-	t->v = pm_xrealloc(t->v, t->n * sizeof(*t->v));
-	fill_addr(t);
 	*out = t;
 	return 0;
 }

@@ -77,7 +77,7 @@ expect_out '"exit_status": 3'
 # --ignore-failure: every run counts, with its status
 pm stat -r 3 --ignore-failure --no-profile -o "$T/g.json" -- "$W" -x 3
 expect_status 0 "--ignore-failure"
-expect_out '3 of 3 runs exited non-zero'
+expect_out 'failures +3 of 3 +runs exited non-zero'
 pm show --format json "$T/g.json"
 [ "$(grep -c '"exit_status": 3' "$T/out")" -eq 3 ] || fail "not 3 runs with exit status 3"
 expect_out '"nonzero_runs": 3'

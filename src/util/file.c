@@ -1,3 +1,4 @@
+/* Files: bounded reads, atomic writes, removing scratch trees. */
 #include "config.h"
 
 #include <dirent.h>
@@ -5,7 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,86 +14,6 @@
 #include <unistd.h>
 
 #include "util.h"
-
-int pm_err_set(struct pm_err *e, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e) {
-		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
-/* Out of memory is the one error we do not try to survive. */
-static void *pm_oom(void)
-{
-	static const char msg[] = "pmbench: out of memory\n";
-
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(1);
-	abort();
-}
-
-void *pm_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	return p ? p : pm_oom();
-}
-
-void *pm_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	return p ? p : pm_oom();
-}
-
-void *pm_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	return q ? q : pm_oom();
-}
-
-char *pm_xstrdup(const char *s)
-{
-	char *p;
-
-	if (!s)
-		return NULL;
-	p = strdup(s);
-	return p ? p : pm_oom();
-}
-
-char *pm_xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return pm_oom();
-	return s;
-}
-
-void *pm_xgrow(void *p, size_t n, size_t size)
-{
-	size_t cap;
-
-	/* the capacity is the next power of two: grow when n reaches it */
-	if (n && (n & (n - 1)))
-		return p;
-	cap = n ? 2 * n : 1;
-	if (cap < n || (size && cap > SIZE_MAX / size))
-		return pm_oom();
-	return pm_xrealloc(p, cap * size);
-}
 
 int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
 {
@@ -164,21 +85,6 @@ int pm_read_file(const char *path, char **out, size_t *len)
 	return pm_read_file_max(path, PM_READ_MAX_DEFAULT, out, len);
 }
 
-void pm_fmt_bytes(char *buf, size_t len, double bytes)
-{
-	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
-	size_t i = 0;
-
-	while (bytes >= 1024 && i + 1 < PM_ARRAY_SIZE(units)) {
-		bytes /= 1024;
-		i++;
-	}
-	if (i == 0 || bytes == floor(bytes))
-		snprintf(buf, len, "%.0f %s", bytes, units[i]);
-	else
-		snprintf(buf, len, "%.1f %s", bytes, units[i]);
-}
-
 int pm_read_error(struct pm_err *e, int err, const char *path, size_t max,
 		  const char *what)
 {
@@ -243,19 +149,6 @@ int pm_read_long(const char *path, long *out)
 	if (errno || end == buf)
 		return -EINVAL;
 	return 0;
-}
-
-char *pm_strtrim(char *s)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
-			   end[-1] == '\n' || end[-1] == '\r'))
-		*--end = '\0';
-	return s;
 }
 
 static char *pm_dirname_dup(const char *path)
@@ -350,127 +243,6 @@ out:
 	return err;
 }
 
-void pm_fmt_time(char *buf, size_t len, double ns)
-{
-	static const struct {
-		double scale;
-		const char *unit;
-	} units[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
-	};
-	size_t i;
-
-	if (isnan(ns)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	for (i = 0; i < PM_ARRAY_SIZE(units) - 1; i++)
-		if (fabs(ns) >= units[i].scale)
-			break;
-	ns /= units[i].scale;
-	if (fabs(ns) >= 100)
-		snprintf(buf, len, "%.0f %s", ns, units[i].unit);
-	else if (fabs(ns) >= 10)
-		snprintf(buf, len, "%.1f %s", ns, units[i].unit);
-	else
-		snprintf(buf, len, "%.2f %s", ns, units[i].unit);
-}
-
-void pm_fmt_count(char *buf, size_t len, double v)
-{
-	static const struct {
-		double scale;
-		const char *suffix;
-	} units[] = {
-		{ 1e9, "G" }, { 1e6, "M" }, { 1e3, "K" },
-	};
-	size_t i;
-
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	for (i = 0; i < PM_ARRAY_SIZE(units); i++) {
-		if (fabs(v) >= units[i].scale * 10) {
-			snprintf(buf, len, "%.1f%s", v / units[i].scale,
-				 units[i].suffix);
-			return;
-		}
-	}
-	if (v == 0)
-		snprintf(buf, len, "0");
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else if (fabs(v) >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
-/*
- * Data lives in $PMBENCH_DATADIR, else in the source tree when the
- * program runs from its build tree (so ./pmbench works before install),
- * else where `make install` put it.
- */
-static bool pm_running_in_build_tree(void)
-{
-	static int cached = -1;
-	char exe[PATH_MAX], build[PATH_MAX];
-	ssize_t n;
-
-	if (cached >= 0)
-		return cached;
-	cached = 0;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	if (!realpath(PM_ABS_BUILDDIR, build))
-		return false;
-	*strrchr(exe, '/') = '\0';
-	cached = strcmp(exe, build) == 0;
-	return cached;
-}
-
-const char *pm_datadir(void)
-{
-	const char *env = getenv("PMBENCH_DATADIR");
-
-	if (env && *env)
-		return env;
-	if (pm_running_in_build_tree())
-		return PM_ABS_SRCDIR;
-	return PM_PKGDATADIR;
-}
-
-const char *pm_mandir(void)
-{
-	static char buf[PATH_MAX];
-	const char *env = getenv("PMBENCH_DATADIR");
-
-	if ((env && *env) || pm_running_in_build_tree()) {
-		snprintf(buf, sizeof(buf), "%s/man", pm_datadir());
-		return buf;
-	}
-	return PM_MANDIR;
-}
-
-const char *pm_libexecdir(void)
-{
-	const char *env = getenv("PMBENCH_LIBEXECDIR");
-
-	if (env && *env)
-		return env;
-	if (pm_running_in_build_tree())
-		return PM_ABS_BUILDDIR;
-	return PM_PKGLIBEXECDIR;
-}
-
-bool pm_stderr_is_tty(void)
-{
-	return isatty(2);
-}
-
 /* getdents64 record, as the kernel writes it. */
 struct pm_dirent64 {
 	uint64_t d_ino;
@@ -540,98 +312,4 @@ int pm_rmtree(const char *path)
 	if (rmdir(path) != 0)
 		ret = -errno;
 	return ret;
-}
-
-bool pm_list_valid(const char *s, char sep)
-{
-	const char *p = s;
-
-	for (;;) {
-		const char *end = strchr(p, sep);
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (strspn(p, " \t\n") >= len)
-			return false;
-		if (!end)
-			return true;
-		p = end + 1;
-	}
-}
-
-char **pm_strv_split(const char *s, char sep)
-{
-	size_t n = 1, i = 0;
-	const char *p;
-	char **v;
-
-	for (p = s; *p; p++)
-		if (*p == sep)
-			n++;
-	v = pm_xcalloc(n + 1, sizeof(*v));
-	for (p = s;;) {
-		const char *end = strchr(p, sep);
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char *item = pm_xmalloc(len + 1);
-
-		memcpy(item, p, len);
-		item[len] = '\0';
-		char *t = pm_strtrim(item);
-
-		if (*t) {
-			memmove(item, t, strlen(t) + 1);
-			v[i++] = item;
-		} else {
-			free(item);
-		}
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	v[i] = NULL;
-	return v;
-}
-
-void pm_strv_free(char **v)
-{
-	size_t i;
-
-	if (!v)
-		return;
-	for (i = 0; v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
-size_t pm_strv_len(char *const *v)
-{
-	size_t n = 0;
-
-	while (v && v[n])
-		n++;
-	return n;
-}
-
-char *pm_sh_quote(const char *s)
-{
-	size_t i, n = 3;
-	char *q, *p;
-
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789/._-+,:@%") == strlen(s))
-		return pm_xstrdup(s);
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	p = q = pm_xmalloc(n);
-	*p++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = s[i];
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return q;
 }

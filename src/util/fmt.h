@@ -1,0 +1,15 @@
+/* Figures for people: times, counts, sizes (src/util/fmt.c) */
+#ifndef PM_UTIL_FMT_H
+#define PM_UTIL_FMT_H
+
+#include <stddef.h>
+
+/* "64 MiB" */
+void pm_fmt_bytes(char *buf, size_t len, double bytes);
+
+/* Human formatting of a time in nanoseconds: "95.3 ns", "1.21 us", ... */
+void pm_fmt_time(char *buf, size_t len, double ns);
+/* Count with SI suffix: "1.23 K", "0.25". */
+void pm_fmt_count(char *buf, size_t len, double v);
+
+#endif

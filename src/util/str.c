@@ -1,0 +1,114 @@
+/* Strings: trimming, comma lists, shell quoting. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+char *pm_strtrim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+			   end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+bool pm_list_valid(const char *s, char sep)
+{
+	const char *p = s;
+
+	for (;;) {
+		const char *end = strchr(p, sep);
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (strspn(p, " \t\n") >= len)
+			return false;
+		if (!end)
+			return true;
+		p = end + 1;
+	}
+}
+
+char **pm_strv_split(const char *s, char sep)
+{
+	size_t n = 1, i = 0;
+	const char *p;
+	char **v;
+
+	for (p = s; *p; p++)
+		if (*p == sep)
+			n++;
+	v = pm_xcalloc(n + 1, sizeof(*v));
+	for (p = s;;) {
+		const char *end = strchr(p, sep);
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *item = pm_xmalloc(len + 1);
+
+		memcpy(item, p, len);
+		item[len] = '\0';
+		char *t = pm_strtrim(item);
+
+		if (*t) {
+			memmove(item, t, strlen(t) + 1);
+			v[i++] = item;
+		} else {
+			free(item);
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	v[i] = NULL;
+	return v;
+}
+
+void pm_strv_free(char **v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+size_t pm_strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+char *pm_sh_quote(const char *s)
+{
+	size_t i, n = 3;
+	char *q, *p;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789/._-+,:@%") == strlen(s))
+		return pm_xstrdup(s);
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	p = q = pm_xmalloc(n);
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
