@@ -984,32 +984,14 @@ static void rule_config(const struct pm_bench_cmp *c, const struct pm_explanatio
 	}
 }
 
-static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation *x,
-		       struct finding *f)
+/*
+ * The noise finding when a side has one value: one run against the
+ * spread between runs learnt elsewhere, or a single imported figure.
+ */
+static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			    struct finding *f, double effect)
 {
-	double wide = fmax(c->rel_ci_old, c->rel_ci_new);
-	double effect = fabs(c->ratio - 1);
-	bool migr = (!isnan(c->migrations.old) && c->migrations.old > 0.01) ||
-		    (!isnan(c->migrations.new) && c->migrations.new > 0.01);
-	bool peers = c->ref_old->placement != NULL;
-	bool ctxsw = !peers && !isnan(c->ctxsw.new) && !isnan(c->ctxsw.old) &&
-		     c->ctxsw.new > c->ctxsw.old + 0.05 && !bench_is(c, vm_benches);
-
-	/* A whole workload (pmbench stat) switches and migrates at some rate
-	 * however long it runs: more of them in a longer run is no sign of
-	 * contention, a higher rate (per second) is. */
-	if (c->ref_old->workload && c->med_old > 0 && c->med_new > 0) {
-		double so = c->ctxsw.old / c->med_old * 1e9, sn = c->ctxsw.new / c->med_new * 1e9;
-		double mo = c->migrations.old / c->med_old * 1e9;
-		double mn = c->migrations.new / c->med_new * 1e9;
-
-		ctxsw = !isnan(so) && !isnan(sn) && sn > 1.5 * so + 10;
-		migr = !isnan(mo) && !isnan(mn) && mn > 1.5 * mo + 1;
-	}
-	bool busy = !isnan(c->busy.old) && !isnan(c->busy.new) &&
-		    fabs(c->busy.new - c->busy.old) >= 0.5 && !pm_beyond_competition(c, x);
-
-	if (c->prior_runs && (c->n_old < 2 || c->n_new < 2)) {
+	if (c->prior_runs) {
 		/* one run on a side, against how much runs differ here */
 		double fl = x->opts.noise_floor;
 
@@ -1032,7 +1014,7 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 			 c->n_old, c->n_new, c->prior_runs);
 		return;
 	}
-	if (c->n_old < 2 || c->n_new < 2) {
+	{
 		/* imported reports: one figure a side */
 		const char *sides = c->n_old < 2 && c->n_new < 2 ? "both sides" : "one side";
 
@@ -1065,6 +1047,36 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 			    "how much runs vary.", sides, 100 * fabs(c->ratio - 1),
 			    300 * x->opts.noise_floor);
 		}
+	}
+}
+
+static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+		       struct finding *f)
+{
+	double wide = fmax(c->rel_ci_old, c->rel_ci_new);
+	double effect = fabs(c->ratio - 1);
+	bool migr = (!isnan(c->migrations.old) && c->migrations.old > 0.01) ||
+		    (!isnan(c->migrations.new) && c->migrations.new > 0.01);
+	bool peers = c->ref_old->placement != NULL;
+	bool ctxsw = !peers && !isnan(c->ctxsw.new) && !isnan(c->ctxsw.old) &&
+		     c->ctxsw.new > c->ctxsw.old + 0.05 && !bench_is(c, vm_benches);
+
+	/* A whole workload (pmbench stat) switches and migrates at some rate
+	 * however long it runs: more of them in a longer run is no sign of
+	 * contention, a higher rate (per second) is. */
+	if (c->ref_old->workload && c->med_old > 0 && c->med_new > 0) {
+		double so = c->ctxsw.old / c->med_old * 1e9, sn = c->ctxsw.new / c->med_new * 1e9;
+		double mo = c->migrations.old / c->med_old * 1e9;
+		double mn = c->migrations.new / c->med_new * 1e9;
+
+		ctxsw = !isnan(so) && !isnan(sn) && sn > 1.5 * so + 10;
+		migr = !isnan(mo) && !isnan(mn) && mn > 1.5 * mo + 1;
+	}
+	bool busy = !isnan(c->busy.old) && !isnan(c->busy.new) &&
+		    fabs(c->busy.new - c->busy.old) >= 0.5 && !pm_beyond_competition(c, x);
+
+	if (c->n_old < 2 || c->n_new < 2) {
+		noise_one_value(c, x, f, effect);
 		return;
 	}
 	if (wide < 0.02 && c->converged_old && c->converged_new && !migr && !ctxsw &&
