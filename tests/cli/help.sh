@@ -17,10 +17,18 @@ pm help
 expect_status 0
 expect_out 'PMBENCH\(1\)'
 
-for topic in stat list events show sysinfo help explain import ab report log; do
+# every command 'pmbench -h' lists has a page that help and --help open
+pm -h
+cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' "$T/out")
+[ -n "$cmds" ] || fail "pmbench -h lists no commands"
+for topic in $cmds; do
 	pm help "$topic"
 	expect_status 0 "help $topic"
 	expect_out "PMBENCH-$(echo "$topic" | tr a-z A-Z)\\(1\\)"
+	cp "$T/out" "$T/help-topic"
+	pm "$topic" --help
+	expect_status 0 "$topic --help"
+	cmp -s "$T/out" "$T/help-topic" || fail "'$topic --help' and 'help $topic' differ"
 done
 pm help events-file
 expect_status 0
