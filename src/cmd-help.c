@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -10,26 +11,14 @@
 static const char usage[] =
 	"usage: pmbench help [COMMAND | TOPIC]\n"
 	"\n"
-	"Commands: run stat list events show report log explain import ab sysinfo\n"
-	"          help.\n"
+	"Commands: those 'pmbench -h' lists.\n"
 	"Topics: events-file (pmbench-events(5)), result (pmbench-result(5)),\n"
 	"        benchmarks (pmbench-benchmarks(7)).\n";
 
+/* Pages that are not a command's (a command's is pmbench-COMMAND). */
 static const struct {
 	const char *topic, *page;
 } topics[] = {
-	{ "run", "pmbench-run" },
-	{ "stat", "pmbench-stat" },
-	{ "list", "pmbench-list" },
-	{ "events", "pmbench-events" },
-	{ "show", "pmbench-show" },
-	{ "report", "pmbench-report" },
-	{ "log", "pmbench-log" },
-	{ "import", "pmbench-import" },
-	{ "explain", "pmbench-explain" },
-	{ "ab", "pmbench-ab" },
-	{ "sysinfo", "pmbench-sysinfo" },
-	{ "help", "pmbench-help" },
 	{ "events-file", "pmbench-events.5" },
 	{ "aliases", "pmbench-events.5" },
 	{ "result", "pmbench-result" },
@@ -52,6 +41,13 @@ int cmd_help(int argc, char **argv)
 		return pm_usage_error("help", usage, "one topic at a time");
 	if (argc < 2)
 		return pm_show_manual("pmbench");
+	if (pm_is_command(argv[1])) {
+		char *page = pm_xasprintf("pmbench-%s", argv[1]);
+		int status = pm_show_manual(page);
+
+		free(page);
+		return status;
+	}
 	for (i = 0; i < PM_ARRAY_SIZE(topics); i++)
 		if (!strcmp(argv[1], topics[i].topic))
 			return pm_show_manual(topics[i].page);

@@ -24,6 +24,8 @@ int cmd_log(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_round(int argc, char **argv);	/* internal: pmbench run's rounds */
 int cmd_stat(int argc, char **argv);
+/* Is name a command of the table in main.c (not an internal one)? */
+bool pm_is_command(const char *name);
 
 /* -e EVENTS of run and stat: those asked for (NULL: the default
  * hardware set), then the software events; nothing when !counters.

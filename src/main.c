@@ -62,6 +62,13 @@ static const struct pm_cmd *find_command(const char *name)
 	return NULL;
 }
 
+bool pm_is_command(const char *name)
+{
+	const struct pm_cmd *c = find_command(name);
+
+	return c && c->summary;
+}
+
 int main(int argc, char **argv)
 {
 	const struct pm_cmd *cmd;
