@@ -10,7 +10,7 @@
 #include "results/history.h"
 #include "results/result.h"
 #include "results/table.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char usage[] =
 	"usage: pmbench log [--format table|markdown|csv] [-n N]\n"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char usage[] =
 	"usage: pmbench sysinfo [--format text|json]\n"

@@ -16,7 +16,7 @@
 
 #include "explain/explain.h"
 #include "results/history.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static int json_file_filter(const struct dirent *d)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static double jnum(const json_t *o, const char *key)
 {

@@ -7,7 +7,7 @@
 
 #include "explain/explain.h"
 #include "results/table.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char *level(double conf)
 {

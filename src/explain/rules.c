@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 #define HIGH 0.7
 

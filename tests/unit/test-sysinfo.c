@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 /* ---- kernel config ---- */
 
