@@ -672,16 +672,16 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 
 static bool cpu_differs(const struct pm_explanation *x)
 {
-	static const char *const keys[] = {
-		"cpu.model_name", "cpu.vendor", "cpu.family", "cpu.model",
-		"cpu.max_mhz", "cpu.governor", "cpu.microcode", "hypervisor.vendor",
-		"hostname",
+	static const enum pm_fp_key keys[] = {
+		PM_FP_CPU_MODEL_NAME, PM_FP_CPU_VENDOR, PM_FP_CPU_FAMILY, PM_FP_CPU_MODEL,
+		PM_FP_CPU_MAX_MHZ, PM_FP_CPU_GOVERNOR, PM_FP_CPU_MICROCODE,
+		PM_FP_HYPERVISOR_VENDOR, PM_FP_HOSTNAME,
 	};
-	const struct pm_fp_diff *mhz = pm_find_diff(x, "cpu.cur_mhz");
+	const struct pm_fp_diff *mhz = pm_fp_find(x, PM_FP_CPU_CUR_MHZ);
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(keys); i++)
-		if (pm_find_diff(x, keys[i]))
+		if (pm_fp_find(x, keys[i]))
 			return true;
 	return mhz && fabs(strtod(mhz->new, NULL) / strtod(mhz->old, NULL) - 1) > 0.05;
 }
@@ -692,7 +692,7 @@ static bool same_fingerprint(const struct pm_explanation *x)
 	size_t i;
 
 	for (i = 0; i < x->ndiffs; i++)
-		if (strcmp(x->diffs[i].key, "cpu.cur_mhz") || cpu_differs(x))
+		if (strcmp(x->diffs[i].key, pm_fp_key(PM_FP_CPU_CUR_MHZ)) || cpu_differs(x))
 			return false;
 	return true;
 }
@@ -723,7 +723,7 @@ static double share_others(double o, double cpus)
  * inconclusive, say why and return true. */
 static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	const json_t *on = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	const json_t *on = pm_sysinfo_at(x->old->runs[0].sysinfo, PM_FP_CPU_ONLINE);
 	double cpus = json_is_number(on) ? json_number_value(on) : 1;
 	double inner = log(c->ratio > 1 ? c->ci_low : c->ci_high), stretch[3] = { 1, 1, 1 };
 	char why[3][256] = { "", "", "" };
@@ -777,7 +777,7 @@ static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanat
  */
 bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	const json_t *cpus = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	const json_t *cpus = pm_sysinfo_at(x->old->runs[0].sysinfo, PM_FP_CPU_ONLINE);
 	double n = json_is_integer(cpus) && json_integer_value(cpus) > 0 ?
 		   (double)json_integer_value(cpus) : 1;
 	double rc = fmax(1, (c->busy.new + 1) / n) / fmax(1, (c->busy.old + 1) / n);
