@@ -423,6 +423,17 @@ static void diff_members(struct pm_explanation *x, const json_t *so,
 	}
 }
 
+bool pm_fp_compared(enum pm_fp_key k)
+{
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(fp_keys); i++)
+		if (fp_keys[i] == k)
+			return true;
+	/* their members are compared one by one */
+	return k == PM_FP_VULNERABILITIES || k == PM_FP_KERNEL_CONFIG;
+}
+
 void pm_fingerprint_diff(struct pm_explanation *x)
 {
 	const json_t *so = x->old->runs[0].sysinfo, *sn = x->new->runs[0].sysinfo;

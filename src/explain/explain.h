@@ -209,6 +209,8 @@ bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explana
 void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 			const struct pm_side *new);
 void pm_fingerprint_diff(struct pm_explanation *x);
+/* Whether pm_fingerprint_diff compares item k: rules can only see those. */
+bool pm_fp_compared(enum pm_fp_key k);
 /* rules.c: fills c->causes, ranked */
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
 const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,

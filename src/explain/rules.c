@@ -654,8 +654,10 @@ static const struct pm_fp_diff *preempt_param_diff(const struct pm_explanation *
 	static struct pm_fp_diff d;
 	static char o[32], n[32], key[64];
 	const struct pm_fp_diff *cmd = pm_fp_find(x, PM_FP_KERNEL_CMDLINE);
-	const json_t *po = x->old->nruns ? pm_sysinfo_at(x->old->runs[0].sysinfo, PM_FP_KERNEL_PREEMPTION) : NULL;
-	const json_t *pn = x->new->nruns ? pm_sysinfo_at(x->new->runs[0].sysinfo, PM_FP_KERNEL_PREEMPTION) : NULL;
+	const json_t *po = x->old->nruns ? pm_sysinfo_at(x->old->runs[0].sysinfo,
+							 PM_FP_KERNEL_PREEMPTION) : NULL;
+	const json_t *pn = x->new->nruns ? pm_sysinfo_at(x->new->runs[0].sysinfo,
+							 PM_FP_KERNEL_PREEMPTION) : NULL;
 
 	if (!cmd || !json_is_string(po) || !json_is_string(pn) ||
 	    strcmp(json_string_value(po), "dynamic") ||

@@ -82,6 +82,7 @@ enum pm_fp_key {
 };
 
 struct pm_fp_key_info {
+	const char *id;		/* the constant's name: "PM_FP_KERNEL_HZ" */
 	/* Dotted path; "*" stands for an array index (cpu.caches.*.ways). */
 	const char *key;
 	const char *type;	/* JSON type: "string", "integer", ... */
