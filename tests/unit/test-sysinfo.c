@@ -1,4 +1,4 @@
-/* Unit tests for the system fingerprint (src/sysinfo.c). */
+/* Unit tests for the system fingerprint (src/sysinfo/). */
 #include "config.h"
 
 #include <check.h>
