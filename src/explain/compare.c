@@ -77,9 +77,9 @@ int pm_side_load(struct pm_side *s, const char *path, struct pm_err *e)
 	return 0;
 }
 
-static const char *fp_str(const struct pm_result *r, const char *key)
+static const char *fp_str(const struct pm_result *r, enum pm_fp_key k)
 {
-	const char *v = json_string_value(pm_sysinfo_get(r->sysinfo, key));
+	const char *v = json_string_value(pm_sysinfo_at(r->sysinfo, k));
 
 	return v ? v : "";
 }
@@ -91,7 +91,7 @@ static bool same_run(const struct pm_result *a, const struct pm_result *b)
 	size_t i;
 
 	if (!a->created || !b->created || strcmp(a->created, b->created) ||
-	    strcmp(fp_str(a, "hostname"), fp_str(b, "hostname")) || a->nbench != b->nbench)
+	    strcmp(fp_str(a, PM_FP_HOSTNAME), fp_str(b, PM_FP_HOSTNAME)) || a->nbench != b->nbench)
 		return false;
 	for (i = 0; i < a->nbench; i++)
 		if (a->bench[i].ntrials != b->bench[i].ntrials ||
@@ -117,8 +117,8 @@ static bool spread_wanted(const struct pm_result *r, const struct pm_side *old,
 		for (i = 0; i < sides[k]->nruns; i++) {
 			if (same_run(r, &sides[k]->runs[i]))
 				return false;
-			host = host || !strcmp(fp_str(r, "hostname"),
-					       fp_str(&sides[k]->runs[i], "hostname"));
+			host = host || !strcmp(fp_str(r, PM_FP_HOSTNAME),
+					       fp_str(&sides[k]->runs[i], PM_FP_HOSTNAME));
 		}
 	return host;
 }
@@ -342,8 +342,9 @@ static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
 static char *run_group_key(const struct pm_result *r)
 {
 	static const char *const opts[] = { "cpu", "rounds", "max_time_s", "placement" };
-	char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, "hostname"),
-				 fp_str(r, "kernel.release"), fp_str(r, "kernel.cmdline"));
+	char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, PM_FP_HOSTNAME),
+				 fp_str(r, PM_FP_KERNEL_RELEASE),
+				 fp_str(r, PM_FP_KERNEL_CMDLINE));
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(opts); i++) {
