@@ -30,7 +30,7 @@ static const char *leaf_key(const char *dotted)
 	return dot ? dot + 1 : dotted;
 }
 
-void put(json_t *obj, enum pm_fp_key k, json_t *v)
+void si_put(json_t *obj, enum pm_fp_key k, json_t *v)
 {
 	json_object_set_new(obj, pm_fp_key_leaf(k), v);
 }
@@ -45,7 +45,7 @@ static void put_group(json_t *si, enum pm_fp_key member, json_t *group)
 	json_object_set_new(si, name, group);
 }
 
-static void na_v(struct ctx *c, json_t *obj, const char *dotted,
+static void na_v(struct si_ctx *c, json_t *obj, const char *dotted,
 		 const char *fmt, va_list ap)
 {
 	char *why;
@@ -58,7 +58,7 @@ static void na_v(struct ctx *c, json_t *obj, const char *dotted,
 	free(why);
 }
 
-void na_at(struct ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
+void si_na_at(struct si_ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,7 +67,7 @@ void na_at(struct ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
 	va_end(ap);
 }
 
-void na(struct ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
+void si_na(struct si_ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -76,7 +76,7 @@ void na(struct ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
 	va_end(ap);
 }
 
-void file_reason(char *buf, size_t len, const char *path, int err)
+void si_file_reason(char *buf, size_t len, const char *path, int err)
 {
 	if (err == -ENOENT)
 		snprintf(buf, len, "%s does not exist", path);
@@ -87,30 +87,30 @@ void file_reason(char *buf, size_t len, const char *path, int err)
 		snprintf(buf, len, "%s: %s", path, strerror(-err));
 }
 
-int put_line_at(struct ctx *c, json_t *obj, const char *dotted,
-		const char *path, const char *hint)
+int si_put_line_at(struct si_ctx *c, json_t *obj, const char *dotted,
+		   const char *path, const char *hint)
 {
 	char buf[4096], why[512];
 	int err = pm_read_line(path, buf, sizeof(buf));
 
 	if (err) {
-		file_reason(why, sizeof(why), path, err);
-		na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
-		      hint ? hint : "");
+		si_file_reason(why, sizeof(why), path, err);
+		si_na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
+			 hint ? hint : "");
 		return err;
 	}
 	json_object_set_new(obj, leaf_key(dotted), json_string(pm_strtrim(buf)));
 	return 0;
 }
 
-int put_line(struct ctx *c, json_t *obj, enum pm_fp_key k,
-	     const char *path, const char *hint)
+int si_put_line(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
+		const char *path, const char *hint)
 {
-	return put_line_at(c, obj, pm_fp_key(k), path, hint);
+	return si_put_line_at(c, obj, pm_fp_key(k), path, hint);
 }
 
-int put_long_at(struct ctx *c, json_t *obj, const char *dotted,
-		const char *path, const char *hint)
+int si_put_long_at(struct si_ctx *c, json_t *obj, const char *dotted,
+		   const char *path, const char *hint)
 {
 	char why[512];
 	long v;
@@ -120,22 +120,22 @@ int put_long_at(struct ctx *c, json_t *obj, const char *dotted,
 		if (err == -EINVAL)
 			snprintf(why, sizeof(why), "%s: not a number", path);
 		else
-			file_reason(why, sizeof(why), path, err);
-		na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
-		      hint ? hint : "");
+			si_file_reason(why, sizeof(why), path, err);
+		si_na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
+			 hint ? hint : "");
 		return err;
 	}
 	json_object_set_new(obj, leaf_key(dotted), json_integer(v));
 	return 0;
 }
 
-int put_long(struct ctx *c, json_t *obj, enum pm_fp_key k,
-	     const char *path, const char *hint)
+int si_put_long(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
+		const char *path, const char *hint)
 {
-	return put_long_at(c, obj, pm_fp_key(k), path, hint);
+	return si_put_long_at(c, obj, pm_fp_key(k), path, hint);
 }
 
-json_t *word_array(const char *s)
+json_t *si_word_array(const char *s)
 {
 	json_t *a = json_array();
 
@@ -151,7 +151,7 @@ json_t *word_array(const char *s)
 	return a;
 }
 
-int pick_marked(const char *text, char open, char close, char *out, size_t len)
+int si_pick_marked(const char *text, char open, char close, char *out, size_t len)
 {
 	const char *s, *e;
 	size_t n;
@@ -170,7 +170,7 @@ int pick_marked(const char *text, char open, char close, char *out, size_t len)
 
 int pm_sysinfo_bracketed(const char *text, char *out, size_t len)
 {
-	return pick_marked(text, '[', ']', out, len);
+	return si_pick_marked(text, '[', ']', out, len);
 }
 
 const json_t *pm_sysinfo_get(const json_t *si, const char *dotted)
@@ -220,67 +220,67 @@ const json_t *pm_sysinfo_at(const json_t *si, enum pm_fp_key k)
 	return pm_sysinfo_get(si, pm_fp_key(k));
 }
 
-static json_t *collect_clocksource(struct ctx *c)
+static json_t *collect_clocksource(struct si_ctx *c)
 {
 	json_t *o = json_object();
 	char buf[1024], why[512];
 	int err;
 
-	put_line(c, o, PM_FP_CLOCKSOURCE_CURRENT,
-		 SYS_CLOCKSOURCE "/current_clocksource", NULL);
+	si_put_line(c, o, PM_FP_CLOCKSOURCE_CURRENT,
+		    SYS_CLOCKSOURCE "/current_clocksource", NULL);
 	err = pm_read_line(SYS_CLOCKSOURCE "/available_clocksource", buf,
 			   sizeof(buf));
 	if (!err) {
-		put(o, PM_FP_CLOCKSOURCE_AVAILABLE, word_array(buf));
+		si_put(o, PM_FP_CLOCKSOURCE_AVAILABLE, si_word_array(buf));
 	} else {
-		file_reason(why, sizeof(why),
-			    SYS_CLOCKSOURCE "/available_clocksource", err);
-		na(c, o, PM_FP_CLOCKSOURCE_AVAILABLE, "%s", why);
+		si_file_reason(why, sizeof(why),
+			       SYS_CLOCKSOURCE "/available_clocksource", err);
+		si_na(c, o, PM_FP_CLOCKSOURCE_AVAILABLE, "%s", why);
 	}
 	return o;
 }
 
-static json_t *collect_perf(struct ctx *c)
+static json_t *collect_perf(struct si_ctx *c)
 {
 	json_t *o = json_object();
 
-	put_long(c, o, PM_FP_PERF_EVENT_PARANOID,
-		 "/proc/sys/kernel/perf_event_paranoid",
-		 "kernel without CONFIG_PERF_EVENTS");
-	put_long(c, o, PM_FP_PERF_KPTR_RESTRICT, "/proc/sys/kernel/kptr_restrict",
-		 NULL);
-	put_long(c, o, PM_FP_PERF_NMI_WATCHDOG, "/proc/sys/kernel/nmi_watchdog",
-		 "kernel without a hard lockup detector");
-	put_long(c, o, PM_FP_PERF_EVENT_MAX_SAMPLE_RATE,
-		 "/proc/sys/kernel/perf_event_max_sample_rate",
-		 "kernel without CONFIG_PERF_EVENTS");
+	si_put_long(c, o, PM_FP_PERF_EVENT_PARANOID,
+		    "/proc/sys/kernel/perf_event_paranoid",
+		    "kernel without CONFIG_PERF_EVENTS");
+	si_put_long(c, o, PM_FP_PERF_KPTR_RESTRICT, "/proc/sys/kernel/kptr_restrict",
+		    NULL);
+	si_put_long(c, o, PM_FP_PERF_NMI_WATCHDOG, "/proc/sys/kernel/nmi_watchdog",
+		    "kernel without a hard lockup detector");
+	si_put_long(c, o, PM_FP_PERF_EVENT_MAX_SAMPLE_RATE,
+		    "/proc/sys/kernel/perf_event_max_sample_rate",
+		    "kernel without CONFIG_PERF_EVENTS");
 	return o;
 }
 
 /* The process's own items: the C library and pmbench itself. */
-static void put_self(struct ctx *c, json_t *si)
+static void put_self(struct si_ctx *c, json_t *si)
 {
 	json_t *pm = json_object();
 #ifdef __GLIBC__
 	char *text = pm_xasprintf("glibc %s", gnu_get_libc_version());
 
-	put(si, PM_FP_LIBC, json_string(text));
+	si_put(si, PM_FP_LIBC, json_string(text));
 	free(text);
 #else
-	na(c, si, PM_FP_LIBC, "not glibc: the C library has no version query");
+	si_na(c, si, PM_FP_LIBC, "not glibc: the C library has no version query");
 #endif
 	(void)c;
-	put(pm, PM_FP_PMBENCH_VERSION, json_string(PACKAGE_VERSION));
+	si_put(pm, PM_FP_PMBENCH_VERSION, json_string(PACKAGE_VERSION));
 #if defined(__clang__) || !defined(__GNUC__)
-	put(pm, PM_FP_PMBENCH_COMPILER, json_string(__VERSION__));
+	si_put(pm, PM_FP_PMBENCH_COMPILER, json_string(__VERSION__));
 #else
-	put(pm, PM_FP_PMBENCH_COMPILER, json_string("gcc " __VERSION__));
+	si_put(pm, PM_FP_PMBENCH_COMPILER, json_string("gcc " __VERSION__));
 #endif
 	put_group(si, PM_FP_PMBENCH_VERSION, pm);
 }
 
 /* What several parts need: uname, /proc/cpuinfo, /proc/cmdline. */
-static void ctx_init(struct ctx *c)
+static void ctx_init(struct si_ctx *c)
 {
 	char *text;
 
@@ -288,7 +288,7 @@ static void ctx_init(struct ctx *c)
 	c->perf_paranoid = -1;
 	c->unavail = json_object();
 	c->have_uts = uname(&c->uts) == 0;
-	c->cpuinfo = read_cpuinfo(&c->cpuinfo_err);
+	c->cpuinfo = si_read_cpuinfo(&c->cpuinfo_err);
 	c->cmdline_err = pm_read_file("/proc/cmdline", &text, NULL);
 	if (!c->cmdline_err) {
 		c->cmdline = pm_xstrdup(pm_strtrim(text));
@@ -301,25 +301,25 @@ static void ctx_init(struct ctx *c)
 
 json_t *pm_sysinfo_collect(void)
 {
-	struct ctx c = { 0 };
+	struct si_ctx c = { 0 };
 	json_t *si = json_object();
 
 	ctx_init(&c);
 	if (c.have_uts)
-		put(si, PM_FP_HOSTNAME, json_string(c.uts.nodename));
+		si_put(si, PM_FP_HOSTNAME, json_string(c.uts.nodename));
 	else
-		na(&c, si, PM_FP_HOSTNAME, "uname: %s", strerror(errno));
-	put_group(si, PM_FP_KERNEL_RELEASE, collect_kernel(&c));
-	put_group(si, PM_FP_CPU_VENDOR, collect_cpu(&c));
-	put_vulnerabilities(&c, si);
-	put_mitigations(&c, si);
+		si_na(&c, si, PM_FP_HOSTNAME, "uname: %s", strerror(errno));
+	put_group(si, PM_FP_KERNEL_RELEASE, si_collect_kernel(&c));
+	put_group(si, PM_FP_CPU_VENDOR, si_collect_cpu(&c));
+	si_put_vulnerabilities(&c, si);
+	si_put_mitigations(&c, si);
 	put_group(si, PM_FP_CLOCKSOURCE_CURRENT, collect_clocksource(&c));
-	put_group(si, PM_FP_HYPERVISOR_PRESENT, collect_hypervisor(&c));
-	put_group(si, PM_FP_MEMORY_TOTAL_KB, collect_memory(&c));
-	put_group(si, PM_FP_THP_ENABLED, collect_thp(&c));
+	put_group(si, PM_FP_HYPERVISOR_PRESENT, si_collect_hypervisor(&c));
+	put_group(si, PM_FP_MEMORY_TOTAL_KB, si_collect_memory(&c));
+	put_group(si, PM_FP_THP_ENABLED, si_collect_thp(&c));
 	put_group(si, PM_FP_PERF_EVENT_PARANOID, collect_perf(&c));
 	put_self(&c, si);
-	put(si, PM_FP_UNAVAILABLE, c.unavail);
+	si_put(si, PM_FP_UNAVAILABLE, c.unavail);
 
 	json_decref(c.cpuinfo);
 	free(c.cmdline);

@@ -78,7 +78,7 @@ next:
 	return cfg;
 }
 
-bool config_is_y(const json_t *config, const char *name)
+bool si_config_is_y(const json_t *config, const char *name)
 {
 	const char *v = json_string_value(json_object_get(config, name));
 
@@ -135,8 +135,8 @@ static int read_gzip(const char *path, size_t max, char **out)
 }
 #endif
 
-char *read_kernel_config(struct ctx *c, char *source, size_t srclen,
-			 char *why, size_t whylen)
+char *si_read_kernel_config(struct si_ctx *c, char *source, size_t srclen,
+			    char *why, size_t whylen)
 {
 	char *text = NULL, gz_why[256], boot[300];
 	int err;

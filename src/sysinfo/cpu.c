@@ -51,7 +51,7 @@ static long long parse_size(const char *s)
 }
 
 /* The first processor block of /proc/cpuinfo as key -> value. */
-json_t *read_cpuinfo(int *err)
+json_t *si_read_cpuinfo(int *err)
 {
 	char *text, *line;
 	json_t *o;
@@ -81,31 +81,31 @@ json_t *read_cpuinfo(int *err)
 	return o;
 }
 
-const char *cpuinfo_str(struct ctx *c, const char *key)
+const char *si_cpuinfo_str(struct si_ctx *c, const char *key)
 {
 	return json_string_value(json_object_get(c->cpuinfo, key));
 }
 
-static bool put_cpuinfo_str(struct ctx *c, json_t *obj, enum pm_fp_key k,
+static bool put_cpuinfo_str(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
 			    const char *key)
 {
-	const char *v = cpuinfo_str(c, key);
+	const char *v = si_cpuinfo_str(c, key);
 
 	if (v) {
-		put(obj, k, json_string(v));
+		si_put(obj, k, json_string(v));
 		return true;
 	}
 	if (!c->cpuinfo)
-		na(c, obj, k, "/proc/cpuinfo: %s", strerror(-c->cpuinfo_err));
+		si_na(c, obj, k, "/proc/cpuinfo: %s", strerror(-c->cpuinfo_err));
 	else
-		na(c, obj, k, "no \"%s\" line in /proc/cpuinfo", key);
+		si_na(c, obj, k, "no \"%s\" line in /proc/cpuinfo", key);
 	return false;
 }
 
-static void put_cpuinfo_int(struct ctx *c, json_t *obj, enum pm_fp_key k,
+static void put_cpuinfo_int(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
 			    const char *key)
 {
-	const char *v = cpuinfo_str(c, key);
+	const char *v = si_cpuinfo_str(c, key);
 	char *end;
 	long n;
 
@@ -115,14 +115,14 @@ static void put_cpuinfo_int(struct ctx *c, json_t *obj, enum pm_fp_key k,
 	}
 	n = strtol(v, &end, 0);
 	if (end == v)
-		na(c, obj, k, "/proc/cpuinfo \"%s\" is not a number: %s", key, v);
+		si_na(c, obj, k, "/proc/cpuinfo \"%s\" is not a number: %s", key, v);
 	else
-		put(obj, k, json_integer(n));
+		si_put(obj, k, json_integer(n));
 }
 
-bool cpu_has_flag(struct ctx *c, const char *flag)
+bool si_cpu_has_flag(struct si_ctx *c, const char *flag)
 {
-	const char *flags = cpuinfo_str(c, "flags");
+	const char *flags = si_cpuinfo_str(c, "flags");
 	size_t n = strlen(flag);
 
 	while (flags && *flags) {
@@ -146,7 +146,7 @@ static const char *cache_key(char *buf, size_t len, size_t idx, enum pm_fp_key k
 }
 
 /* One entry of cpu.caches from .../cache/indexN. */
-static json_t *collect_cache(struct ctx *c, const char *dir, size_t idx)
+static json_t *collect_cache(struct si_ctx *c, const char *dir, size_t idx)
 {
 	static const struct {
 		enum pm_fp_key key;
@@ -162,25 +162,25 @@ static json_t *collect_cache(struct ctx *c, const char *dir, size_t idx)
 
 	for (i = 0; i < PM_ARRAY_SIZE(ints); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, ints[i].file);
-		put_long_at(c, o, cache_key(dotted, sizeof(dotted), idx, ints[i].key),
-			    path, NULL);
+		si_put_long_at(c, o, cache_key(dotted, sizeof(dotted), idx, ints[i].key),
+			       path, NULL);
 		if (i == 0) {
 			/* Keep the documented key order. */
 			snprintf(path, sizeof(path), "%s/type", dir);
-			put_line_at(c, o, cache_key(dotted, sizeof(dotted), idx,
+			si_put_line_at(c, o, cache_key(dotted, sizeof(dotted), idx,
 				    PM_FP_CPU_CACHE_TYPE), path, NULL);
 			snprintf(path, sizeof(path), "%s/size", dir);
 			cache_key(dotted, sizeof(dotted), idx, PM_FP_CPU_CACHE_SIZE);
 			if (pm_read_line(path, buf, sizeof(buf)) == 0 &&
 			    parse_size(buf) >= 0)
-				put(o, PM_FP_CPU_CACHE_SIZE,
-				    json_integer(parse_size(buf)));
+				si_put(o, PM_FP_CPU_CACHE_SIZE,
+				       json_integer(parse_size(buf)));
 			else
-				na_at(c, o, dotted, "%s unreadable", path);
+				si_na_at(c, o, dotted, "%s unreadable", path);
 		}
 	}
 	snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
-	put_line_at(c, o, cache_key(dotted, sizeof(dotted), idx,
+	si_put_line_at(c, o, cache_key(dotted, sizeof(dotted), idx,
 		    PM_FP_CPU_CACHE_SHARED_CPU_LIST), path, NULL);
 	return o;
 }
@@ -190,7 +190,7 @@ static int select_index(const struct dirent *d)
 	return strncmp(d->d_name, "index", 5) == 0;
 }
 
-static void put_caches(struct ctx *c, json_t *cpu)
+static void put_caches(struct si_ctx *c, json_t *cpu)
 {
 	static const char dir[] = SYS_CPU "/cpu0/cache";
 	struct dirent **list;
@@ -201,8 +201,8 @@ static void put_caches(struct ctx *c, json_t *cpu)
 	/* versionsort: index10 after index9. */
 	n = scandir(dir, &list, select_index, versionsort);
 	if (n <= 0) {
-		na(c, cpu, PM_FP_CPU_CACHES, "%s: %s", dir,
-		   n == 0 ? "no index* entries" : strerror(errno));
+		si_na(c, cpu, PM_FP_CPU_CACHES, "%s: %s", dir,
+		      n == 0 ? "no index* entries" : strerror(errno));
 		return;
 	}
 	a = json_array();
@@ -212,11 +212,11 @@ static void put_caches(struct ctx *c, json_t *cpu)
 		free(list[i]);
 	}
 	free(list);
-	put(cpu, PM_FP_CPU_CACHES, a);
+	si_put(cpu, PM_FP_CPU_CACHES, a);
 }
 
 /* Identity, flags and bugs: the first processor of /proc/cpuinfo. */
-static void put_identity(struct ctx *c, json_t *cpu)
+static void put_identity(struct si_ctx *c, json_t *cpu)
 {
 	const char *v;
 
@@ -228,40 +228,41 @@ static void put_identity(struct ctx *c, json_t *cpu)
 	put_cpuinfo_str(c, cpu, PM_FP_CPU_MICROCODE, "microcode");
 
 	/* arm64 calls them "Features". */
-	v = cpuinfo_str(c, "flags");
+	v = si_cpuinfo_str(c, "flags");
 	if (!v)
-		v = cpuinfo_str(c, "Features");
+		v = si_cpuinfo_str(c, "Features");
 	if (v)
-		put(cpu, PM_FP_CPU_FLAGS, word_array(v));
+		si_put(cpu, PM_FP_CPU_FLAGS, si_word_array(v));
 	else
 		put_cpuinfo_str(c, cpu, PM_FP_CPU_FLAGS, "flags");
-	if ((v = cpuinfo_str(c, "bugs")) != NULL)
-		put(cpu, PM_FP_CPU_BUGS, word_array(v));
+	if ((v = si_cpuinfo_str(c, "bugs")) != NULL)
+		si_put(cpu, PM_FP_CPU_BUGS, si_word_array(v));
 	else
 		put_cpuinfo_str(c, cpu, PM_FP_CPU_BUGS, "bugs");
 }
 
-static void put_counts(struct ctx *c, json_t *cpu)
+static void put_counts(struct si_ctx *c, json_t *cpu)
 {
 	char buf[256], why[512];
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int err;
 
 	if (online > 0)
-		put(cpu, PM_FP_CPU_ONLINE, json_integer(online));
+		si_put(cpu, PM_FP_CPU_ONLINE, json_integer(online));
 	else
-		na(c, cpu, PM_FP_CPU_ONLINE, "sysconf(_SC_NPROCESSORS_ONLN) failed");
+		si_na(c, cpu, PM_FP_CPU_ONLINE, "sysconf(_SC_NPROCESSORS_ONLN) failed");
 	err = pm_read_line(SYS_CPU "/possible", buf, sizeof(buf));
 	if (!err && cpulist_count(buf) > 0) {
-		put(cpu, PM_FP_CPU_POSSIBLE, json_integer(cpulist_count(buf)));
+		si_put(cpu, PM_FP_CPU_POSSIBLE, json_integer(cpulist_count(buf)));
 	} else {
-		file_reason(why, sizeof(why), SYS_CPU "/possible", err ? err : -EINVAL);
-		na(c, cpu, PM_FP_CPU_POSSIBLE, "%s", why);
+		si_file_reason(why, sizeof(why), SYS_CPU "/possible",
+			       err ? err : -EINVAL);
+		si_na(c, cpu, PM_FP_CPU_POSSIBLE, "%s", why);
 	}
 }
 
 /* Governor and frequencies; without a cpufreq driver say so once. */
-static void put_cpufreq(struct ctx *c, json_t *cpu)
+static void put_cpufreq(struct si_ctx *c, json_t *cpu)
 {
 	static const char no_cpufreq[] = "no cpufreq driver (" SYS_CPU
 		"/cpu0/cpufreq is missing; usual in virtual machines)";
@@ -270,41 +271,41 @@ static void put_cpufreq(struct ctx *c, json_t *cpu)
 	long khz;
 
 	if (cpufreq)
-		put_line(c, cpu, PM_FP_CPU_GOVERNOR,
-			 SYS_CPU "/cpu0/cpufreq/scaling_governor", NULL);
+		si_put_line(c, cpu, PM_FP_CPU_GOVERNOR,
+			    SYS_CPU "/cpu0/cpufreq/scaling_governor", NULL);
 	else
-		na(c, cpu, PM_FP_CPU_GOVERNOR, "%s", no_cpufreq);
+		si_na(c, cpu, PM_FP_CPU_GOVERNOR, "%s", no_cpufreq);
 
 	/* Whole MHz: the fraction is noise and prints as 2596.1439999999998. */
-	v = cpuinfo_str(c, "cpu MHz");
+	v = si_cpuinfo_str(c, "cpu MHz");
 	if (v && strtod(v, NULL) > 0) {
-		put(cpu, PM_FP_CPU_CUR_MHZ,
-		    json_real((double)(long long)(strtod(v, NULL) + 0.5)));
+		si_put(cpu, PM_FP_CPU_CUR_MHZ,
+		       json_real((double)(long long)(strtod(v, NULL) + 0.5)));
 	} else if (pm_read_long(SYS_CPU "/cpu0/cpufreq/scaling_cur_freq",
 				&khz) == 0) {
-		put(cpu, PM_FP_CPU_CUR_MHZ, json_real((double)((khz + 500) / 1000)));
+		si_put(cpu, PM_FP_CPU_CUR_MHZ, json_real((double)((khz + 500) / 1000)));
 	} else {
-		na(c, cpu, PM_FP_CPU_CUR_MHZ, "no \"cpu MHz\" in /proc/cpuinfo and %s",
-		   cpufreq ? "no scaling_cur_freq" : no_cpufreq);
+		si_na(c, cpu, PM_FP_CPU_CUR_MHZ, "no \"cpu MHz\" in /proc/cpuinfo and %s",
+		      cpufreq ? "no scaling_cur_freq" : no_cpufreq);
 	}
 	if (!cpufreq)
-		na(c, cpu, PM_FP_CPU_MAX_MHZ, "%s", no_cpufreq);
+		si_na(c, cpu, PM_FP_CPU_MAX_MHZ, "%s", no_cpufreq);
 	else if (pm_read_long(SYS_CPU "/cpu0/cpufreq/cpuinfo_max_freq", &khz) == 0)
-		put(cpu, PM_FP_CPU_MAX_MHZ, json_real((double)((khz + 500) / 1000)));
+		si_put(cpu, PM_FP_CPU_MAX_MHZ, json_real((double)((khz + 500) / 1000)));
 	else
-		put_long(c, cpu, PM_FP_CPU_MAX_MHZ,
-			 SYS_CPU "/cpu0/cpufreq/cpuinfo_max_freq", NULL);
+		si_put_long(c, cpu, PM_FP_CPU_MAX_MHZ,
+			    SYS_CPU "/cpu0/cpufreq/cpuinfo_max_freq", NULL);
 }
 
-json_t *collect_cpu(struct ctx *c)
+json_t *si_collect_cpu(struct si_ctx *c)
 {
 	json_t *cpu = json_object();
 
 	put_identity(c, cpu);
 	put_counts(c, cpu);
 	put_cpufreq(c, cpu);
-	put_line(c, cpu, PM_FP_CPU_SMT, SYS_CPU "/smt/control",
-		 "kernel without CONFIG_HOTPLUG_SMT");
+	si_put_line(c, cpu, PM_FP_CPU_SMT, SYS_CPU "/smt/control",
+		    "kernel without CONFIG_HOTPLUG_SMT");
 	put_caches(c, cpu);
 	return cpu;
 }

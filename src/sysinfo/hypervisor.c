@@ -12,7 +12,7 @@
 #include "sysinfo/internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-static void put_hypervisor(struct ctx *c, json_t *o)
+static void put_hypervisor(struct si_ctx *c, json_t *o)
 {
 	unsigned int eax, ebx, ecx, edx;
 	bool present = false;
@@ -22,10 +22,10 @@ static void put_hypervisor(struct ctx *c, json_t *o)
 		__cpuid(1, eax, ebx, ecx, edx);
 		present = (ecx >> 31) & 1;
 	}
-	put(o, PM_FP_HYPERVISOR_PRESENT, json_boolean(present));
+	si_put(o, PM_FP_HYPERVISOR_PRESENT, json_boolean(present));
 	if (!present) {
-		na(c, o, PM_FP_HYPERVISOR_VENDOR, "no hypervisor (CPUID.1:ECX bit 31 "
-		   "is clear)");
+		si_na(c, o, PM_FP_HYPERVISOR_VENDOR, "no hypervisor (CPUID.1:ECX bit 31 "
+		      "is clear)");
 		return;
 	}
 	/* Leaf 0x40000000 exists whenever the hypervisor bit is set. */
@@ -38,28 +38,28 @@ static void put_hypervisor(struct ctx *c, json_t *o)
 		if (sig[i] && !isprint((unsigned char)sig[i]))
 			sig[i] = '?';
 	if (*pm_strtrim(sig))
-		put(o, PM_FP_HYPERVISOR_VENDOR, json_string(pm_strtrim(sig)));
+		si_put(o, PM_FP_HYPERVISOR_VENDOR, json_string(pm_strtrim(sig)));
 	else
-		na(c, o, PM_FP_HYPERVISOR_VENDOR, "CPUID 0x40000000 gives an "
-		   "empty signature");
+		si_na(c, o, PM_FP_HYPERVISOR_VENDOR, "CPUID 0x40000000 gives an "
+		      "empty signature");
 }
 #else
-static void put_hypervisor(struct ctx *c, json_t *o)
+static void put_hypervisor(struct si_ctx *c, json_t *o)
 {
 	char buf[128];
 
 	if (pm_read_line("/sys/hypervisor/type", buf, sizeof(buf)) == 0) {
-		put(o, PM_FP_HYPERVISOR_PRESENT, json_true());
-		put(o, PM_FP_HYPERVISOR_VENDOR, json_string(pm_strtrim(buf)));
+		si_put(o, PM_FP_HYPERVISOR_PRESENT, json_true());
+		si_put(o, PM_FP_HYPERVISOR_VENDOR, json_string(pm_strtrim(buf)));
 	} else {
-		put(o, PM_FP_HYPERVISOR_PRESENT, json_false());
-		na(c, o, PM_FP_HYPERVISOR_VENDOR, "/sys/hypervisor/type does not "
-		   "exist (no hypervisor detected)");
+		si_put(o, PM_FP_HYPERVISOR_PRESENT, json_false());
+		si_na(c, o, PM_FP_HYPERVISOR_VENDOR, "/sys/hypervisor/type does not "
+		      "exist (no hypervisor detected)");
 	}
 }
 #endif
 
-json_t *collect_hypervisor(struct ctx *c)
+json_t *si_collect_hypervisor(struct si_ctx *c)
 {
 	static const char no_dmi[] = "no DMI/SMBIOS tables (/sys/class/dmi/id "
 		"is missing; usual in microVMs and on non-x86)";
@@ -67,13 +67,13 @@ json_t *collect_hypervisor(struct ctx *c)
 
 	put_hypervisor(c, o);
 	if (access("/sys/class/dmi/id", F_OK) == 0) {
-		put_line(c, o, PM_FP_HYPERVISOR_DMI_VENDOR,
-			 "/sys/class/dmi/id/sys_vendor", NULL);
-		put_line(c, o, PM_FP_HYPERVISOR_DMI_PRODUCT,
-			 "/sys/class/dmi/id/product_name", NULL);
+		si_put_line(c, o, PM_FP_HYPERVISOR_DMI_VENDOR,
+			    "/sys/class/dmi/id/sys_vendor", NULL);
+		si_put_line(c, o, PM_FP_HYPERVISOR_DMI_PRODUCT,
+			    "/sys/class/dmi/id/product_name", NULL);
 	} else {
-		na(c, o, PM_FP_HYPERVISOR_DMI_VENDOR, "%s", no_dmi);
-		na(c, o, PM_FP_HYPERVISOR_DMI_PRODUCT, "%s", no_dmi);
+		si_na(c, o, PM_FP_HYPERVISOR_DMI_VENDOR, "%s", no_dmi);
+		si_na(c, o, PM_FP_HYPERVISOR_DMI_PRODUCT, "%s", no_dmi);
 	}
 	return o;
 }

@@ -13,7 +13,7 @@
 
 #define SYS_CPU "/sys/devices/system/cpu"
 
-struct ctx {
+struct si_ctx {
 	json_t *unavail;	/* dotted key -> reason */
 	struct utsname uts;
 	bool have_uts;
@@ -27,58 +27,58 @@ struct ctx {
 
 /* collect.c: writing items */
 /* obj[leaf of key] = v (stolen). */
-void put(json_t *obj, enum pm_fp_key k, json_t *v);
+void si_put(json_t *obj, enum pm_fp_key k, json_t *v);
 /* obj[last part of dotted] = null, and record why. */
-void na_at(struct ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
+void si_na_at(struct si_ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The same for a named key. */
-void na(struct ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
+void si_na(struct si_ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* One line explaining why a /proc or /sys file could not be read. */
-void file_reason(char *buf, size_t len, const char *path, int err);
+void si_file_reason(char *buf, size_t len, const char *path, int err);
 /* obj[key] = first line of path (trimmed), or null with the reason. */
-int put_line_at(struct ctx *c, json_t *obj, const char *dotted,
+int si_put_line_at(struct si_ctx *c, json_t *obj, const char *dotted,
+		   const char *path, const char *hint);
+int si_put_line(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
 		const char *path, const char *hint);
-int put_line(struct ctx *c, json_t *obj, enum pm_fp_key k,
-	     const char *path, const char *hint);
 /* obj[key] = the number in path, or null with the reason. */
-int put_long_at(struct ctx *c, json_t *obj, const char *dotted,
+int si_put_long_at(struct si_ctx *c, json_t *obj, const char *dotted,
+		   const char *path, const char *hint);
+int si_put_long(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
 		const char *path, const char *hint);
-int put_long(struct ctx *c, json_t *obj, enum pm_fp_key k,
-	     const char *path, const char *hint);
 /* Split on white space into a JSON array of strings. */
-json_t *word_array(const char *s);
+json_t *si_word_array(const char *s);
 /* The selected word of "a [b] c" (sysfs) or "a (b) c" (debugfs). */
-int pick_marked(const char *text, char open, char close, char *out, size_t len);
+int si_pick_marked(const char *text, char open, char close, char *out, size_t len);
 
 /* cpu.c */
-json_t *read_cpuinfo(int *err);
-const char *cpuinfo_str(struct ctx *c, const char *key);
-bool cpu_has_flag(struct ctx *c, const char *flag);
-json_t *collect_cpu(struct ctx *c);
+json_t *si_read_cpuinfo(int *err);
+const char *si_cpuinfo_str(struct si_ctx *c, const char *key);
+bool si_cpu_has_flag(struct si_ctx *c, const char *flag);
+json_t *si_collect_cpu(struct si_ctx *c);
 
 /* config.c */
-bool config_is_y(const json_t *config, const char *name);
+bool si_config_is_y(const json_t *config, const char *name);
 /* Kernel config text of the running kernel; source names where from. */
-char *read_kernel_config(struct ctx *c, char *source, size_t srclen,
-			 char *why, size_t whylen);
+char *si_read_kernel_config(struct si_ctx *c, char *source, size_t srclen,
+			    char *why, size_t whylen);
 
 /* kernel.c; kallsyms.c */
-json_t *collect_kernel(struct ctx *c);
-void put_text_size(struct ctx *c, json_t *k);
+json_t *si_collect_kernel(struct si_ctx *c);
+void si_put_text_size(struct si_ctx *c, json_t *k);
 
 /* preempt.c */
-void put_preemption(struct ctx *c, json_t *k);
+void si_put_preemption(struct si_ctx *c, json_t *k);
 
 /* mitigations.c */
-void put_vulnerabilities(struct ctx *c, json_t *si);
-void put_mitigations(struct ctx *c, json_t *si);
+void si_put_vulnerabilities(struct si_ctx *c, json_t *si);
+void si_put_mitigations(struct si_ctx *c, json_t *si);
 
 /* memory.c */
-json_t *collect_memory(struct ctx *c);
-json_t *collect_thp(struct ctx *c);
+json_t *si_collect_memory(struct si_ctx *c);
+json_t *si_collect_thp(struct si_ctx *c);
 
 /* hypervisor.c */
-json_t *collect_hypervisor(struct ctx *c);
+json_t *si_collect_hypervisor(struct si_ctx *c);
 
 #endif

@@ -77,7 +77,7 @@ long long pm_sysinfo_text_size(const char *kallsyms)
 }
 
 /* Why /proc/kallsyms shows zeros, and what would fix it. */
-static void kallsyms_hidden_reason(struct ctx *c, char *buf, size_t len)
+static void kallsyms_hidden_reason(struct si_ctx *c, char *buf, size_t len)
 {
 	long kr = c->kptr_restrict, pp = c->perf_paranoid;
 
@@ -99,7 +99,7 @@ static void kallsyms_hidden_reason(struct ctx *c, char *buf, size_t len)
 			 "as root", kr, pp);
 }
 
-void put_text_size(struct ctx *c, json_t *k)
+void si_put_text_size(struct si_ctx *c, json_t *k)
 {
 	struct ksyms ks = { 0 };
 	char *line = NULL, why[512];
@@ -110,11 +110,11 @@ void put_text_size(struct ctx *c, json_t *k)
 	f = fopen("/proc/kallsyms", "re");
 	if (!f) {
 		if (errno == ENOENT)
-			na(c, k, PM_FP_KERNEL_TEXT_SIZE, "/proc/kallsyms does not "
-			   "exist (kernel built without CONFIG_KALLSYMS)");
+			si_na(c, k, PM_FP_KERNEL_TEXT_SIZE, "/proc/kallsyms does not "
+			      "exist (kernel built without CONFIG_KALLSYMS)");
 		else
-			na(c, k, PM_FP_KERNEL_TEXT_SIZE, "/proc/kallsyms: %s",
-			   strerror(errno));
+			si_na(c, k, PM_FP_KERNEL_TEXT_SIZE, "/proc/kallsyms: %s",
+			      strerror(errno));
 		return;
 	}
 	/* ~120k lines: the slowest item here, so stop as soon as we can. */
@@ -127,11 +127,11 @@ void put_text_size(struct ctx *c, json_t *k)
 	size = ksyms_result(&ks);
 	if (size == -EACCES) {
 		kallsyms_hidden_reason(c, why, sizeof(why));
-		na(c, k, PM_FP_KERNEL_TEXT_SIZE, "%s", why);
+		si_na(c, k, PM_FP_KERNEL_TEXT_SIZE, "%s", why);
 	} else if (size < 0) {
-		na(c, k, PM_FP_KERNEL_TEXT_SIZE,
-		   "_stext/_etext not found in /proc/kallsyms");
+		si_na(c, k, PM_FP_KERNEL_TEXT_SIZE,
+		      "_stext/_etext not found in /proc/kallsyms");
 	} else {
-		put(k, PM_FP_KERNEL_TEXT_SIZE, json_integer(size));
+		si_put(k, PM_FP_KERNEL_TEXT_SIZE, json_integer(size));
 	}
 }

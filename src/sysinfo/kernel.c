@@ -117,7 +117,7 @@ int pm_sysinfo_cmdline_param(const char *cmdline, const char *name,
 	return ret;
 }
 
-static void put_page_table_levels(struct ctx *c, json_t *k)
+static void put_page_table_levels(struct si_ctx *c, json_t *k)
 {
 	const enum pm_fp_key key = PM_FP_KERNEL_PAGE_TABLE_LEVELS;
 	const char *m = c->have_uts ? c->uts.machine : "";
@@ -125,82 +125,82 @@ static void put_page_table_levels(struct ctx *c, json_t *k)
 
 	if (strcmp(m, "x86_64") == 0) {
 		/* The kernel clears la57 when it does not use 5 levels. */
-		if (!cpuinfo_str(c, "flags"))
-			na(c, k, key, "no cpu flags in /proc/cpuinfo (la57 unknown)");
+		if (!si_cpuinfo_str(c, "flags"))
+			si_na(c, k, key, "no cpu flags in /proc/cpuinfo (la57 unknown)");
 		else
-			put(k, key, json_integer(cpu_has_flag(c, "la57") ? 5 : 4));
+			si_put(k, key, json_integer(si_cpu_has_flag(c, "la57") ? 5 : 4));
 		return;
 	}
 	if (m[0] == 'i' && strcmp(m + 2, "86") == 0) {
 		if (!c->config)
-			na(c, k, key, "kernel config unavailable "
-			   "(CONFIG_X86_PAE unknown)");
+			si_na(c, k, key, "kernel config unavailable "
+			      "(CONFIG_X86_PAE unknown)");
 		else
-			put(k, key, json_integer(config_is_y(c->config,
+			si_put(k, key, json_integer(si_config_is_y(c->config,
 						"CONFIG_X86_PAE") ? 3 : 2));
 		return;
 	}
 	v = json_string_value(json_object_get(c->config, "CONFIG_PGTABLE_LEVELS"));
 	if (v)
-		put(k, key, json_integer(strtol(v, NULL, 10)));
+		si_put(k, key, json_integer(strtol(v, NULL, 10)));
 	else
-		na(c, k, key, c->config ? "CONFIG_PGTABLE_LEVELS not in the "
-		   "kernel config" : "kernel config unavailable");
+		si_na(c, k, key, c->config ? "CONFIG_PGTABLE_LEVELS not in the "
+		      "kernel config" : "kernel config unavailable");
 }
 
-static void put_uname(struct ctx *c, json_t *k)
+static void put_uname(struct si_ctx *c, json_t *k)
 {
 	if (c->have_uts) {
-		put(k, PM_FP_KERNEL_RELEASE, json_string(c->uts.release));
-		put(k, PM_FP_KERNEL_VERSION, json_string(c->uts.version));
-		put(k, PM_FP_KERNEL_MACHINE, json_string(c->uts.machine));
+		si_put(k, PM_FP_KERNEL_RELEASE, json_string(c->uts.release));
+		si_put(k, PM_FP_KERNEL_VERSION, json_string(c->uts.version));
+		si_put(k, PM_FP_KERNEL_MACHINE, json_string(c->uts.machine));
 	} else {
-		na(c, k, PM_FP_KERNEL_RELEASE, "uname: %s", strerror(errno));
-		na(c, k, PM_FP_KERNEL_VERSION, "uname failed");
-		na(c, k, PM_FP_KERNEL_MACHINE, "uname failed");
+		si_na(c, k, PM_FP_KERNEL_RELEASE, "uname: %s", strerror(errno));
+		si_na(c, k, PM_FP_KERNEL_VERSION, "uname failed");
+		si_na(c, k, PM_FP_KERNEL_MACHINE, "uname failed");
 	}
 }
 
-static void put_proc_version(struct ctx *c, json_t *k)
+static void put_proc_version(struct si_ctx *c, json_t *k)
 {
 	char *text, why[1024], buf[512];
 	int err = pm_read_file("/proc/version", &text, NULL);
 
 	if (!err) {
-		put(k, PM_FP_KERNEL_PROC_VERSION, json_string(pm_strtrim(text)));
+		si_put(k, PM_FP_KERNEL_PROC_VERSION, json_string(pm_strtrim(text)));
 		if (pm_sysinfo_kernel_compiler(text, buf, sizeof(buf)) == 0)
-			put(k, PM_FP_KERNEL_COMPILER, json_string(buf));
+			si_put(k, PM_FP_KERNEL_COMPILER, json_string(buf));
 		else
-			na(c, k, PM_FP_KERNEL_COMPILER, "no compiler found in "
-			   "/proc/version");
+			si_na(c, k, PM_FP_KERNEL_COMPILER, "no compiler found in "
+			      "/proc/version");
 		free(text);
 	} else {
-		file_reason(why, sizeof(why), "/proc/version", err);
-		na(c, k, PM_FP_KERNEL_PROC_VERSION, "%s", why);
-		na(c, k, PM_FP_KERNEL_COMPILER, "%s", why);
+		si_file_reason(why, sizeof(why), "/proc/version", err);
+		si_na(c, k, PM_FP_KERNEL_PROC_VERSION, "%s", why);
+		si_na(c, k, PM_FP_KERNEL_COMPILER, "%s", why);
 	}
 }
 
 /* kernel.config and its source; c->config borrows the object. */
-static void put_config(struct ctx *c, json_t *k)
+static void put_config(struct si_ctx *c, json_t *k)
 {
 	char *text, why[1024], source[320];
 	json_t *config = NULL;
 
-	text = read_kernel_config(c, source, sizeof(source), why, sizeof(why));
+	text = si_read_kernel_config(c, source, sizeof(source), why, sizeof(why));
 	if (text) {
 		config = pm_sysinfo_parse_config(text);
 		free(text);
-		put(k, PM_FP_KERNEL_CONFIG_SOURCE, json_string(source));
-		put(k, PM_FP_KERNEL_CONFIG, config);
+		si_put(k, PM_FP_KERNEL_CONFIG_SOURCE, json_string(source));
+		si_put(k, PM_FP_KERNEL_CONFIG, config);
 	} else {
-		na(c, k, PM_FP_KERNEL_CONFIG_SOURCE, "%s", why);
-		na(c, k, PM_FP_KERNEL_CONFIG, "%s", why);
+		si_na(c, k, PM_FP_KERNEL_CONFIG_SOURCE, "%s", why);
+		si_na(c, k, PM_FP_KERNEL_CONFIG, "%s", why);
 	}
 	c->config = config;
 }
 
-json_t *collect_kernel(struct ctx *c)
+json_t *si_collect_kernel(struct si_ctx *c)
 {
 	json_t *k = json_object();
 	char why[1024];
@@ -209,30 +209,30 @@ json_t *collect_kernel(struct ctx *c)
 	put_uname(c, k);
 	put_proc_version(c, k);
 	if (c->cmdline) {
-		put(k, PM_FP_KERNEL_CMDLINE, json_string(c->cmdline));
+		si_put(k, PM_FP_KERNEL_CMDLINE, json_string(c->cmdline));
 	} else {
-		file_reason(why, sizeof(why), "/proc/cmdline", c->cmdline_err);
-		na(c, k, PM_FP_KERNEL_CMDLINE, "%s", why);
+		si_file_reason(why, sizeof(why), "/proc/cmdline", c->cmdline_err);
+		si_na(c, k, PM_FP_KERNEL_CMDLINE, "%s", why);
 	}
 	put_config(c, k);
-	put_text_size(c, k);
-	put_preemption(c, k);
+	si_put_text_size(c, k);
+	si_put_preemption(c, k);
 
 	hz = json_string_value(json_object_get(c->config, "CONFIG_HZ"));
 	if (hz)
-		put(k, PM_FP_KERNEL_HZ, json_integer(strtol(hz, NULL, 10)));
+		si_put(k, PM_FP_KERNEL_HZ, json_integer(strtol(hz, NULL, 10)));
 	else
-		na(c, k, PM_FP_KERNEL_HZ, c->config ? "CONFIG_HZ not in the kernel "
-		   "config" : "kernel config unavailable");
+		si_na(c, k, PM_FP_KERNEL_HZ, c->config ? "CONFIG_HZ not in the kernel "
+		      "config" : "kernel config unavailable");
 
 	put_page_table_levels(c, k);
 
 	if (c->config)
-		put(k, PM_FP_KERNEL_PARAVIRT, json_boolean(
-			config_is_y(c->config, "CONFIG_PARAVIRT")));
+		si_put(k, PM_FP_KERNEL_PARAVIRT, json_boolean(
+			si_config_is_y(c->config, "CONFIG_PARAVIRT")));
 	else
-		na(c, k, PM_FP_KERNEL_PARAVIRT, "kernel config unavailable");
+		si_na(c, k, PM_FP_KERNEL_PARAVIRT, "kernel config unavailable");
 
-	put_long(c, k, PM_FP_KERNEL_TAINTED, "/proc/sys/kernel/tainted", NULL);
+	si_put_long(c, k, PM_FP_KERNEL_TAINTED, "/proc/sys/kernel/tainted", NULL);
 	return k;
 }

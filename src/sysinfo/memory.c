@@ -18,24 +18,24 @@ static int select_node(const struct dirent *d)
 	       isdigit((unsigned char)d->d_name[4]);
 }
 
-static void put_total(struct ctx *c, json_t *o)
+static void put_total(struct si_ctx *c, json_t *o)
 {
 	char *text, *p;
 	int err = pm_read_file("/proc/meminfo", &text, NULL);
 
 	if (err) {
-		na(c, o, PM_FP_MEMORY_TOTAL_KB, "/proc/meminfo: %s", strerror(-err));
+		si_na(c, o, PM_FP_MEMORY_TOTAL_KB, "/proc/meminfo: %s", strerror(-err));
 		return;
 	}
 	p = strstr(text, "MemTotal:");
 	if (p)
-		put(o, PM_FP_MEMORY_TOTAL_KB, json_integer(strtoll(p + 9, NULL, 10)));
+		si_put(o, PM_FP_MEMORY_TOTAL_KB, json_integer(strtoll(p + 9, NULL, 10)));
 	else
-		na(c, o, PM_FP_MEMORY_TOTAL_KB, "no MemTotal in /proc/meminfo");
+		si_na(c, o, PM_FP_MEMORY_TOTAL_KB, "no MemTotal in /proc/meminfo");
 	free(text);
 }
 
-json_t *collect_memory(struct ctx *c)
+json_t *si_collect_memory(struct si_ctx *c)
 {
 	json_t *o = json_object();
 	struct dirent **list;
@@ -47,20 +47,20 @@ json_t *collect_memory(struct ctx *c)
 		for (int i = 0; i < n; i++)
 			free(list[i]);
 		free(list);
-		put(o, PM_FP_MEMORY_NUMA_NODES, json_integer(n));
+		si_put(o, PM_FP_MEMORY_NUMA_NODES, json_integer(n));
 	} else if (n < 0 && errno == ENOENT) {
 		/* Built without CONFIG_NUMA: all memory is one node. */
-		put(o, PM_FP_MEMORY_NUMA_NODES, json_integer(1));
+		si_put(o, PM_FP_MEMORY_NUMA_NODES, json_integer(1));
 	} else {
 		if (n == 0)
 			free(list);
-		na(c, o, PM_FP_MEMORY_NUMA_NODES, "/sys/devices/system/node: %s",
-		   n == 0 ? "no node* entries" : strerror(errno));
+		si_na(c, o, PM_FP_MEMORY_NUMA_NODES, "/sys/devices/system/node: %s",
+		      n == 0 ? "no node* entries" : strerror(errno));
 	}
 	return o;
 }
 
-json_t *collect_thp(struct ctx *c)
+json_t *si_collect_thp(struct si_ctx *c)
 {
 	/* Each key's leaf is the name of its file. */
 	static const enum pm_fp_key files[] = {
@@ -75,14 +75,14 @@ json_t *collect_thp(struct ctx *c)
 		snprintf(path, sizeof(path), SYS_THP "/%s", pm_fp_key_leaf(files[i]));
 		err = pm_read_line(path, buf, sizeof(buf));
 		if (!err && pm_sysinfo_bracketed(buf, sel, sizeof(sel)) == 0) {
-			put(o, files[i], json_string(sel));
+			si_put(o, files[i], json_string(sel));
 		} else if (err) {
-			file_reason(why, sizeof(why), path, err);
-			na(c, o, files[i], "%s%s", why, err == -ENOENT ?
-			   " (kernel without CONFIG_TRANSPARENT_HUGEPAGE)" : "");
+			si_file_reason(why, sizeof(why), path, err);
+			si_na(c, o, files[i], "%s%s", why, err == -ENOENT ?
+			      " (kernel without CONFIG_TRANSPARENT_HUGEPAGE)" : "");
 		} else {
-			na(c, o, files[i], "%s: no [selected] value in \"%s\"", path,
-			   buf);
+			si_na(c, o, files[i], "%s: no [selected] value in \"%s\"", path,
+			      buf);
 		}
 	}
 	return o;

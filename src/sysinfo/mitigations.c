@@ -14,7 +14,7 @@ static int select_visible(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
-void put_vulnerabilities(struct ctx *c, json_t *si)
+void si_put_vulnerabilities(struct si_ctx *c, json_t *si)
 {
 	static const char dir[] = SYS_CPU "/vulnerabilities";
 	struct dirent **list;
@@ -24,8 +24,8 @@ void put_vulnerabilities(struct ctx *c, json_t *si)
 
 	n = scandir(dir, &list, select_visible, alphasort);
 	if (n < 0) {
-		na(c, si, PM_FP_VULNERABILITIES, "%s: %s (kernel older than 4.15?)",
-		   dir, strerror(errno));
+		si_na(c, si, PM_FP_VULNERABILITIES, "%s: %s (kernel older than 4.15?)",
+		      dir, strerror(errno));
 		return;
 	}
 	o = json_object();
@@ -37,18 +37,18 @@ void put_vulnerabilities(struct ctx *c, json_t *si)
 		free(list[i]);
 	}
 	free(list);
-	put(si, PM_FP_VULNERABILITIES, o);
+	si_put(si, PM_FP_VULNERABILITIES, o);
 }
 
-void put_mitigations(struct ctx *c, json_t *si)
+void si_put_mitigations(struct si_ctx *c, json_t *si)
 {
 	char buf[256];
 
 	if (!c->cmdline)
-		na(c, si, PM_FP_MITIGATIONS, "/proc/cmdline unreadable");
+		si_na(c, si, PM_FP_MITIGATIONS, "/proc/cmdline unreadable");
 	else if (pm_sysinfo_cmdline_param(c->cmdline, "mitigations", buf,
 					  sizeof(buf)) == 0)
-		put(si, PM_FP_MITIGATIONS, json_string(buf));
+		si_put(si, PM_FP_MITIGATIONS, json_string(buf));
 	else
-		put(si, PM_FP_MITIGATIONS, json_string("auto"));
+		si_put(si, PM_FP_MITIGATIONS, json_string("auto"));
 }

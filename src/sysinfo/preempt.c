@@ -58,43 +58,43 @@ const char *pm_sysinfo_preemption(const json_t *config,
 {
 	if (config) {
 		/* RT kernels also select PREEMPTION (and may be dynamic). */
-		if (config_is_y(config, "CONFIG_PREEMPT_RT") ||
-		    config_is_y(config, "CONFIG_PREEMPT_RT_FULL"))
+		if (si_config_is_y(config, "CONFIG_PREEMPT_RT") ||
+		    si_config_is_y(config, "CONFIG_PREEMPT_RT_FULL"))
 			return "rt";
-		if (config_is_y(config, "CONFIG_PREEMPT_DYNAMIC"))
+		if (si_config_is_y(config, "CONFIG_PREEMPT_DYNAMIC"))
 			return "dynamic";
-		if (config_is_y(config, "CONFIG_PREEMPT"))
+		if (si_config_is_y(config, "CONFIG_PREEMPT"))
 			return "full";
-		if (config_is_y(config, "CONFIG_PREEMPT_LAZY"))
+		if (si_config_is_y(config, "CONFIG_PREEMPT_LAZY"))
 			return "lazy";
-		if (config_is_y(config, "CONFIG_PREEMPT_VOLUNTARY"))
+		if (si_config_is_y(config, "CONFIG_PREEMPT_VOLUNTARY"))
 			return "voluntary";
-		if (config_is_y(config, "CONFIG_PREEMPT_NONE"))
+		if (si_config_is_y(config, "CONFIG_PREEMPT_NONE"))
 			return "none";
 	}
 	return preemption_from_uname(uname_version);
 }
 
 /* Mode a dynamic-preemption kernel boots in: preempt= or the config. */
-static const char *preempt_boot_default(struct ctx *c, char *param,
+static const char *preempt_boot_default(struct si_ctx *c, char *param,
 					size_t len)
 {
 	if (c->cmdline && pm_sysinfo_cmdline_param(c->cmdline, "preempt",
 						   param, len) == 0)
 		return param;
-	if (config_is_y(c->config, "CONFIG_PREEMPT_NONE"))
+	if (si_config_is_y(c->config, "CONFIG_PREEMPT_NONE"))
 		return "none";
-	if (config_is_y(c->config, "CONFIG_PREEMPT_VOLUNTARY"))
+	if (si_config_is_y(c->config, "CONFIG_PREEMPT_VOLUNTARY"))
 		return "voluntary";
-	if (config_is_y(c->config, "CONFIG_PREEMPT_LAZY"))
+	if (si_config_is_y(c->config, "CONFIG_PREEMPT_LAZY"))
 		return "lazy";
-	if (config_is_y(c->config, "CONFIG_PREEMPT"))
+	if (si_config_is_y(c->config, "CONFIG_PREEMPT"))
 		return "full";
 	return NULL;
 }
 
 /* Why debugfs did not give the mode (err from reading it). */
-static void dynamic_unavailable(struct ctx *c, json_t *k, int err)
+static void dynamic_unavailable(struct si_ctx *c, json_t *k, int err)
 {
 	const enum pm_fp_key key = PM_FP_KERNEL_PREEMPTION_DYNAMIC;
 	char tail[96] = "", param[32];
@@ -103,20 +103,20 @@ static void dynamic_unavailable(struct ctx *c, json_t *k, int err)
 	if (def)
 		snprintf(tail, sizeof(tail), "; the boot default is \"%s\"", def);
 	if (err == -ENOENT && access("/sys/kernel/debug/sched", F_OK) != 0)
-		na(c, k, key, "debugfs is not mounted "
-		   "(mount -t debugfs none /sys/kernel/debug as root)%s", tail);
+		si_na(c, k, key, "debugfs is not mounted "
+		      "(mount -t debugfs none /sys/kernel/debug as root)%s", tail);
 	else if (err == -EACCES)
-		na(c, k, key, DEBUGFS_PREEMPT " is readable only by root%s", tail);
+		si_na(c, k, key, DEBUGFS_PREEMPT " is readable only by root%s", tail);
 	else if (err == -EPERM)
 		/* Lockdown refuses writable debugfs files even to root. */
-		na(c, k, key, "kernel lockdown forbids "
-		   "reading " DEBUGFS_PREEMPT ", root included%s", tail);
+		si_na(c, k, key, "kernel lockdown forbids "
+		      "reading " DEBUGFS_PREEMPT ", root included%s", tail);
 	else
-		na(c, k, key, DEBUGFS_PREEMPT ": %s%s",
-		   err == -ENOENT ? "no selected mode" : strerror(-err), tail);
+		si_na(c, k, key, DEBUGFS_PREEMPT ": %s%s",
+		      err == -ENOENT ? "no selected mode" : strerror(-err), tail);
 }
 
-void put_preemption(struct ctx *c, json_t *k)
+void si_put_preemption(struct si_ctx *c, json_t *k)
 {
 	const char *model = pm_sysinfo_preemption(c->config,
 				c->have_uts ? c->uts.version : NULL);
@@ -124,20 +124,20 @@ void put_preemption(struct ctx *c, json_t *k)
 	int err;
 
 	if (!model) {
-		na(c, k, PM_FP_KERNEL_PREEMPTION, "kernel config unavailable and "
-		   "uname -v names no preemption model (none or voluntary)");
+		si_na(c, k, PM_FP_KERNEL_PREEMPTION, "kernel config unavailable and "
+		      "uname -v names no preemption model (none or voluntary)");
 		return;
 	}
-	put(k, PM_FP_KERNEL_PREEMPTION, json_string(model));
+	si_put(k, PM_FP_KERNEL_PREEMPTION, json_string(model));
 	if (strcmp(model, "dynamic") != 0)
 		return;
 	/* The mode can change at run time; only debugfs tells the truth. */
 	err = pm_read_file(DEBUGFS_PREEMPT, &text, NULL);
 	if (!err) {
-		err = pick_marked(text, '(', ')', mode, sizeof(mode));
+		err = si_pick_marked(text, '(', ')', mode, sizeof(mode));
 		free(text);
 		if (!err) {
-			put(k, PM_FP_KERNEL_PREEMPTION_DYNAMIC, json_string(mode));
+			si_put(k, PM_FP_KERNEL_PREEMPTION_DYNAMIC, json_string(mode));
 			return;
 		}
 	}
