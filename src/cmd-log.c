@@ -10,7 +10,7 @@
 #include "results/history.h"
 #include "results/result.h"
 #include "results/table.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char usage[] =
 	"usage: pmbench log [--format table|markdown|csv] [-n N]\n"
@@ -48,9 +48,9 @@ static char *bench_list(const struct pm_result *r, size_t max)
 	return s;
 }
 
-static const char *si(const struct pm_result *r, const char *key)
+static const char *si(const struct pm_result *r, enum pm_fp_key k)
 {
-	const json_t *j = pm_sysinfo_get(r->sysinfo, key);
+	const json_t *j = pm_sysinfo_at(r->sysinfo, k);
 
 	return json_is_string(j) ? json_string_value(j) : "";
 }
@@ -128,8 +128,8 @@ int cmd_log(int argc, char **argv)
 		pm_table_row(t, ref);
 		pm_table_cell(t, 0, ref, NULL);
 		pm_table_cell(t, 1, r.created ? r.created : "", NULL);
-		pm_table_cell(t, 2, si(&r, "kernel.release"), NULL);
-		pm_table_cell(t, 3, si(&r, "hostname"), NULL);
+		pm_table_cell(t, 2, si(&r, PM_FP_KERNEL_RELEASE), NULL);
+		pm_table_cell(t, 3, si(&r, PM_FP_HOSTNAME), NULL);
 		pm_table_cell(t, 4, r.label ? r.label : "", NULL);
 		pm_table_cell(t, 5, list, NULL);
 		if (fmt == PM_TABLE_CSV)

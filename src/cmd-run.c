@@ -21,7 +21,7 @@
 #include "results/history.h"
 #include "results/render.h"
 #include "results/result.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char usage[] =
 	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"

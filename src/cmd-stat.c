@@ -17,7 +17,7 @@
 #include "counters/counters.h"
 #include "results/render.h"
 #include "results/result.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char usage[] =
 	"usage: pmbench stat [-r N] [--warmup N] [--prepare CMD] [--cleanup CMD] [-e EVENTS]\n"

@@ -2,27 +2,49 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char usage[] =
 	"usage: pmbench sysinfo [--format text|json]\n"
+	"   or: pmbench sysinfo --list-keys [--format text|json|man]\n"
 	"\n"
 	"Prints the system fingerprint stored in every result file: kernel,\n"
-	"configuration, CPU, mitigations, clocks, memory and perf access.\n";
+	"configuration, CPU, mitigations, clocks, memory and perf access.\n"
+	"--list-keys prints the table of its keys instead.\n";
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
+	{ "list-keys", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static int list_fingerprint_keys(const char *format)
+{
+	enum pm_fp_keys_format f;
+
+	if (!strcmp(format, "text"))
+		f = PM_FP_KEYS_TEXT;
+	else if (!strcmp(format, "json"))
+		f = PM_FP_KEYS_JSON;
+	else if (!strcmp(format, "man"))
+		f = PM_FP_KEYS_MAN;
+	else
+		return pm_usage_error("sysinfo", usage, "--format: '%s' is not one "
+				      "of text, json, man", format);
+	pm_fp_keys_print(stdout, f);
+	return PM_EXIT_OK;
+}
+
 int cmd_sysinfo(int argc, char **argv)
 {
 	const char *format = "text";
+	bool list_keys = false;
 	json_t *si;
 	int c;
 
@@ -31,10 +53,10 @@ int cmd_sysinfo(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return pm_usage_error("sysinfo", usage,
-					"--format: '%s' is not one of text, json", optarg);
 			format = optarg;
+			break;
+		case 'k':
+			list_keys = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -52,6 +74,11 @@ int cmd_sysinfo(int argc, char **argv)
 	if (optind < argc)
 		return pm_usage_error("sysinfo", usage, "unexpected argument '%s'",
 				      argv[optind]);
+	if (list_keys)
+		return list_fingerprint_keys(format);
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return pm_usage_error("sysinfo", usage,
+				      "--format: '%s' is not one of text, json", format);
 	si = pm_sysinfo_collect();
 	if (!strcmp(format, "json")) {
 		json_dumpf(si, stdout, JSON_INDENT(1) | JSON_SORT_KEYS);

@@ -16,7 +16,7 @@
 
 #include "explain/explain.h"
 #include "results/history.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static int json_file_filter(const struct dirent *d)
 {
@@ -77,9 +77,9 @@ int pm_side_load(struct pm_side *s, const char *path, struct pm_err *e)
 	return 0;
 }
 
-static const char *fp_str(const struct pm_result *r, const char *key)
+static const char *fp_str(const struct pm_result *r, enum pm_fp_key k)
 {
-	const char *v = json_string_value(pm_sysinfo_get(r->sysinfo, key));
+	const char *v = json_string_value(pm_sysinfo_at(r->sysinfo, k));
 
 	return v ? v : "";
 }
@@ -91,7 +91,7 @@ static bool same_run(const struct pm_result *a, const struct pm_result *b)
 	size_t i;
 
 	if (!a->created || !b->created || strcmp(a->created, b->created) ||
-	    strcmp(fp_str(a, "hostname"), fp_str(b, "hostname")) || a->nbench != b->nbench)
+	    strcmp(fp_str(a, PM_FP_HOSTNAME), fp_str(b, PM_FP_HOSTNAME)) || a->nbench != b->nbench)
 		return false;
 	for (i = 0; i < a->nbench; i++)
 		if (a->bench[i].ntrials != b->bench[i].ntrials ||
@@ -117,8 +117,8 @@ static bool spread_wanted(const struct pm_result *r, const struct pm_side *old,
 		for (i = 0; i < sides[k]->nruns; i++) {
 			if (same_run(r, &sides[k]->runs[i]))
 				return false;
-			host = host || !strcmp(fp_str(r, "hostname"),
-					       fp_str(&sides[k]->runs[i], "hostname"));
+			host = host || !strcmp(fp_str(r, PM_FP_HOSTNAME),
+					       fp_str(&sides[k]->runs[i], PM_FP_HOSTNAME));
 		}
 	return host;
 }
@@ -342,8 +342,9 @@ static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
 static char *run_group_key(const struct pm_result *r)
 {
 	static const char *const opts[] = { "cpu", "rounds", "max_time_s", "placement" };
-	char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, "hostname"),
-				 fp_str(r, "kernel.release"), fp_str(r, "kernel.cmdline"));
+	char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, PM_FP_HOSTNAME),
+				 fp_str(r, PM_FP_KERNEL_RELEASE),
+				 fp_str(r, PM_FP_KERNEL_CMDLINE));
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(opts); i++) {
@@ -672,16 +673,16 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 
 static bool cpu_differs(const struct pm_explanation *x)
 {
-	static const char *const keys[] = {
-		"cpu.model_name", "cpu.vendor", "cpu.family", "cpu.model",
-		"cpu.max_mhz", "cpu.governor", "cpu.microcode", "hypervisor.vendor",
-		"hostname",
+	static const enum pm_fp_key keys[] = {
+		PM_FP_CPU_MODEL_NAME, PM_FP_CPU_VENDOR, PM_FP_CPU_FAMILY, PM_FP_CPU_MODEL,
+		PM_FP_CPU_MAX_MHZ, PM_FP_CPU_GOVERNOR, PM_FP_CPU_MICROCODE,
+		PM_FP_HYPERVISOR_VENDOR, PM_FP_HOSTNAME,
 	};
-	const struct pm_fp_diff *mhz = pm_find_diff(x, "cpu.cur_mhz");
+	const struct pm_fp_diff *mhz = pm_fp_find(x, PM_FP_CPU_CUR_MHZ);
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(keys); i++)
-		if (pm_find_diff(x, keys[i]))
+		if (pm_fp_find(x, keys[i]))
 			return true;
 	return mhz && fabs(strtod(mhz->new, NULL) / strtod(mhz->old, NULL) - 1) > 0.05;
 }
@@ -692,7 +693,7 @@ static bool same_fingerprint(const struct pm_explanation *x)
 	size_t i;
 
 	for (i = 0; i < x->ndiffs; i++)
-		if (strcmp(x->diffs[i].key, "cpu.cur_mhz") || cpu_differs(x))
+		if (strcmp(x->diffs[i].key, pm_fp_key(PM_FP_CPU_CUR_MHZ)) || cpu_differs(x))
 			return false;
 	return true;
 }
@@ -723,7 +724,7 @@ static double share_others(double o, double cpus)
  * inconclusive, say why and return true. */
 static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	const json_t *on = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	const json_t *on = pm_sysinfo_at(x->old->runs[0].sysinfo, PM_FP_CPU_ONLINE);
 	double cpus = json_is_number(on) ? json_number_value(on) : 1;
 	double inner = log(c->ratio > 1 ? c->ci_low : c->ci_high), stretch[3] = { 1, 1, 1 };
 	char why[3][256] = { "", "", "" };
@@ -777,7 +778,7 @@ static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanat
  */
 bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	const json_t *cpus = pm_sysinfo_get(x->old->runs[0].sysinfo, "cpu.online");
+	const json_t *cpus = pm_sysinfo_at(x->old->runs[0].sysinfo, PM_FP_CPU_ONLINE);
 	double n = json_is_integer(cpus) && json_integer_value(cpus) > 0 ?
 		   (double)json_integer_value(cpus) : 1;
 	double rc = fmax(1, (c->busy.new + 1) / n) / fmax(1, (c->busy.old + 1) / n);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static double jnum(const json_t *o, const char *key)
 {
@@ -379,74 +379,82 @@ static void add_diff(struct pm_explanation *x, const char *key, char *o, char *n
 }
 
 /* The fingerprint items rules look at, compared as text. */
-static const char *const fp_keys[] = {
-	"hostname", "kernel.release", "kernel.version", "kernel.compiler",
-	"kernel.cmdline", "kernel.preemption", "kernel.preemption_dynamic", "kernel.hz",
-	"kernel.page_table_levels", "kernel.paravirt", "kernel.text_size",
-	"cpu.vendor", "cpu.model_name", "cpu.family", "cpu.model",
-	"cpu.microcode", "cpu.online", "cpu.governor", "cpu.cur_mhz",
-	"cpu.max_mhz", "cpu.smt", "mitigations", "clocksource.current",
-	"hypervisor.vendor", "thp.enabled", "thp.defrag", "memory.numa_nodes",
-	"perf.perf_event_paranoid", "libc",
+static const enum pm_fp_key fp_keys[] = {
+	PM_FP_HOSTNAME, PM_FP_KERNEL_RELEASE, PM_FP_KERNEL_VERSION,
+	PM_FP_KERNEL_COMPILER, PM_FP_KERNEL_CMDLINE, PM_FP_KERNEL_PREEMPTION,
+	PM_FP_KERNEL_PREEMPTION_DYNAMIC, PM_FP_KERNEL_HZ,
+	PM_FP_KERNEL_PAGE_TABLE_LEVELS, PM_FP_KERNEL_PARAVIRT,
+	PM_FP_KERNEL_TEXT_SIZE, PM_FP_CPU_VENDOR, PM_FP_CPU_MODEL_NAME,
+	PM_FP_CPU_FAMILY, PM_FP_CPU_MODEL, PM_FP_CPU_MICROCODE, PM_FP_CPU_ONLINE,
+	PM_FP_CPU_GOVERNOR, PM_FP_CPU_CUR_MHZ, PM_FP_CPU_MAX_MHZ, PM_FP_CPU_SMT,
+	PM_FP_MITIGATIONS, PM_FP_CLOCKSOURCE_CURRENT, PM_FP_HYPERVISOR_VENDOR,
+	PM_FP_THP_ENABLED, PM_FP_THP_DEFRAG, PM_FP_MEMORY_NUMA_NODES,
+	PM_FP_PERF_EVENT_PARANOID, PM_FP_LIBC,
 };
+
+/* Members of object item k added, removed or changed ("n" when absent). */
+static void diff_members(struct pm_explanation *x, const json_t *so,
+			 const json_t *sn, enum pm_fp_key k, bool only_both)
+{
+	const json_t *o = pm_sysinfo_at(so, k), *n = pm_sysinfo_at(sn, k), *vo, *vn;
+	const char *member;
+	char *key;
+
+	if (!json_is_object(o) || !json_is_object(n))
+		return;
+	json_object_foreach((json_t *)o, member, vo) {
+		vn = json_object_get(n, member);
+		if (only_both && (!json_is_string(vo) || !json_is_string(vn)))
+			continue;
+		if (vn && json_equal(vo, vn))
+			continue;
+		key = pm_xasprintf("%s.%s", pm_fp_key(k), member);
+		add_diff(x, key, value_text(vo), vn ? value_text(vn) : pm_xstrdup("n"));
+		free(key);
+	}
+	if (only_both)
+		return;
+	json_object_foreach((json_t *)n, member, vn) {
+		if (json_object_get(o, member))
+			continue;
+		key = pm_xasprintf("%s.%s", pm_fp_key(k), member);
+		add_diff(x, key, pm_xstrdup("n"), value_text(vn));
+		free(key);
+	}
+}
+
+bool pm_fp_compared(enum pm_fp_key k)
+{
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(fp_keys); i++)
+		if (fp_keys[i] == k)
+			return true;
+	/* their members are compared one by one */
+	return k == PM_FP_VULNERABILITIES || k == PM_FP_KERNEL_CONFIG;
+}
 
 void pm_fingerprint_diff(struct pm_explanation *x)
 {
 	const json_t *so = x->old->runs[0].sysinfo, *sn = x->new->runs[0].sysinfo;
-	const json_t *vo, *vn, *co, *cn;
-	const char *key;
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(fp_keys); i++) {
-		char *a = value_text(pm_sysinfo_get(so, fp_keys[i]));
-		char *b = value_text(pm_sysinfo_get(sn, fp_keys[i]));
+		char *a = value_text(pm_sysinfo_at(so, fp_keys[i]));
+		char *b = value_text(pm_sysinfo_at(sn, fp_keys[i]));
 
 		/* unknown on either side is not a difference */
 		if (a && b && strcmp(a, b)) {
-			add_diff(x, fp_keys[i], a, b);
+			add_diff(x, pm_fp_key(fp_keys[i]), a, b);
 			continue;
 		}
 		free(a);
 		free(b);
 	}
-	/* every vulnerability's mitigation */
-	vo = pm_sysinfo_get(so, "vulnerabilities");
-	vn = pm_sysinfo_get(sn, "vulnerabilities");
-	json_object_foreach((json_t *)vo, key, co) {
-		const json_t *other = json_object_get(vn, key);
-		char *k;
-
-		if (!json_is_string(co) || !json_is_string(other) ||
-		    json_equal(co, other))
-			continue;
-		k = pm_xasprintf("vulnerabilities.%s", key);
-		add_diff(x, k, value_text(co), value_text(other));
-		free(k);
-	}
+	/* every vulnerability's mitigation, where both sides report it */
+	diff_members(x, so, sn, PM_FP_VULNERABILITIES, true);
 	/* kernel config: options added, removed or changed */
-	co = pm_sysinfo_get(so, "kernel.config");
-	cn = pm_sysinfo_get(sn, "kernel.config");
-	if (json_is_object(co) && json_is_object(cn)) {
-		json_object_foreach((json_t *)co, key, vo) {
-			const json_t *other = json_object_get(cn, key);
-			char *k;
-
-			if (other && json_equal(vo, other))
-				continue;
-			k = pm_xasprintf("kernel.config.%s", key);
-			add_diff(x, k, value_text(vo), other ? value_text(other) : pm_xstrdup("n"));
-			free(k);
-		}
-		json_object_foreach((json_t *)cn, key, vn) {
-			char *k;
-
-			if (json_object_get(co, key))
-				continue;
-			k = pm_xasprintf("kernel.config.%s", key);
-			add_diff(x, k, pm_xstrdup("n"), value_text(vn));
-			free(k);
-		}
-	}
+	diff_members(x, so, sn, PM_FP_KERNEL_CONFIG, false);
 }
 
 const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,
@@ -458,4 +466,29 @@ const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,
 		if (!strcmp(x->diffs[i].key, key))
 			return &x->diffs[i];
 	return NULL;
+}
+
+const struct pm_fp_diff *pm_fp_find(const struct pm_explanation *x, enum pm_fp_key k)
+{
+	return pm_find_diff(x, pm_fp_key(k));
+}
+
+const struct pm_fp_diff *pm_fp_find_member(const struct pm_explanation *x,
+					   enum pm_fp_key k, const char *member)
+{
+	char *key = pm_xasprintf("%s.%s", pm_fp_key(k), member);
+	const struct pm_fp_diff *d = pm_find_diff(x, key);
+
+	free(key);
+	return d;
+}
+
+const char *pm_fp_diff_member(const struct pm_fp_diff *d, enum pm_fp_key k)
+{
+	const char *key = pm_fp_key(k);
+	size_t n = strlen(key);
+
+	if (strncmp(d->key, key, n) || d->key[n] != '.')
+		return NULL;
+	return d->key + n + 1;
 }

@@ -17,6 +17,7 @@
 
 #include "results/result.h"
 #include "results/table.h"
+#include "sysinfo/keys.h"
 #include "util.h"
 
 /* One side: the runs (result files) of one kernel/config/machine. */
@@ -208,10 +209,20 @@ bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explana
 void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 			const struct pm_side *new);
 void pm_fingerprint_diff(struct pm_explanation *x);
+/* Whether pm_fingerprint_diff compares item k: rules can only see those. */
+bool pm_fp_compared(enum pm_fp_key k);
 /* rules.c: fills c->causes, ranked */
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
 const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,
 				      const char *key);
+/* The difference in a named item: pm_fp_find(x, PM_FP_KERNEL_CMDLINE). */
+const struct pm_fp_diff *pm_fp_find(const struct pm_explanation *x, enum pm_fp_key k);
+/* In one member of an object item: (PM_FP_KERNEL_CONFIG, "CONFIG_PREEMPT"). */
+const struct pm_fp_diff *pm_fp_find_member(const struct pm_explanation *x,
+					   enum pm_fp_key k, const char *member);
+/* The member a difference is in when it is one of object item k, else NULL:
+ * "kernel.config.CONFIG_HZ" is member "CONFIG_HZ" of PM_FP_KERNEL_CONFIG. */
+const char *pm_fp_diff_member(const struct pm_fp_diff *d, enum pm_fp_key k);
 /* Causes the rule table can name, for pmbench-explain(1) and tests. */
 struct pm_rule_info {
 	const char *id, *title, *evidence;

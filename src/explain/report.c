@@ -7,7 +7,7 @@
 
 #include "explain/explain.h"
 #include "results/table.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char *level(double conf)
 {
@@ -39,8 +39,8 @@ static void fmt_signed_time(char *buf, size_t len, double ns)
 static char *side_desc(const struct pm_side *s)
 {
 	const json_t *si = s->runs[0].sysinfo;
-	const json_t *rel = pm_sysinfo_get(si, "kernel.release");
-	const json_t *host = pm_sysinfo_get(si, "hostname");
+	const json_t *rel = pm_sysinfo_at(si, PM_FP_KERNEL_RELEASE);
+	const json_t *host = pm_sysinfo_at(si, PM_FP_HOSTNAME);
 	bool imported = s->runs[0].source && strcmp(s->runs[0].source, "run");
 	size_t i, runs = 0;
 
@@ -328,7 +328,7 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 		fprintf(f, md ? "\n**Fingerprint differences** (hypotheses):\n\n" :
 			"  fingerprint differences (hypotheses the evidence below confirms or rejects):\n");
 		for (i = 0; i < x->ndiffs; i++) {
-			if (!strncmp(x->diffs[i].key, "kernel.config.", 14)) {
+			if (pm_fp_diff_member(&x->diffs[i], PM_FP_KERNEL_CONFIG)) {
 				cfg++;
 				continue;
 			}

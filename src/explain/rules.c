@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 #define HIGH 0.7
 
@@ -226,9 +226,9 @@ static void page_walk_evidence(const struct pm_bench_cmp *c,
 static void rule_page_tables(const struct pm_bench_cmp *c,
 			     const struct pm_explanation *x, struct finding *f)
 {
-	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.page_table_levels");
-	const struct pm_fp_diff *pae = pm_find_diff(x, "kernel.config.CONFIG_X86_PAE");
-	const struct pm_fp_diff *lvl = pm_find_diff(x, "kernel.config.CONFIG_PGTABLE_LEVELS");
+	const struct pm_fp_diff *d = pm_fp_find(x, PM_FP_KERNEL_PAGE_TABLE_LEVELS);
+	const struct pm_fp_diff *pae = pm_fp_find_member(x, PM_FP_KERNEL_CONFIG, "CONFIG_X86_PAE");
+	const struct pm_fp_diff *lvl = pm_fp_find_member(x, PM_FP_KERNEL_CONFIG, "CONFIG_PGTABLE_LEVELS");
 	const struct pm_sym_delta *top;
 	double pt = sym_delta(c, pt_syms, true, &top), part = part_of(c, pt);
 	char t[32], all[32];
@@ -286,9 +286,9 @@ static const char *const pv_syms[] = {
 static void rule_paravirt(const struct pm_bench_cmp *c,
 			  const struct pm_explanation *x, struct finding *f)
 {
-	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.paravirt");
-	const struct pm_fp_diff *cfg = pm_find_diff(x, "kernel.config.CONFIG_PARAVIRT");
-	const struct pm_fp_diff *text = pm_find_diff(x, "kernel.text_size");
+	const struct pm_fp_diff *d = pm_fp_find(x, PM_FP_KERNEL_PARAVIRT);
+	const struct pm_fp_diff *cfg = pm_fp_find_member(x, PM_FP_KERNEL_CONFIG, "CONFIG_PARAVIRT");
+	const struct pm_fp_diff *text = pm_fp_find(x, PM_FP_KERNEL_TEXT_SIZE);
 	const struct pm_sym_delta *top;
 	double pv = sym_delta(c, pv_syms, true, &top), part = part_of(c, pv);
 	double grow = text ? strtod(text->new, NULL) - strtod(text->old, NULL) : 0;
@@ -347,9 +347,10 @@ static const char *const syscall_benches[] = {
 	"pipe", "ctx*", "unix", "udp", "tcp", "aim9-*", NULL,
 };
 
-static bool mitigation_key(const char *key)
+static bool is_mitigation_diff(const struct pm_fp_diff *d)
 {
-	return !strncmp(key, "vulnerabilities.", 16) || !strcmp(key, "mitigations");
+	return pm_fp_diff_member(d, PM_FP_VULNERABILITIES) ||
+	       !strcmp(d->key, pm_fp_key(PM_FP_MITIGATIONS));
 }
 
 static bool cmdline_mentions_mitigations(const struct pm_fp_diff *d)
@@ -371,27 +372,30 @@ static bool cmdline_mentions_mitigations(const struct pm_fp_diff *d)
 /* What a changed vulnerabilities/ file says the kernel now does. */
 static const char *mitigation_mechanism(const struct pm_fp_diff *d)
 {
+	/* members of vulnerabilities: the files' names */
 	static const struct {
-		const char *key, *what;
+		const char *file, *what;
 	} m[] = {
-		{ "vulnerabilities.meltdown", "page-table isolation (a CR3 switch on every entry and exit)" },
-		{ "vulnerabilities.mds", "CPU buffer clearing (verw) on every exit" },
-		{ "vulnerabilities.tsx_async_abort", "CPU buffer clearing (verw) on every exit" },
-		{ "vulnerabilities.mmio_stale_data", "CPU buffer clearing (verw) on every exit" },
-		{ "vulnerabilities.reg_file_data_sampling", "register file clearing on exit" },
-		{ "vulnerabilities.retbleed", "return thunks on every return" },
-		{ "vulnerabilities.spec_rstack_overflow", "return thunks on every return" },
-		{ "vulnerabilities.indirect_target_selection", "ITS return and branch thunks" },
-		{ "vulnerabilities.spectre_v2", "retpolines or IBRS on indirect branches" },
-		{ "vulnerabilities.spectre_v1", "swapgs barriers on entry" },
-		{ "vulnerabilities.l1tf", "L1D flushes" },
-		{ "vulnerabilities.srbds", "RNG access serialization" },
-		{ "vulnerabilities.gather_data_sampling", "gather data sampling mitigation" },
+		{ "meltdown", "page-table isolation (a CR3 switch on every entry and exit)" },
+		{ "mds", "CPU buffer clearing (verw) on every exit" },
+		{ "tsx_async_abort", "CPU buffer clearing (verw) on every exit" },
+		{ "mmio_stale_data", "CPU buffer clearing (verw) on every exit" },
+		{ "reg_file_data_sampling", "register file clearing on exit" },
+		{ "retbleed", "return thunks on every return" },
+		{ "spec_rstack_overflow", "return thunks on every return" },
+		{ "indirect_target_selection", "ITS return and branch thunks" },
+		{ "spectre_v2", "retpolines or IBRS on indirect branches" },
+		{ "spectre_v1", "swapgs barriers on entry" },
+		{ "l1tf", "L1D flushes" },
+		{ "srbds", "RNG access serialization" },
+		{ "gather_data_sampling", "gather data sampling mitigation" },
 	};
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(m); i++)
-		if (!strcmp(d->key, m[i].key))
+	const char *file = pm_fp_diff_member(d, PM_FP_VULNERABILITIES);
+
+	for (i = 0; file && i < PM_ARRAY_SIZE(m); i++)
+		if (!strcmp(file, m[i].file))
 			return m[i].what;
 	return NULL;
 }
@@ -406,7 +410,7 @@ static const char *mitigation_mechanism(const struct pm_fp_diff *d)
 static void rule_mitigations(const struct pm_bench_cmp *c,
 			     const struct pm_explanation *x, struct finding *f)
 {
-	const struct pm_fp_diff *cmd = pm_find_diff(x, "kernel.cmdline");
+	const struct pm_fp_diff *cmd = pm_fp_find(x, PM_FP_KERNEL_CMDLINE);
 	const struct pm_sym_delta *top, *utop = NULL;
 	double ken = sym_delta(c, entry_syms, true, &top), trap = trap_delta(c);
 	double en = ken + trap, part = part_of(c, en), best = 0;
@@ -421,9 +425,9 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 		size_t k;
 		bool seen = false;
 
-		if (!mitigation_key(x->diffs[i].key))
+		if (!is_mitigation_diff(&x->diffs[i]))
 			continue;
-		vuln = vuln || !strncmp(x->diffs[i].key, "vulnerabilities.", 16);
+		vuln = vuln || pm_fp_diff_member(&x->diffs[i], PM_FP_VULNERABILITIES);
 		if (n++ < 3)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s: %s -> %s",
 				 n > 1 ? "; " : "", x->diffs[i].key, x->diffs[i].old,
@@ -497,7 +501,7 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 			 traps ? ", user samples at the syscall's return point " : "",
 			 traps ? sign(trap) : "", traps ? tt : "");
 	for (i = 0; i < x->ndiffs && f->nevidence < 4; i++)
-		if (mitigation_key(x->diffs[i].key))
+		if (is_mitigation_diff(&x->diffs[i]))
 			diff_evidence(f, &x->diffs[i]);
 	if (cmdline_mentions_mitigations(cmd))
 		diff_evidence(f, cmd);
@@ -583,7 +587,7 @@ static void rule_code_path(const struct pm_bench_cmp *c,
 static void rule_icache(const struct pm_bench_cmp *c,
 			const struct pm_explanation *x, struct finding *f)
 {
-	const struct pm_fp_diff *text = pm_find_diff(x, "kernel.text_size");
+	const struct pm_fp_diff *text = pm_fp_find(x, PM_FP_KERNEL_TEXT_SIZE);
 	double grow = text ? strtod(text->new, NULL) - strtod(text->old, NULL) : 0;
 	double rel = text ? grow / strtod(text->old, NULL) : 0;
 	size_t i, grown = 0;
@@ -648,12 +652,12 @@ static const char *const preempt_syms[] = {
 static const struct pm_fp_diff *preempt_param_diff(const struct pm_explanation *x)
 {
 	static struct pm_fp_diff d;
-	static char o[32], n[32];
-	const struct pm_fp_diff *cmd = pm_find_diff(x, "kernel.cmdline");
-	const json_t *po = x->old->nruns ? pm_sysinfo_get(x->old->runs[0].sysinfo,
-							  "kernel.preemption") : NULL;
-	const json_t *pn = x->new->nruns ? pm_sysinfo_get(x->new->runs[0].sysinfo,
-							  "kernel.preemption") : NULL;
+	static char o[32], n[32], key[64];
+	const struct pm_fp_diff *cmd = pm_fp_find(x, PM_FP_KERNEL_CMDLINE);
+	const json_t *po = x->old->nruns ? pm_sysinfo_at(x->old->runs[0].sysinfo,
+							 PM_FP_KERNEL_PREEMPTION) : NULL;
+	const json_t *pn = x->new->nruns ? pm_sysinfo_at(x->new->runs[0].sysinfo,
+							 PM_FP_KERNEL_PREEMPTION) : NULL;
 
 	if (!cmd || !json_is_string(po) || !json_is_string(pn) ||
 	    strcmp(json_string_value(po), "dynamic") ||
@@ -665,7 +669,8 @@ static const struct pm_fp_diff *preempt_param_diff(const struct pm_explanation *
 		snprintf(n, sizeof(n), "(boot default)");
 	if (!strcmp(o, n))
 		return NULL;
-	d = (struct pm_fp_diff){ (char *)"kernel.cmdline preempt=", o, n };
+	snprintf(key, sizeof(key), "%s preempt=", pm_fp_key(PM_FP_KERNEL_CMDLINE));
+	d = (struct pm_fp_diff){ key, o, n };
 	return &d;
 }
 
@@ -691,15 +696,15 @@ static void rule_preemption(const struct pm_bench_cmp *c,
 {
 	/* a PREEMPT_DYNAMIC kernel picks its model at boot (preempt=) or at
 	 * run time: the config is the same, the mode in force is not */
-	const struct pm_fp_diff *d = pm_find_diff(x, "kernel.preemption_dynamic");
+	const struct pm_fp_diff *d = pm_fp_find(x, PM_FP_KERNEL_PREEMPTION_DYNAMIC);
 	const struct pm_sym_delta *top;
 	double p = sym_delta(c, preempt_syms, true, &top), part = part_of(c, p);
 	int ro, rn;
 
 	if (!d)
-		d = pm_find_diff(x, "kernel.preemption");
+		d = pm_fp_find(x, PM_FP_KERNEL_PREEMPTION);
 	if (!d)
-		d = pm_find_diff(x, "kernel.config.CONFIG_PREEMPT");
+		d = pm_fp_find_member(x, PM_FP_KERNEL_CONFIG, "CONFIG_PREEMPT");
 	if (!d)
 		d = preempt_param_diff(x);
 	if (!d)
@@ -765,8 +770,8 @@ static const char *const fault_benches[] = {
 static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 		     struct finding *f)
 {
-	const struct pm_fp_diff *d = pm_find_diff(x, "thp.enabled");
-	const struct pm_fp_diff *df = pm_find_diff(x, "thp.defrag");
+	const struct pm_fp_diff *d = pm_fp_find(x, PM_FP_THP_ENABLED);
+	const struct pm_fp_diff *df = pm_fp_find(x, PM_FP_THP_DEFRAG);
 	const struct pm_sym_delta *top, *ftop;
 	double t = sym_delta(c, thp_syms, true, &top), part = part_of(c, t);
 	double fp = sym_delta(c, fault_path_syms, true, &ftop);
@@ -822,7 +827,7 @@ static const char *const clock_syms[] = {
 static void rule_clocksource(const struct pm_bench_cmp *c,
 			     const struct pm_explanation *x, struct finding *f)
 {
-	const struct pm_fp_diff *d = pm_find_diff(x, "clocksource.current");
+	const struct pm_fp_diff *d = pm_fp_find(x, PM_FP_CLOCKSOURCE_CURRENT);
 	const struct pm_sym_delta *top;
 	double t = sym_delta(c, clock_syms, true, &top), part = part_of(c, t);
 	bool slow = d && (strstr(d->new, "hpet") || strstr(d->new, "acpi_pm") ||
@@ -841,18 +846,18 @@ static void rule_clocksource(const struct pm_bench_cmp *c,
 static void rule_cpu(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 		     struct finding *f)
 {
-	static const char *const keys[] = {
-		"cpu.model_name", "cpu.cur_mhz", "cpu.max_mhz", "cpu.governor",
-		"cpu.family", "cpu.model", "cpu.microcode", "cpu.vendor",
-		"hypervisor.vendor",
+	static const enum pm_fp_key keys[] = {
+		PM_FP_CPU_MODEL_NAME, PM_FP_CPU_CUR_MHZ, PM_FP_CPU_MAX_MHZ,
+		PM_FP_CPU_GOVERNOR, PM_FP_CPU_FAMILY, PM_FP_CPU_MODEL,
+		PM_FP_CPU_MICROCODE, PM_FP_CPU_VENDOR, PM_FP_HYPERVISOR_VENDOR,
 	};
-	const struct pm_fp_diff *mhz = pm_find_diff(x, "cpu.cur_mhz");
-	const struct pm_fp_diff *model = pm_find_diff(x, "cpu.model_name");
+	const struct pm_fp_diff *mhz = pm_fp_find(x, PM_FP_CPU_CUR_MHZ);
+	const struct pm_fp_diff *model = pm_fp_find(x, PM_FP_CPU_MODEL_NAME);
 	double uk = NAN, kk = NAN, fr = NAN;
 	size_t i, n = 0;
 
 	for (i = 0; i < PM_ARRAY_SIZE(keys); i++)
-		n += pm_find_diff(x, keys[i]) != NULL;
+		n += pm_fp_find(x, keys[i]) != NULL;
 	/* current frequency readings wander: only a real difference counts */
 	if (n == 1 && mhz && fabs(strtod(mhz->new, NULL) / strtod(mhz->old, NULL) - 1) < 0.05)
 		return;
@@ -883,10 +888,10 @@ static void rule_cpu(const struct pm_bench_cmp *c, const struct pm_explanation *
 	else
 		say(f, "The CPU clock differs (%s MHz -> %s MHz%s): %s's time scales with "
 		    "the frequency, user and kernel code alike.", mhz ? mhz->old : "?",
-		    mhz ? mhz->new : "?", pm_find_diff(x, "cpu.governor") ? ", governor changed" : "",
+		    mhz ? mhz->new : "?", pm_fp_find(x, PM_FP_CPU_GOVERNOR) ? ", governor changed" : "",
 		    c->name);
 	for (i = 0; i < PM_ARRAY_SIZE(keys); i++)
-		diff_evidence(f, pm_find_diff(x, keys[i]));
+		diff_evidence(f, pm_fp_find(x, keys[i]));
 	if (!isnan(uk))
 		evidence(f, "user time x%.2f, kernel time x%.2f, total x%.2f", uk, kk, c->ratio);
 	if (!isnan(fr))
@@ -953,12 +958,10 @@ static void rule_config(const struct pm_bench_cmp *c, const struct pm_explanatio
 	if (!c->have_kernel_syms)
 		return;
 	for (i = 0; i < PM_ARRAY_SIZE(config_hooks); i++) {
-		char key[96];
 		const struct pm_sym_delta *t;
 		double part;
 
-		snprintf(key, sizeof(key), "kernel.config.%s", config_hooks[i].option);
-		if (!pm_find_diff(x, key))
+		if (!pm_fp_find_member(x, PM_FP_KERNEL_CONFIG, config_hooks[i].option))
 			continue;
 		part = part_of(c, sym_delta(c, config_hooks[i].syms, true, &t));
 		if (part > best) {
@@ -970,11 +973,9 @@ static void rule_config(const struct pm_bench_cmp *c, const struct pm_explanatio
 	if (best < 0.1)
 		return;
 	{
-		char key[96];
 		const struct pm_fp_diff *d;
 
-		snprintf(key, sizeof(key), "kernel.config.%s", config_hooks[bi].option);
-		d = pm_find_diff(x, key);
+		d = pm_fp_find_member(x, PM_FP_KERNEL_CONFIG, config_hooks[bi].option);
 		f->confidence = 0.4 + 0.5 * fmin(best / 0.5, 1);
 		say(f, "%s changed on the hot path (%s -> %s): %s code accounts for %.0f%% "
 		    "of the change in %s.", config_hooks[bi].option, d->old, d->new,

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "results/history.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 int pm_history_dir(char **dir, struct pm_err *e)
 {

@@ -12,7 +12,7 @@
 
 #include "bench/bench.h"
 #include "results/lmbench.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 /* Figure columns: key, benchmark name, unit, num() length, field width. */
 #define NUM(k, n, u, l, w, s) { .key = k, .name = n, .unit = u, .summary = s, \

@@ -7,7 +7,7 @@
 
 #include "results/render.h"
 #include "sample/profile.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 /* The software events every run counts, with short column names. */
 static const struct {

@@ -17,7 +17,7 @@
 #include "explain/explain.h"
 #include "results/import.h"
 #include "results/lmbench.h"
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 #define SEEDS PM_ABS_SRCDIR "/tests/data/seeds/"
 #define MAXRUNS 6

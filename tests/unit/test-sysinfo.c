@@ -1,4 +1,4 @@
-/* Unit tests for the system fingerprint (src/sysinfo.c). */
+/* Unit tests for the system fingerprint (src/sysinfo/). */
 #include "config.h"
 
 #include <check.h>
@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 /* ---- kernel config ---- */
 

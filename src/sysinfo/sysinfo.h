@@ -1,6 +1,7 @@
 /*
  * The system fingerprint: everything that can explain a difference
  * between two runs, recorded with every run (pmbench-result(5)).
+ * Its keys are named in sysinfo/keys.h.
  */
 #ifndef PM_SYSINFO_H
 #define PM_SYSINFO_H
@@ -8,6 +9,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "sysinfo/keys.h"
 #include "util.h"
 
 /*
@@ -38,5 +40,7 @@ int pm_sysinfo_cmdline_param(const char *cmdline, const char *name,
 
 /* Dotted-path lookup in a fingerprint: "kernel.release". */
 const json_t *pm_sysinfo_get(const json_t *si, const char *dotted);
+/* The item of a named key: pm_sysinfo_at(si, PM_FP_KERNEL_RELEASE). */
+const json_t *pm_sysinfo_at(const json_t *si, enum pm_fp_key k);
 
 #endif

@@ -1,0 +1,327 @@
+#include "config.h"
+
+/*
+ * The system fingerprint (pmbench-sysinfo(1)): kernel, CPU, mitigations,
+ * clocks, memory and perf access settings, read from /proc and /sys.
+ * Every item that cannot be read is null and explained in "unavailable".
+ * This file holds the collection loop, the helpers the parts share and
+ * the small groups (clock source, perf access); each source has its file.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+
+#include "sysinfo/internal.h"
+
+#define SYS_CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0"
+
+static const char *leaf_key(const char *dotted)
+{
+	const char *dot = strrchr(dotted, '.');
+
+	return dot ? dot + 1 : dotted;
+}
+
+void si_put(json_t *obj, enum pm_fp_key k, json_t *v)
+{
+	json_object_set_new(obj, pm_fp_key_leaf(k), v);
+}
+
+/* si["kernel"] = group, named by one of its members (kernel.release). */
+static void put_group(json_t *si, enum pm_fp_key member, json_t *group)
+{
+	const char *key = pm_fp_key(member);
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(key, "."), key);
+	json_object_set_new(si, name, group);
+}
+
+static void na_v(struct si_ctx *c, json_t *obj, const char *dotted,
+		 const char *fmt, va_list ap)
+{
+	char *why;
+
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	if (obj)
+		json_object_set_new(obj, leaf_key(dotted), json_null());
+	json_object_set_new(c->unavail, dotted, json_string(why ? why : "?"));
+	free(why);
+}
+
+void si_na_at(struct si_ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	na_v(c, obj, dotted, fmt, ap);
+	va_end(ap);
+}
+
+void si_na(struct si_ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	na_v(c, obj, pm_fp_key(k), fmt, ap);
+	va_end(ap);
+}
+
+void si_file_reason(char *buf, size_t len, const char *path, int err)
+{
+	if (err == -ENOENT)
+		snprintf(buf, len, "%s does not exist", path);
+	else if (err == -EACCES || err == -EPERM)
+		snprintf(buf, len, "%s is not readable by this user (run as root)",
+			 path);
+	else
+		snprintf(buf, len, "%s: %s", path, strerror(-err));
+}
+
+int si_put_line_at(struct si_ctx *c, json_t *obj, const char *dotted,
+		   const char *path, const char *hint)
+{
+	char buf[4096], why[512];
+	int err = pm_read_line(path, buf, sizeof(buf));
+
+	if (err) {
+		si_file_reason(why, sizeof(why), path, err);
+		si_na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
+			 hint ? hint : "");
+		return err;
+	}
+	json_object_set_new(obj, leaf_key(dotted), json_string(pm_strtrim(buf)));
+	return 0;
+}
+
+int si_put_line(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
+		const char *path, const char *hint)
+{
+	return si_put_line_at(c, obj, pm_fp_key(k), path, hint);
+}
+
+int si_put_long_at(struct si_ctx *c, json_t *obj, const char *dotted,
+		   const char *path, const char *hint)
+{
+	char why[512];
+	long v;
+	int err = pm_read_long(path, &v);
+
+	if (err) {
+		if (err == -EINVAL)
+			snprintf(why, sizeof(why), "%s: not a number", path);
+		else
+			si_file_reason(why, sizeof(why), path, err);
+		si_na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
+			 hint ? hint : "");
+		return err;
+	}
+	json_object_set_new(obj, leaf_key(dotted), json_integer(v));
+	return 0;
+}
+
+int si_put_long(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
+		const char *path, const char *hint)
+{
+	return si_put_long_at(c, obj, pm_fp_key(k), path, hint);
+}
+
+json_t *si_word_array(const char *s)
+{
+	json_t *a = json_array();
+
+	while (s && *s) {
+		size_t n;
+
+		s += strspn(s, " \t\n");
+		n = strcspn(s, " \t\n");
+		if (n)
+			json_array_append_new(a, json_stringn(s, n));
+		s += n;
+	}
+	return a;
+}
+
+int si_pick_marked(const char *text, char open, char close, char *out, size_t len)
+{
+	const char *s, *e;
+	size_t n;
+
+	if (!text || !(s = strchr(text, open)) || !(e = strchr(s + 1, close)))
+		return -ENOENT;
+	n = (size_t)(e - s - 1);
+	if (n == 0)
+		return -ENOENT;
+	if (n >= len)
+		return -ERANGE;
+	memcpy(out, s + 1, n);
+	out[n] = '\0';
+	return 0;
+}
+
+int pm_sysinfo_bracketed(const char *text, char *out, size_t len)
+{
+	return si_pick_marked(text, '[', ']', out, len);
+}
+
+const json_t *pm_sysinfo_get(const json_t *si, const char *dotted)
+{
+	const json_t *cur = si;
+	const char *p = dotted;
+
+	if (!si || !dotted)
+		return NULL;
+	while (cur && p) {
+		const char *dot;
+		char key[256];
+		size_t n;
+
+		/* "unavailable" maps dotted keys: a whole-rest match wins. */
+		if (json_is_object(cur)) {
+			const json_t *whole = json_object_get(cur, p);
+
+			if (whole)
+				return whole;
+		}
+		dot = strchr(p, '.');
+		n = dot ? (size_t)(dot - p) : strlen(p);
+		if (n == 0 || n >= sizeof(key))
+			return NULL;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		if (json_is_object(cur)) {
+			cur = json_object_get(cur, key);
+		} else if (json_is_array(cur)) {
+			char *end;
+			unsigned long i = strtoul(key, &end, 10);
+
+			if (*end || !isdigit((unsigned char)key[0]))
+				return NULL;
+			cur = json_array_get(cur, i);
+		} else {
+			return NULL;
+		}
+		p = dot ? dot + 1 : NULL;
+	}
+	return cur;
+}
+
+const json_t *pm_sysinfo_at(const json_t *si, enum pm_fp_key k)
+{
+	return pm_sysinfo_get(si, pm_fp_key(k));
+}
+
+static json_t *collect_clocksource(struct si_ctx *c)
+{
+	json_t *o = json_object();
+	char buf[1024], why[512];
+	int err;
+
+	si_put_line(c, o, PM_FP_CLOCKSOURCE_CURRENT,
+		    SYS_CLOCKSOURCE "/current_clocksource", NULL);
+	err = pm_read_line(SYS_CLOCKSOURCE "/available_clocksource", buf,
+			   sizeof(buf));
+	if (!err) {
+		si_put(o, PM_FP_CLOCKSOURCE_AVAILABLE, si_word_array(buf));
+	} else {
+		si_file_reason(why, sizeof(why),
+			       SYS_CLOCKSOURCE "/available_clocksource", err);
+		si_na(c, o, PM_FP_CLOCKSOURCE_AVAILABLE, "%s", why);
+	}
+	return o;
+}
+
+static json_t *collect_perf(struct si_ctx *c)
+{
+	json_t *o = json_object();
+
+	si_put_long(c, o, PM_FP_PERF_EVENT_PARANOID,
+		    "/proc/sys/kernel/perf_event_paranoid",
+		    "kernel without CONFIG_PERF_EVENTS");
+	si_put_long(c, o, PM_FP_PERF_KPTR_RESTRICT, "/proc/sys/kernel/kptr_restrict",
+		    NULL);
+	si_put_long(c, o, PM_FP_PERF_NMI_WATCHDOG, "/proc/sys/kernel/nmi_watchdog",
+		    "kernel without a hard lockup detector");
+	si_put_long(c, o, PM_FP_PERF_EVENT_MAX_SAMPLE_RATE,
+		    "/proc/sys/kernel/perf_event_max_sample_rate",
+		    "kernel without CONFIG_PERF_EVENTS");
+	return o;
+}
+
+/* The process's own items: the C library and pmbench itself. */
+static void put_self(struct si_ctx *c, json_t *si)
+{
+	json_t *pm = json_object();
+#ifdef __GLIBC__
+	char *text = pm_xasprintf("glibc %s", gnu_get_libc_version());
+
+	si_put(si, PM_FP_LIBC, json_string(text));
+	free(text);
+#else
+	si_na(c, si, PM_FP_LIBC, "not glibc: the C library has no version query");
+#endif
+	(void)c;
+	si_put(pm, PM_FP_PMBENCH_VERSION, json_string(PACKAGE_VERSION));
+#if defined(__clang__) || !defined(__GNUC__)
+	si_put(pm, PM_FP_PMBENCH_COMPILER, json_string(__VERSION__));
+#else
+	si_put(pm, PM_FP_PMBENCH_COMPILER, json_string("gcc " __VERSION__));
+#endif
+	put_group(si, PM_FP_PMBENCH_VERSION, pm);
+}
+
+/* What several parts need: uname, /proc/cpuinfo, /proc/cmdline. */
+static void ctx_init(struct si_ctx *c)
+{
+	char *text;
+
+	c->kptr_restrict = -1;
+	c->perf_paranoid = -1;
+	c->unavail = json_object();
+	c->have_uts = uname(&c->uts) == 0;
+	c->cpuinfo = si_read_cpuinfo(&c->cpuinfo_err);
+	c->cmdline_err = pm_read_file("/proc/cmdline", &text, NULL);
+	if (!c->cmdline_err) {
+		c->cmdline = pm_xstrdup(pm_strtrim(text));
+		free(text);
+	}
+	/* Needed early: they explain why kallsyms shows zeros. */
+	pm_read_long("/proc/sys/kernel/kptr_restrict", &c->kptr_restrict);
+	pm_read_long("/proc/sys/kernel/perf_event_paranoid", &c->perf_paranoid);
+}
+
+json_t *pm_sysinfo_collect(void)
+{
+	struct si_ctx c = { 0 };
+	json_t *si = json_object();
+
+	ctx_init(&c);
+	if (c.have_uts)
+		si_put(si, PM_FP_HOSTNAME, json_string(c.uts.nodename));
+	else
+		si_na(&c, si, PM_FP_HOSTNAME, "uname: %s", strerror(errno));
+	put_group(si, PM_FP_KERNEL_RELEASE, si_collect_kernel(&c));
+	put_group(si, PM_FP_CPU_VENDOR, si_collect_cpu(&c));
+	si_put_vulnerabilities(&c, si);
+	si_put_mitigations(&c, si);
+	put_group(si, PM_FP_CLOCKSOURCE_CURRENT, collect_clocksource(&c));
+	put_group(si, PM_FP_HYPERVISOR_PRESENT, si_collect_hypervisor(&c));
+	put_group(si, PM_FP_MEMORY_TOTAL_KB, si_collect_memory(&c));
+	put_group(si, PM_FP_THP_ENABLED, si_collect_thp(&c));
+	put_group(si, PM_FP_PERF_EVENT_PARANOID, collect_perf(&c));
+	put_self(&c, si);
+	si_put(si, PM_FP_UNAVAILABLE, c.unavail);
+
+	json_decref(c.cpuinfo);
+	free(c.cmdline);
+	return si;
+}
