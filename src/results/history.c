@@ -74,7 +74,7 @@ int pm_history_prepare(char **dir, struct pm_err *e)
 
 char *pm_history_file_name(const struct pm_result *r)
 {
-	const json_t *rel = pm_sysinfo_get(r->sysinfo, "kernel.release");
+	const json_t *rel = pm_sysinfo_at(r->sysinfo, PM_FP_KERNEL_RELEASE);
 	const char *c = r->created ? r->created : "", *k;
 	char stamp[32], kernel[96];
 	size_t i = 0, j = 0;
