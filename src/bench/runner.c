@@ -1,7 +1,7 @@
 /*
  * The runner.  For each benchmark:
  *   setup -> calibrate -> warm up -> timed trials (no counters open)
- *   -> counted pass (counters enabled around run() only) -> teardown.
+ *   -> counted pass (counters enabled around the loop only) -> teardown.
  * Timed and counted passes are separate so that counting children
  * (inherit) cannot perturb the latency we report; the perturbation is
  * recorded instead.
@@ -487,7 +487,7 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 
 /*
  * The sampled pass: the same loop in chunks of one trial, sampling
- * enabled around run() only and drained between chunks, so pmbench's own
+ * enabled around the loop only and drained between chunks, so pmbench's own
  * bookkeeping is never sampled as the benchmark's.
  */
 static void profile_pass(const struct pm_bench *b, struct pm_ctx *ctx,

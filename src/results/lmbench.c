@@ -30,9 +30,12 @@
 #define INUM_IMPORTED(k, n, u, l, s) { .key = k, .name = n, .unit = u, \
 	.summary = s, .imported_only = true, .kind = PM_LMB_FIGURE, \
 	.fmt = PM_LMB_INUM, .len = l, .width = l, .sep = " " }
-/* A section's columns, counted by the compiler. */
+/* A section's columns and older layouts, counted by the compiler. */
 #define COLS(...) .cols = { __VA_ARGS__ }, \
 	.ncols = sizeof((struct pm_lmb_column[]){ __VA_ARGS__ }) / sizeof(struct pm_lmb_column)
+#define VARIANTS(...) .variants = { __VA_ARGS__ }, \
+	.nvariants = sizeof((struct pm_lmb_variant[]){ __VA_ARGS__ }) / \
+		     sizeof(struct pm_lmb_variant)
 #define MHZ(f, sp) { .kind = PM_LMB_MHZ, .fmt = f, .len = 4, .width = 4, .sep = sp }
 
 #define D61 "-------------------------------------------------------------"
@@ -57,16 +60,15 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			INUM_IMPORTED("basic: scal load", "scal-load", "copies", 4,
 				      "copies of each benchmark run at once (lmbench SYNC_MAX)")
 		),
-		.variants = {
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS Description              Mhz" },
 			  { 0, 1, -1 } },
 			{ "lmbench 3 alpha",
 			  { "Host                 OS Description              Mhz tlb   cacheline  memory",
 			    "                                                     pages   bytes    parallel" },
-			  { 0, 1, 2, 3, 4, -1 } },
-		},
-		.nvariants = 2,
+			  { 0, 1, 2, 3, 4, -1 } }
+		),
 	},
 	{
 		.key = "proc", .name = "Processor, Processes",
@@ -90,13 +92,12 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			NUM("proc: exec proc", 4, 4),
 			NUM("proc: sh proc", 4, 4)
 		),
-		.variants = {
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS  Mhz null null      open selct sig  sig  fork exec sh  ",
 			    "                             call  I/O stat clos TCP   inst hndl proc proc proc" },
-			  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1 } },
-		},
-		.nvariants = 1,
+			  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1 } }
+		),
 	},
 	{
 		.key = "int", .name = "Basic integer operations",
@@ -257,13 +258,12 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			NUM("fs: Page Fault", 7, 7),
 			NUM("fs: 100fd selct", 5, 5)
 		),
-		.variants = {
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS   0K File      10K File      Mmap    Prot    Page",
 			    "                        Create Delete Create Delete  Latency Fault   Fault " },
-			  { 0, 1, 2, 3, 4, 5, 6, -1 } },
-		},
-		.nvariants = 1,
+			  { 0, 1, 2, 3, 4, 5, 6, -1 } }
+		),
 	},
 	{
 		.key = "bw", .name = "*Local* Communication bandwidths",
@@ -303,12 +303,11 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			NUM("mem: Rand mem", 6, 11),
 			{ .kind = PM_LMB_GUESS, .fmt = PM_LMB_TEXT, .sep = "" }
 		),
-		.variants = {
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS   Mhz  L1 $   L2 $    Main mem    Guesses" },
-			  { 0, 1, 2, 3, 5, -1 } },
-		},
-		.nvariants = 1,
+			  { 0, 1, 2, 3, 5, -1 } }
+		),
 	},
 };
 
