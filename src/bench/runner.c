@@ -135,11 +135,13 @@ static double run_delay_ns(const struct pm_ctx *ctx)
 }
 
 /*
- * The operation loop: op() iters times, stopping at the first error.
- * Inlined into its callers, it keeps op in a register: one indirect call
- * per operation and nothing else.
+ * The operation loop: op() iters times, stopping at the first error; op
+ * stays in a register: one indirect call per operation and nothing else.
+ * Not inlined, so that samples of the loop itself land in op_loop, under
+ * which the benchmark's op() is, not in the runner's frames, which the
+ * profile leaves out as pmbench's own time.
  */
-static inline __attribute__((always_inline)) int
+static __attribute__((noinline)) int
 op_loop(int (*op)(struct pm_ctx *), struct pm_ctx *ctx, uint64_t iters)
 {
 	int err;
