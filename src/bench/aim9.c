@@ -56,9 +56,9 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/spawn.h"
 #include "util.h"
 
-extern char **environ;
 
 /* ---- common helpers ---- */
 
@@ -114,11 +114,7 @@ struct aim {
 	sigset_t oldmask;
 	bool sig_saved;
 	/* fork_test, exec_test, shell_rtns: pmbench-spawner */
-	int cmd, reply, child_cmd, child_reply;
-	const char *op;
-	char *arg;
-	const char *spawner;
-	uint64_t per_iter;	/* spawner operations per iteration */
+	struct pm_spawner sp;
 	char scripts[3][PATH_MAX];
 	int nscripts;
 	/* AIM9's process-wide state, one per copy of a test (copies may run
@@ -264,18 +260,9 @@ static void aim_teardown(struct pm_ctx *ctx)
 		sigaction(SIGUSR2, &st->oldsig, NULL);
 		sigprocmask(SIG_SETMASK, &st->oldmask, NULL);
 	}
-	/* EOF on its command pipe ends the spawner; the runner reaps it. */
-	if (st->cmd >= 0)
-		close(st->cmd);
-	if (st->reply >= 0)
-		close(st->reply);
-	if (st->child_cmd >= 0)
-		close(st->child_cmd);
-	if (st->child_reply >= 0)
-		close(st->child_reply);
+	pm_spawner_stop(&st->sp);
 	for (i = 0; i < st->nscripts; i++)
 		unlink(st->scripts[i]);
-	free(st->arg);
 	free(st->table);
 	free(st->a);
 	free(st->a_orig);
@@ -291,7 +278,7 @@ static struct aim *aim_new(struct pm_ctx *ctx)
 	size_t i;
 
 	st->fd = st->fd2 = -1;
-	st->cmd = st->reply = st->child_cmd = st->child_reply = -1;
+	st->sp.cmd = st->sp.reply = -1;
 	st->seed = 1;
 	ctx->priv = st;
 	for (i = 0; i < PM_ARRAY_SIZE(aim_infos); i++) {
@@ -360,39 +347,37 @@ static int aim_common_setup(struct pm_ctx *ctx)
 	r /= a; K(r); r /= b; K(r); a /= b; K(a); b /= a; K(b)
 
 #define AIM_ARITH(fn, T, init, BODY, K)					\
-static int fn(struct pm_ctx *ctx, uint64_t iters)			\
+static int fn(struct pm_ctx *ctx)					\
 {									\
 	struct aim *st = ctx->priv;					\
 	T r, a, b;							\
 	int n;								\
 									\
-	while (iters--) {						\
-		a = (T)st->arg1;					\
-		b = (T)st->arg2;					\
-		r = (T)(init);						\
-		for (n = AIM_CHUNK; n > 0; n--) {			\
-			BODY(r, a, b, K);				\
-		}							\
-		st->dsink = (double)r;					\
+	a = (T)st->arg1;						\
+	b = (T)st->arg2;						\
+	r = (T)(init);							\
+	for (n = AIM_CHUNK; n > 0; n--) {				\
+		BODY(r, a, b, K);					\
 	}								\
+	st->dsink = (double)r;						\
 	return 0;							\
 }
 
-AIM_ARITH(add_double_run, double, 0.0, AIM_ADD, AIM_NOKEEP)
-AIM_ARITH(add_float_run, float, 0.0f, AIM_ADD, AIM_NOKEEP)
-AIM_ARITH(add_long_run, long, 0, AIM_ADD, AIM_KEEP)
-AIM_ARITH(add_int_run, int, 0, AIM_ADD, AIM_KEEP)
-AIM_ARITH(add_short_run, short, 0, AIM_ADD, AIM_KEEP)
-AIM_ARITH(mul_double_run, double, 1.0, AIM_MULF, AIM_NOKEEP)
-AIM_ARITH(mul_float_run, float, 1.0f, AIM_MULF, AIM_NOKEEP)
-AIM_ARITH(mul_long_run, long, 12345678, AIM_MULI, AIM_KEEP)
-AIM_ARITH(mul_int_run, int, 12345678, AIM_MULI, AIM_KEEP)
-AIM_ARITH(mul_short_run, short, 1234, AIM_MULI, AIM_KEEP)
-AIM_ARITH(div_double_run, double, 1.0, AIM_DIVF, AIM_NOKEEP)
-AIM_ARITH(div_float_run, float, 1.0f, AIM_DIVF, AIM_NOKEEP)
-AIM_ARITH(div_long_run, long, 1234578, AIM_DIVI, AIM_KEEP)
-AIM_ARITH(div_int_run, int, 1234578, AIM_DIVI, AIM_KEEP)
-AIM_ARITH(div_short_run, short, 1234, AIM_DIVI, AIM_KEEP)
+AIM_ARITH(add_double_op, double, 0.0, AIM_ADD, AIM_NOKEEP)
+AIM_ARITH(add_float_op, float, 0.0f, AIM_ADD, AIM_NOKEEP)
+AIM_ARITH(add_long_op, long, 0, AIM_ADD, AIM_KEEP)
+AIM_ARITH(add_int_op, int, 0, AIM_ADD, AIM_KEEP)
+AIM_ARITH(add_short_op, short, 0, AIM_ADD, AIM_KEEP)
+AIM_ARITH(mul_double_op, double, 1.0, AIM_MULF, AIM_NOKEEP)
+AIM_ARITH(mul_float_op, float, 1.0f, AIM_MULF, AIM_NOKEEP)
+AIM_ARITH(mul_long_op, long, 12345678, AIM_MULI, AIM_KEEP)
+AIM_ARITH(mul_int_op, int, 12345678, AIM_MULI, AIM_KEEP)
+AIM_ARITH(mul_short_op, short, 1234, AIM_MULI, AIM_KEEP)
+AIM_ARITH(div_double_op, double, 1.0, AIM_DIVF, AIM_NOKEEP)
+AIM_ARITH(div_float_op, float, 1.0f, AIM_DIVF, AIM_NOKEEP)
+AIM_ARITH(div_long_op, long, 1234578, AIM_DIVI, AIM_KEEP)
+AIM_ARITH(div_int_op, int, 1234578, AIM_DIVI, AIM_KEEP)
+AIM_ARITH(div_short_op, short, 1234, AIM_DIVI, AIM_KEEP)
 
 /* The arguments as AIM9 passes them: printed with %g, scanned back. */
 static int aim_args_setup(struct pm_ctx *ctx, double a1, double a2)
@@ -445,37 +430,35 @@ static int one_setup(struct pm_ctx *ctx)	/* integer mul, div */
 #define SIEVE_ROUNDS 5
 #define SIEVE_PRIMES 78500	/* AIM9's count: 0 and 1 stay marked */
 
-static int sieve_run(struct pm_ctx *ctx, uint64_t iters)
+static int sieve_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	char *table, *left, *right;
 	int round, n, i, count;
 
-	while (iters--) {
-		table = malloc(SIEVE_MAX);
-		if (!table)
-			return pm_bench_fail(ctx, -ENOMEM, "sieve table");
-		for (round = 0; round < SIEVE_ROUNDS; round++) {
-			memset(table, 1, SIEVE_MAX);
-			for (n = 2; n < SIEVE_MAX; n++) {
-				left = &table[n];
-				if (*left != 1)
-					continue;
-				right = left + n;
-				for (i = n + n; i < SIEVE_MAX; i += n) {
-					*right = 0;
-					right += n;
-				}
+	table = malloc(SIEVE_MAX);
+	if (!table)
+		return pm_bench_fail(ctx, -ENOMEM, "sieve table");
+	for (round = 0; round < SIEVE_ROUNDS; round++) {
+		memset(table, 1, SIEVE_MAX);
+		for (n = 2; n < SIEVE_MAX; n++) {
+			left = &table[n];
+			if (*left != 1)
+				continue;
+			right = left + n;
+			for (i = n + n; i < SIEVE_MAX; i += n) {
+				*right = 0;
+				right += n;
 			}
 		}
-		for (count = 0, n = 0; n < SIEVE_MAX; n++)
-			count += table[n] == 1;
-		free(table);
-		if (count != SIEVE_PRIMES)
-			return pm_bench_why(ctx, -EIO, "sieve: %d primes, not %d",
-				       count, SIEVE_PRIMES);
-		st->lsink = count;
 	}
+	for (count = 0, n = 0; n < SIEVE_MAX; n++)
+		count += table[n] == 1;
+	free(table);
+	if (count != SIEVE_PRIMES)
+		return pm_bench_why(ctx, -EIO, "sieve: %d primes, not %d",
+			       count, SIEVE_PRIMES);
+	st->lsink = count;
 	return 0;
 }
 
@@ -483,29 +466,27 @@ static int sieve_run(struct pm_ctx *ctx, uint64_t iters)
 
 #define CREAT_LOOP 1000
 
-static int creat_clo_run(struct pm_ctx *ctx, uint64_t iters)
+static int creat_clo_op(struct pm_ctx *ctx)
 {
 	char name[PATH_MAX];
 	int n, fd;
 
-	while (iters--) {
-		aim_mktemp(ctx, name, sizeof(name), "tmpb.");
-		for (n = 0; n < CREAT_LOOP; n++) {
-			fd = creat(name, AIM_MODE);
-			if (fd < 0) {
-				int err = pm_bench_fail(ctx, -errno, "creat %s", name);
+	aim_mktemp(ctx, name, sizeof(name), "tmpb.");
+	for (n = 0; n < CREAT_LOOP; n++) {
+		fd = creat(name, AIM_MODE);
+		if (fd < 0) {
+			int err = pm_bench_fail(ctx, -errno, "creat %s", name);
 
-				unlink(name);
-				return err;
-			}
-			if (close(fd) != 0) {
-				unlink(name);
-				return pm_bench_fail(ctx, -errno, "close %s", name);
-			}
+			unlink(name);
+			return err;
 		}
-		if (unlink(name) != 0)
-			return pm_bench_fail(ctx, -errno, "unlink %s", name);
+		if (close(fd) != 0) {
+			unlink(name);
+			return pm_bench_fail(ctx, -errno, "close %s", name);
+		}
 	}
+	if (unlink(name) != 0)
+		return pm_bench_fail(ctx, -errno, "unlink %s", name);
 	return 0;
 }
 
@@ -550,27 +531,23 @@ static int brk_loop(struct pm_ctx *ctx, int loops, bool dirty)
 	return 0;
 }
 
-static int page_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int page_test_op(struct pm_ctx *ctx)
 {
 	int err;
 
-	while (iters--) {
-		err = brk_loop(ctx, 100, true);
-		if (err)
-			return err;
-	}
+	err = brk_loop(ctx, 100, true);
+	if (err)
+		return err;
 	return 0;
 }
 
-static int brk_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int brk_test_op(struct pm_ctx *ctx)
 {
 	int err;
 
-	while (iters--) {
-		err = brk_loop(ctx, 1000, false);
-		if (err)
-			return err;
-	}
+	err = brk_loop(ctx, 1000, false);
+	if (err)
+		return err;
 	return 0;
 }
 
@@ -590,16 +567,14 @@ static void jmp_dummy(jmp_buf buf, int count)
 	pm_barrier();		/* not a tail call: a real frame each */
 }
 
-static int jmp_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int jmp_test_op(struct pm_ctx *ctx)
 {
 	jmp_buf buf;
 	volatile int i;
 
-	while (iters--) {
-		for (i = 0; i < 1000; i++) {
-			if (setjmp(buf) == 0)
-				jmp_dummy(buf, 10);
-		}
+	for (i = 0; i < 1000; i++) {
+		if (setjmp(buf) == 0)
+			jmp_dummy(buf, 10);
 	}
 	return 0;
 }
@@ -632,21 +607,19 @@ static int signal_test_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int signal_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int signal_test_op(struct pm_ctx *ctx)
 {
 	pid_t self;
 
-	while (iters--) {
-		aim_sigcount = aim_sigerror = 0;
-		self = getpid();
-		signal(SIGUSR2, aim_sighandler);
-		while (aim_sigcount < 1000) {
-			if (kill(self, SIGUSR2) != 0)
-				return pm_bench_fail(ctx, -errno, "kill SIGUSR2");
-			if (aim_sigerror)
-				return pm_bench_why(ctx, -EIO, "the handler caught "
-					       "another signal");
-		}
+	aim_sigcount = aim_sigerror = 0;
+	self = getpid();
+	signal(SIGUSR2, aim_sighandler);
+	while (aim_sigcount < 1000) {
+		if (kill(self, SIGUSR2) != 0)
+			return pm_bench_fail(ctx, -errno, "kill SIGUSR2");
+		if (aim_sigerror)
+			return pm_bench_why(ctx, -EIO, "the handler caught "
+				       "another signal");
 	}
 	return 0;
 }
@@ -666,42 +639,40 @@ static void link_cleanup(char fns[][PATH_MAX], int fd)
 		close(fd);
 }
 
-static int link_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int link_test_op(struct pm_ctx *ctx)
 {
 	char fns[LINK_MAX_NAMES][PATH_MAX];
 	int i, n, fd, err;
 
-	while (iters--) {
-		for (i = 0; i < LINK_MAX_NAMES; i++)
-			aim_mktemp(ctx, fns[i], sizeof(fns[i]), "link");
-		fd = creat(fns[0], AIM_MODE);
-		if (fd < 0)
-			return pm_bench_fail(ctx, -errno, "creat %s", fns[0]);
+	for (i = 0; i < LINK_MAX_NAMES; i++)
+		aim_mktemp(ctx, fns[i], sizeof(fns[i]), "link");
+	fd = creat(fns[0], AIM_MODE);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "creat %s", fns[0]);
+	for (i = 1; i < LINK_MAX_NAMES; i++) {
+		if (link(fns[0], fns[i]) != 0)
+			goto fail_link;
+	}
+	for (n = 0; n < LINK_LOOP; n++) {
 		for (i = 1; i < LINK_MAX_NAMES; i++) {
-			if (link(fns[0], fns[i]) != 0)
-				goto fail_link;
-		}
-		for (n = 0; n < LINK_LOOP; n++) {
-			for (i = 1; i < LINK_MAX_NAMES; i++) {
-				if (unlink(fns[i]) != 0) {
-					err = pm_bench_fail(ctx, -errno, "unlink %s",
-						       fns[i]);
-					link_cleanup(fns, fd);
-					return err;
-				}
-				if (link(fns[0], fns[i]) != 0)
-					goto fail_link;
-			}
-		}
-		for (i = 0; i < LINK_MAX_NAMES; i++) {
 			if (unlink(fns[i]) != 0) {
-				err = pm_bench_fail(ctx, -errno, "unlink %s", fns[i]);
+				err = pm_bench_fail(ctx, -errno, "unlink %s",
+					       fns[i]);
 				link_cleanup(fns, fd);
 				return err;
 			}
+			if (link(fns[0], fns[i]) != 0)
+				goto fail_link;
 		}
-		close(fd);
 	}
+	for (i = 0; i < LINK_MAX_NAMES; i++) {
+		if (unlink(fns[i]) != 0) {
+			err = pm_bench_fail(ctx, -errno, "unlink %s", fns[i]);
+			link_cleanup(fns, fd);
+			return err;
+		}
+	}
+	close(fd);
 	return 0;
 fail_link:
 	err = pm_bench_fail(ctx, -errno, "link %s %s", fns[0], fns[i]);
@@ -770,105 +741,95 @@ static int disk_random(struct pm_ctx *ctx, bool writing)
 	return err;
 }
 
-static int disk_rr_run(struct pm_ctx *ctx, uint64_t iters)
+static int disk_rr_op(struct pm_ctx *ctx)
 {
 	int err;
 
-	while (iters--) {
-		err = disk_random(ctx, false);
-		if (err)
-			return err;
-	}
+	err = disk_random(ctx, false);
+	if (err)
+		return err;
 	return 0;
 }
 
-static int disk_rw_run(struct pm_ctx *ctx, uint64_t iters)
+static int disk_rw_op(struct pm_ctx *ctx)
 {
 	int err;
 
-	while (iters--) {
-		err = disk_random(ctx, true);
-		if (err)
-			return err;
-	}
+	err = disk_random(ctx, true);
+	if (err)
+		return err;
 	return 0;
 }
 
-static int disk_rd_run(struct pm_ctx *ctx, uint64_t iters)
+static int disk_rd_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	int fd, i, err = 0;
 
-	while (iters--) {
-		fd = open(st->common, O_RDONLY);
-		if (fd < 0)
-			return pm_bench_fail(ctx, -errno, "open %s", st->common);
-		if (lseek(fd, 0, SEEK_SET) < 0)
-			err = pm_bench_fail(ctx, -errno, "lseek %s", st->common);
-		for (i = 0; !err && i < AIM_BLOCKS; i++)
-			err = aim_io(ctx, read(fd, st->nbuf, AIM_BLOCK),
-				     AIM_BLOCK, "read", st->common);
-		close(fd);
-		if (err)
-			return err;
-	}
+	fd = open(st->common, O_RDONLY);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "open %s", st->common);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		err = pm_bench_fail(ctx, -errno, "lseek %s", st->common);
+	for (i = 0; !err && i < AIM_BLOCKS; i++)
+		err = aim_io(ctx, read(fd, st->nbuf, AIM_BLOCK),
+			     AIM_BLOCK, "read", st->common);
+	close(fd);
+	if (err)
+		return err;
 	return 0;
 }
 
-static int disk_wrt_run(struct pm_ctx *ctx, uint64_t iters)
+static int disk_wrt_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	char name[PATH_MAX];
 	int fd, n, err = 0;
 
-	while (iters--) {
-		aim_mktemp(ctx, name, sizeof(name), "tmpb.");
-		fd = creat(name, AIM_MODE);
-		if (fd < 0)
-			return pm_bench_fail(ctx, -errno, "creat %s", name);
-		unlink(name);
-		for (n = 0; !err && n < AIM_BLOCKS; n++)
-			err = aim_io(ctx, write(fd, st->nbuf, AIM_BLOCK),
-				     AIM_BLOCK, "write", name);
-		close(fd);
-		if (err)
-			return err;
-	}
+	aim_mktemp(ctx, name, sizeof(name), "tmpb.");
+	fd = creat(name, AIM_MODE);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "creat %s", name);
+	unlink(name);
+	for (n = 0; !err && n < AIM_BLOCKS; n++)
+		err = aim_io(ctx, write(fd, st->nbuf, AIM_BLOCK),
+			     AIM_BLOCK, "write", name);
+	close(fd);
+	if (err)
+		return err;
 	return 0;
 }
 
-static int disk_cp_run(struct pm_ctx *ctx, uint64_t iters)
+static int disk_cp_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	char name[PATH_MAX];
 	int fd, fd2, n, err = 0;
 
-	while (iters--) {
-		aim_mktemp(ctx, name, sizeof(name), "tmpb.");
-		fd = open(st->common, O_RDONLY);
-		if (fd < 0)
-			return pm_bench_fail(ctx, -errno, "open %s", st->common);
-		fd2 = creat(name, AIM_MODE);
-		if (fd2 < 0) {
-			err = pm_bench_fail(ctx, -errno, "creat %s", name);
-			close(fd);
-			return err;
-		}
-		unlink(name);
-		if (lseek(fd, 0, SEEK_SET) < 0)
-			err = pm_bench_fail(ctx, -errno, "lseek %s", st->common);
-		for (n = 0; !err && n < AIM_BLOCKS; n++) {
-			err = aim_io(ctx, read(fd, st->nbuf, AIM_BLOCK),
-				     AIM_BLOCK, "read", st->common);
-			if (!err)
-				err = aim_io(ctx, write(fd2, st->nbuf, AIM_BLOCK),
-					     AIM_BLOCK, "write", name);
-		}
+	aim_mktemp(ctx, name, sizeof(name), "tmpb.");
+	fd = open(st->common, O_RDONLY);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "open %s", st->common);
+	fd2 = creat(name, AIM_MODE);
+	if (fd2 < 0) {
+		err = pm_bench_fail(ctx, -errno, "creat %s", name);
 		close(fd);
-		close(fd2);
-		if (err)
-			return err;
+		return err;
 	}
+	unlink(name);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		err = pm_bench_fail(ctx, -errno, "lseek %s", st->common);
+	for (n = 0; !err && n < AIM_BLOCKS; n++) {
+		err = aim_io(ctx, read(fd, st->nbuf, AIM_BLOCK),
+			     AIM_BLOCK, "read", st->common);
+		if (!err)
+			err = aim_io(ctx, write(fd2, st->nbuf, AIM_BLOCK),
+				     AIM_BLOCK, "write", name);
+	}
+	close(fd);
+	close(fd2);
+	if (err)
+		return err;
 	return 0;
 }
 
@@ -943,60 +904,58 @@ static int sync_begin(struct pm_ctx *ctx, struct aim *st, enum sync_kind kind)
 	return 0;
 }
 
-static int sync_run(struct pm_ctx *ctx, uint64_t iters, enum sync_kind kind)
+static int sync_op(struct pm_ctx *ctx, enum sync_kind kind)
 {
 	struct aim *st = ctx->priv;
 	off_t sk;
 	int err;
 
-	while (iters--) {
-		if (st->fd < 0) {
-			err = sync_begin(ctx, st, kind);
-			if (err) {
-				sync_end(st);
-				return err;
-			}
-		}
-		if (kind == SYNC_RW) {
-			sk = (off_t)(aim_rand(st) % AIM_SYNC_BLOCKS) * AIM_BLOCK;
-			if (lseek(st->fd, sk, SEEK_SET) == -1) {
-				err = pm_bench_fail(ctx, -errno, "lseek %s", st->tmp);
-				sync_end(st);
-				return err;
-			}
-		} else if (kind == SYNC_CP) {
-			err = aim_io(ctx, read(st->fd2, st->nbuf, AIM_BLOCK),
-				     AIM_BLOCK, "read", st->common);
-			if (err) {
-				sync_end(st);
-				return err;
-			}
-		}
-		err = aim_io(ctx, write(st->fd, st->nbuf, AIM_BLOCK), AIM_BLOCK,
-			     "write", st->tmp);
+	if (st->fd < 0) {
+		err = sync_begin(ctx, st, kind);
 		if (err) {
 			sync_end(st);
 			return err;
 		}
-		if (++st->step == AIM_SYNC_BLOCKS)
-			sync_end(st);
 	}
+	if (kind == SYNC_RW) {
+		sk = (off_t)(aim_rand(st) % AIM_SYNC_BLOCKS) * AIM_BLOCK;
+		if (lseek(st->fd, sk, SEEK_SET) == -1) {
+			err = pm_bench_fail(ctx, -errno, "lseek %s", st->tmp);
+			sync_end(st);
+			return err;
+		}
+	} else if (kind == SYNC_CP) {
+		err = aim_io(ctx, read(st->fd2, st->nbuf, AIM_BLOCK),
+			     AIM_BLOCK, "read", st->common);
+		if (err) {
+			sync_end(st);
+			return err;
+		}
+	}
+	err = aim_io(ctx, write(st->fd, st->nbuf, AIM_BLOCK), AIM_BLOCK,
+		     "write", st->tmp);
+	if (err) {
+		sync_end(st);
+		return err;
+	}
+	if (++st->step == AIM_SYNC_BLOCKS)
+		sync_end(st);
 	return 0;
 }
 
-static int sync_disk_rw_run(struct pm_ctx *ctx, uint64_t iters)
+static int sync_disk_rw_op(struct pm_ctx *ctx)
 {
-	return sync_run(ctx, iters, SYNC_RW);
+	return sync_op(ctx, SYNC_RW);
 }
 
-static int sync_disk_wrt_run(struct pm_ctx *ctx, uint64_t iters)
+static int sync_disk_wrt_op(struct pm_ctx *ctx)
 {
-	return sync_run(ctx, iters, SYNC_WRT);
+	return sync_op(ctx, SYNC_WRT);
 }
 
-static int sync_disk_cp_run(struct pm_ctx *ctx, uint64_t iters)
+static int sync_disk_cp_op(struct pm_ctx *ctx)
 {
-	return sync_run(ctx, iters, SYNC_CP);
+	return sync_op(ctx, SYNC_CP);
 }
 
 /* ---- num_fcns.c: the numeric, string, memory and misc routines ---- */
@@ -1073,24 +1032,22 @@ static inline double aim_neg(struct aim *st)
 	return aim_arg(st) - 10.0001;
 }
 
-static int num_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
+static int num_rtns_1_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	double dtemp1;
 	int n, itemp1;
 
-	while (iters--) {
-		for (n = 0; n < 100; n++) {
-			st->fake[0] = floor(exp(aim_arg(st))) +
-				      ceil(log10(aim_pos(st)));
-			st->fake[1] = modf(log(aim_pos(st)), &dtemp1) +
-				      frexp(aim_neg(st), &itemp1);
-			st->fake[2] = ldexp(aim_arg(st), abs(-itemp1)) +
-				      fabs(fmod(aim_arg(st) * 5, aim_pos(st)));
-			st->fake[3] = sqrt(pow(aim_pos(st), aim_arg(st)));
-			srand((unsigned)itemp1);
-			st->fake[4] = (double)labs((long)(-rand() + n));
-		}
+	for (n = 0; n < 100; n++) {
+		st->fake[0] = floor(exp(aim_arg(st))) +
+			      ceil(log10(aim_pos(st)));
+		st->fake[1] = modf(log(aim_pos(st)), &dtemp1) +
+			      frexp(aim_neg(st), &itemp1);
+		st->fake[2] = ldexp(aim_arg(st), abs(-itemp1)) +
+			      fabs(fmod(aim_arg(st) * 5, aim_pos(st)));
+		st->fake[3] = sqrt(pow(aim_pos(st), aim_arg(st)));
+		srand((unsigned)itemp1);
+		st->fake[4] = (double)labs((long)(-rand() + n));
 	}
 	return 0;
 }
@@ -1107,76 +1064,70 @@ static double nr_f_prime(double x)
 	return -(s * s * 1000.0) + (c * c * 1000.0);
 }
 
-static int new_raph_run(struct pm_ctx *ctx, uint64_t iters)
+static int new_raph_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	double p = 0, p0, delta = 0;
 	int n, i;
 
-	while (iters--) {
-		for (n = 0; n < 200; n++) {
-			i = 1;
-			p0 = 0.05 * (double)n;
-			while (i < 100) {
-				p = p0 - nr_f(p0) / nr_f_prime(p0);
-				delta = fabs(p - p0);
-				if (delta == 0.0)
-					break;
-				i++;
-				p0 = p;
-			}
-			if (i >= 100)
-				return pm_bench_why(ctx, -EIO, "new_raph: no zero from "
-					       "%g in 100 steps (p %g, delta %g)",
-					       0.05 * n, p, delta);
+	for (n = 0; n < 200; n++) {
+		i = 1;
+		p0 = 0.05 * (double)n;
+		while (i < 100) {
+			p = p0 - nr_f(p0) / nr_f_prime(p0);
+			delta = fabs(p - p0);
+			if (delta == 0.0)
+				break;
+			i++;
+			p0 = p;
 		}
-		st->fake[0] = p;
+		if (i >= 100)
+			return pm_bench_why(ctx, -EIO, "new_raph: no zero from "
+				       "%g in 100 steps (p %g, delta %g)",
+				       0.05 * n, p, delta);
 	}
+	st->fake[0] = p;
 	return 0;
 }
 
-static int trig_rtns_run(struct pm_ctx *ctx, uint64_t iters)
+static int trig_rtns_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	int n;
 
-	while (iters--) {
-		for (n = 0; n < 10000; n++) {
-			st->fake[0] = acos(cos(asin(sin(aim_arg(st)))));
-			st->fake[1] = tanh(atan(tan(aim_arg(st))));
-			st->fake[2] = atan2(sinh(aim_arg(st)), cosh(aim_arg(st)));
-		}
+	for (n = 0; n < 10000; n++) {
+		st->fake[0] = acos(cos(asin(sin(aim_arg(st)))));
+		st->fake[1] = tanh(atan(tan(aim_arg(st))));
+		st->fake[2] = atan2(sinh(aim_arg(st)), cosh(aim_arg(st)));
 	}
 	return 0;
 }
 
 #define M_SIZE 4
 
-static int matrix_rtns_run(struct pm_ctx *ctx, uint64_t iters)
+static int matrix_rtns_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	double v1[M_SIZE], v2[M_SIZE][M_SIZE], v3[M_SIZE], prod;
 	int n, i, j, k;
 
-	while (iters--) {
-		prod = 0.0;
-		for (n = 0; n < 100; n++) {
-			for (i = 0; i < M_SIZE; i++)
-				v1[i] = next_value(st);
-			for (i = 0; i < M_SIZE; i++)
-				for (j = 0; j < M_SIZE; j++)
-					v2[i][j] = next_value(st);
-			for (i = 0; i < M_SIZE; i++) {
-				v3[i] = 0.0;
-				for (j = 0; j < M_SIZE; j++)
-					v3[i] += v1[j] * v2[i][j];
-			}
-			i = (int)(v3[0] * 1280.0);
-			j = (int)(v3[1] * 1024.0);
-			k = (int)(v3[2] * 8192.0);
-			prod += v3[0] * v3[1] * v3[2];
-			st->fake[0] = i + j + k + prod;
+	prod = 0.0;
+	for (n = 0; n < 100; n++) {
+		for (i = 0; i < M_SIZE; i++)
+			v1[i] = next_value(st);
+		for (i = 0; i < M_SIZE; i++)
+			for (j = 0; j < M_SIZE; j++)
+				v2[i][j] = next_value(st);
+		for (i = 0; i < M_SIZE; i++) {
+			v3[i] = 0.0;
+			for (j = 0; j < M_SIZE; j++)
+				v3[i] += v1[j] * v2[i][j];
 		}
+		i = (int)(v3[0] * 1280.0);
+		j = (int)(v3[1] * 1024.0);
+		k = (int)(v3[2] * 8192.0);
+		prod += v3[0] * v3[1] * v3[2];
+		st->fake[0] = i + j + k + prod;
 	}
 	return 0;
 }
@@ -1242,40 +1193,38 @@ static int array_rtns_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int array_rtns_run(struct pm_ctx *ctx, uint64_t iters)
+static int array_rtns_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	double *a = st->a, val;
 	int n, high, wide, j, k;
 
-	while (iters--) {
-		memset(st->a, 0, A_SIZE * sizeof(*st->a));
-		memset(st->a_orig, 0, A_SIZE * sizeof(*st->a_orig));
-		val = 1.0;
-		for (high = 5, n = 0; n < 20; n++, high += 5) {
-			if (high > A_HEIGHT)
-				high = 5;
-			wide = high + 1;
-			for (j = 0; j < high; j++)
-				for (k = 0; k < wide; k++) {
-					AM(k, j) = val;
-					val = val * 1.00001 + 1.0;
-					if (val > 1e20)
-						val -= 1e19;
-				}
-			memcpy(st->a_orig, st->a, A_SIZE * sizeof(*st->a));
-			if (!solve_array(st->a, st->results, wide, high))
-				return pm_bench_why(ctx, -EIO, "array_rtns: singular "
-					       "matrix of size %d", high);
-			if (!check_array(st->a_orig, st->results, wide, high))
-				return pm_bench_why(ctx, -EIO, "array_rtns: wrong "
-					       "solution of size %d", high);
-		}
+	memset(st->a, 0, A_SIZE * sizeof(*st->a));
+	memset(st->a_orig, 0, A_SIZE * sizeof(*st->a_orig));
+	val = 1.0;
+	for (high = 5, n = 0; n < 20; n++, high += 5) {
+		if (high > A_HEIGHT)
+			high = 5;
+		wide = high + 1;
+		for (j = 0; j < high; j++)
+			for (k = 0; k < wide; k++) {
+				AM(k, j) = val;
+				val = val * 1.00001 + 1.0;
+				if (val > 1e20)
+					val -= 1e19;
+			}
+		memcpy(st->a_orig, st->a, A_SIZE * sizeof(*st->a));
+		if (!solve_array(st->a, st->results, wide, high))
+			return pm_bench_why(ctx, -EIO, "array_rtns: singular "
+				       "matrix of size %d", high);
+		if (!check_array(st->a_orig, st->results, wide, high))
+			return pm_bench_why(ctx, -EIO, "array_rtns: wrong "
+				       "solution of size %d", high);
 	}
 	return 0;
 }
 
-static int string_rtns_run(struct pm_ctx *ctx, uint64_t iters)
+static int string_rtns_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	char *p, buffer[1024], catbuf[32];
@@ -1284,92 +1233,90 @@ static int string_rtns_run(struct pm_ctx *ctx, uint64_t iters)
 	int n, itemp1, itemp2 = 0;
 	time_t ttemp1;
 
-	while (iters--) {
-		memset(buffer, '\0', sizeof(buffer));
-		itemp1 = 0;
-		time(&ttemp1);
-		for (n = 0; n < 100; n++) {
-			dtemp1 = (double)itemp1 / 1000.0;
-			sprintf(buffer, "%g", dtemp1);
-			dtemp2 = atof(buffer);
-			dtemp3 = strtod(buffer, &p);
-			ltemp1 = (long)(1000 * dtemp2);
-			sprintf(buffer, "%ld", ltemp1);
-			ltemp2 = atol(buffer);
-			itemp1 = atoi(buffer);
-			ltemp3 = strtol(buffer, &p, 10);
-			sprintf(buffer, " \t\n\r\b0123456789 abcde fghij klmno "
-				"pqrst uvwxy z ABCDE FGHIJ KLMNO PQRST UVWXY Z "
-				".,;:!@#$%%^&*()_-+=|\\\"'`[]}{");
-			for (p = buffer; p != &buffer[sizeof(buffer) - 1]; p++) {
-				if (isalnum((unsigned char)*p))
-					itemp1++;
-				if (isalpha((unsigned char)*p))
-					itemp1++;
-				if (iscntrl((unsigned char)*p))
-					itemp1++;
-				if (isdigit((unsigned char)*p))
-					itemp1++;
-				if (isgraph((unsigned char)*p))
-					itemp1++;
-				if (islower((unsigned char)*p)) {
-					itemp1++;
-					*p = (char)toupper((unsigned char)*p);
-					*p = (char)tolower((unsigned char)*p);
-				}
-				if (isprint((unsigned char)*p))
-					itemp1++;
-				if (ispunct((unsigned char)*p))
-					itemp1++;
-				if (isspace((unsigned char)*p))
-					itemp1++;
-				if (isupper((unsigned char)*p)) {
-					itemp1++;
-					*p = (char)tolower((unsigned char)*p);
-					*p = (char)toupper((unsigned char)*p);
-				}
-				if (isxdigit((unsigned char)*p))
-					itemp1++;
+	memset(buffer, '\0', sizeof(buffer));
+	itemp1 = 0;
+	time(&ttemp1);
+	for (n = 0; n < 100; n++) {
+		dtemp1 = (double)itemp1 / 1000.0;
+		sprintf(buffer, "%g", dtemp1);
+		dtemp2 = atof(buffer);
+		dtemp3 = strtod(buffer, &p);
+		ltemp1 = (long)(1000 * dtemp2);
+		sprintf(buffer, "%ld", ltemp1);
+		ltemp2 = atol(buffer);
+		itemp1 = atoi(buffer);
+		ltemp3 = strtol(buffer, &p, 10);
+		sprintf(buffer, " \t\n\r\b0123456789 abcde fghij klmno "
+			"pqrst uvwxy z ABCDE FGHIJ KLMNO PQRST UVWXY Z "
+			".,;:!@#$%%^&*()_-+=|\\\"'`[]}{");
+		for (p = buffer; p != &buffer[sizeof(buffer) - 1]; p++) {
+			if (isalnum((unsigned char)*p))
+				itemp1++;
+			if (isalpha((unsigned char)*p))
+				itemp1++;
+			if (iscntrl((unsigned char)*p))
+				itemp1++;
+			if (isdigit((unsigned char)*p))
+				itemp1++;
+			if (isgraph((unsigned char)*p))
+				itemp1++;
+			if (islower((unsigned char)*p)) {
+				itemp1++;
+				*p = (char)toupper((unsigned char)*p);
+				*p = (char)tolower((unsigned char)*p);
 			}
-			sprintf(catbuf, "What is your name?");
-			itemp2 = (int)strlen(catbuf);
-			sprintf(buffer, "%s", catbuf);
+			if (isprint((unsigned char)*p))
+				itemp1++;
+			if (ispunct((unsigned char)*p))
+				itemp1++;
+			if (isspace((unsigned char)*p))
+				itemp1++;
+			if (isupper((unsigned char)*p)) {
+				itemp1++;
+				*p = (char)tolower((unsigned char)*p);
+				*p = (char)toupper((unsigned char)*p);
+			}
+			if (isxdigit((unsigned char)*p))
+				itemp1++;
+		}
+		sprintf(catbuf, "What is your name?");
+		itemp2 = (int)strlen(catbuf);
+		sprintf(buffer, "%s", catbuf);
+		if (strcmp(buffer, catbuf) == 0)
+			itemp2++;
+		while ((sizeof(buffer) - strlen(buffer)) > strlen(catbuf)) {
+			strcat(buffer, catbuf);
 			if (strcmp(buffer, catbuf) == 0)
 				itemp2++;
-			while ((sizeof(buffer) - strlen(buffer)) > strlen(catbuf)) {
-				strcat(buffer, catbuf);
-				if (strcmp(buffer, catbuf) == 0)
-					itemp2++;
-			}
-			strcpy(buffer, catbuf);
-			while ((sizeof(buffer) - strlen(buffer)) > strlen(catbuf)) {
-				strncat(buffer, catbuf, 10);
-				if (strncmp(buffer, catbuf, 10) == 0)
-					itemp2++;
-			}
-			p = ctime(&ttemp1);
-			ttemp1++;
-			memcpy(buffer, p, strlen(p));	/* strncpy(, , strlen) */
-			if (strcoll(buffer, catbuf) == 0)
-				itemp1++;
-			if (strcspn(buffer, "jfamsond") > (size_t)4)
-				itemp1++;
-			if (strpbrk(buffer, " ;\n") == NULL)
-				itemp1++;
-			if (strrchr(buffer, '\n') == NULL)
-				itemp1++;
-			if (strspn(buffer, "abcdefghijklmnopqrstuvwxyz") >
-			    (size_t)5)
-				itemp1++;
-			if (strstr(buffer, buffer) != buffer)
-				itemp1++;
-			if (itemp2 > 100) {
-				itemp2 = 0;
-				itemp1++;
-			}
 		}
-		st->lsink = itemp1 + itemp2 + ltemp2 + ltemp3 + (long)dtemp3;
+		strcpy(buffer, catbuf);
+		while ((sizeof(buffer) - strlen(buffer)) > strlen(catbuf)) {
+			strncat(buffer, catbuf, 10);
+			if (strncmp(buffer, catbuf, 10) == 0)
+				itemp2++;
+		}
+		p = ctime(&ttemp1);
+		ttemp1++;
+		memcpy(buffer, p, strlen(p));	/* strncpy(, , strlen) */
+		if (strcoll(buffer, catbuf) == 0)
+			itemp1++;
+		if (strcspn(buffer, "jfamsond") > (size_t)4)
+			itemp1++;
+		if (strpbrk(buffer, " ;\n") == NULL)
+			itemp1++;
+		if (strrchr(buffer, '\n') == NULL)
+			itemp1++;
+		if (strspn(buffer, "abcdefghijklmnopqrstuvwxyz") >
+		    (size_t)5)
+			itemp1++;
+		if (strstr(buffer, buffer) != buffer)
+			itemp1++;
+		if (itemp2 > 100) {
+			itemp2 = 0;
+			itemp1++;
+		}
 	}
+	st->lsink = itemp1 + itemp2 + ltemp2 + ltemp3 + (long)dtemp3;
 	return 0;
 }
 
@@ -1386,7 +1333,7 @@ static const int aim_malloc_size[] = {
 	11, 33, 65, 129, 1024,
 };
 
-static int mem_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
+static int mem_rtns_1_op(struct pm_ctx *ctx)
 {
 	static const char str[] = "Hello, this is an average length string 1234";
 	const size_t nsizes = PM_ARRAY_SIZE(aim_malloc_size);
@@ -1394,38 +1341,36 @@ static int mem_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
 	char *array[MAXSTRINGS * 3], *p;
 	int n, i, j, count = 0;
 
-	while (iters--) {
-		for (n = 0; n < 100; n++) {
-			for (j = i = 0; i < MAXSTRINGS; i++) {
-				array[j] = malloc(strlen(str) + 1);
-				if (!array[j])
-					return pm_bench_fail(ctx, -ENOMEM, "malloc");
-				strcpy(array[j], str);
-				count += (int)strlen(array[j++]) + 1;
-				array[j] = malloc((size_t)aim_malloc_size[i % nsizes]);
-				count += aim_malloc_size[i % nsizes];
-				j++;
-				array[j] = calloc((size_t)aim_malloc_size[(i + 1) %
-							nsizes], 1);
-				count += aim_malloc_size[(i + 1) % nsizes];
-				j++;
-				if (!array[j - 1] || !array[j - 2])
-					return pm_bench_fail(ctx, -ENOMEM, "malloc");
-			}
-			/* touch each one: the first byte (malloc's may be
-			 * anything; AIM9 reads it as it is) */
-			for (i = 0; i < MAXSTRINGS * 3; i++) {
-				p = array[i];
-				count += *(volatile char *)p;
-			}
-			for (i = (3 * MAXSTRINGS) - 3; i >= 0; i -= 3) {
-				free(array[i]);
-				free(array[i + 2]);
-				free(array[i + 1]);
-			}
+	for (n = 0; n < 100; n++) {
+		for (j = i = 0; i < MAXSTRINGS; i++) {
+			array[j] = malloc(strlen(str) + 1);
+			if (!array[j])
+				return pm_bench_fail(ctx, -ENOMEM, "malloc");
+			strcpy(array[j], str);
+			count += (int)strlen(array[j++]) + 1;
+			array[j] = malloc((size_t)aim_malloc_size[i % nsizes]);
+			count += aim_malloc_size[i % nsizes];
+			j++;
+			array[j] = calloc((size_t)aim_malloc_size[(i + 1) %
+						nsizes], 1);
+			count += aim_malloc_size[(i + 1) % nsizes];
+			j++;
+			if (!array[j - 1] || !array[j - 2])
+				return pm_bench_fail(ctx, -ENOMEM, "malloc");
 		}
-		st->lsink = count;
+		/* touch each one: the first byte (malloc's may be
+		 * anything; AIM9 reads it as it is) */
+		for (i = 0; i < MAXSTRINGS * 3; i++) {
+			p = array[i];
+			count += *(volatile char *)p;
+		}
+		for (i = (3 * MAXSTRINGS) - 3; i >= 0; i -= 3) {
+			free(array[i]);
+			free(array[i + 2]);
+			free(array[i + 1]);
+		}
 	}
+	st->lsink = count;
 	return 0;
 }
 
@@ -1457,30 +1402,28 @@ static int aim_buffers_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int mem_rtns_2_run(struct pm_ctx *ctx, uint64_t iters)
+static int mem_rtns_2_op(struct pm_ctx *ctx)
 {
 	const size_t nsizes = PM_ARRAY_SIZE(aim_malloc_size);
 	struct aim *st = ctx->priv;
 	char *bp1 = st->buf_a, *bp2 = st->buf_b, *p;
 	int n, i = 0, off1, off2, size;
 
-	while (iters--) {
-		for (n = 0; n < 100; n++) {
-			off1 = n % (int)sizeof(double);
-			off2 = (n / (int)sizeof(double)) % (int)sizeof(double);
-			size = aim_malloc_size[n % nsizes];	/* op_size[] */
-			memset(bp1 + off1, 'A', (size_t)size);
-			memset(bp2 + off2, 'A', (size_t)size);
-			(bp1 + off1)[n % size] = 'Z';
-			p = memchr(bp1 + off1, 'Z', (size_t)size);
-			i = memcmp(bp1 + off1, bp2 + off2, (size_t)size);
-			if (i > 0 && p)
-				*p = 'A';
-			memcpy(bp1 + off1, bp2 + off2, (size_t)size);
-			memmove(bp2 + off1, bp1 + off2, (size_t)size);
-		}
-		st->lsink = i + bp2[0];
+	for (n = 0; n < 100; n++) {
+		off1 = n % (int)sizeof(double);
+		off2 = (n / (int)sizeof(double)) % (int)sizeof(double);
+		size = aim_malloc_size[n % nsizes];	/* op_size[] */
+		memset(bp1 + off1, 'A', (size_t)size);
+		memset(bp2 + off2, 'A', (size_t)size);
+		(bp1 + off1)[n % size] = 'Z';
+		p = memchr(bp1 + off1, 'Z', (size_t)size);
+		i = memcmp(bp1 + off1, bp2 + off2, (size_t)size);
+		if (i > 0 && p)
+			*p = 'A';
+		memcpy(bp1 + off1, bp2 + off2, (size_t)size);
+		memmove(bp2 + off1, bp1 + off2, (size_t)size);
 	}
+	st->lsink = i + bp2[0];
 	return 0;
 }
 
@@ -1494,26 +1437,24 @@ static int compar2(const void *p1, const void *p2)
 	return *(const int *)p2 - *(const int *)p1;
 }
 
-static int sort_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
+static int sort_rtns_1_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	int n, i, count = 0;
 	void *p;
 
-	while (iters--) {
-		for (n = 0; n < 10; n += 5) {
-			qsort(st->table, MAXSORTSIZE, sizeof(st->table[0]), compar1);
-			qsort(st->table, MAXSORTSIZE, sizeof(st->table[0]), compar2);
-			qsort(st->table, MAXSORTSIZE, sizeof(st->table[0]), compar1);
-			for (i = 0; i < MAXSORTSIZE * 2; i += 10) {
-				p = bsearch(&i, st->table, MAXSORTSIZE,
-					    sizeof(st->table[0]), compar1);
-				if (p == NULL)
-					count++;
-			}
+	for (n = 0; n < 10; n += 5) {
+		qsort(st->table, MAXSORTSIZE, sizeof(st->table[0]), compar1);
+		qsort(st->table, MAXSORTSIZE, sizeof(st->table[0]), compar2);
+		qsort(st->table, MAXSORTSIZE, sizeof(st->table[0]), compar1);
+		for (i = 0; i < MAXSORTSIZE * 2; i += 10) {
+			p = bsearch(&i, st->table, MAXSORTSIZE,
+				    sizeof(st->table[0]), compar1);
+			if (p == NULL)
+				count++;
 		}
-		st->lsink = count;
 	}
+	st->lsink = count;
 	return 0;
 }
 
@@ -1533,7 +1474,7 @@ static int misc_rtns_1_setup(struct pm_ctx *ctx)
 	return err;
 }
 
-static int misc_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
+static int misc_rtns_1_op(struct pm_ctx *ctx)
 {
 	static gid_t groups[NGROUPS_MAX];
 	static struct termios t;
@@ -1550,48 +1491,46 @@ static int misc_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
 	clock_t clk;
 	int n;
 
-	while (iters--) {
-		for (n = 0; n < 10; n++) {
-			speed1 = cfgetispeed(&t);
-			speed2 = cfgetospeed(&t);
-			clk = clock();
-			if ((term = ctermid(NULL)) == NULL)
-				return pm_bench_why(ctx, -EIO, "ctermid failed");
-			if (getcwd(buffer, sizeof(buffer)) == NULL)
-				return pm_bench_fail(ctx, -errno, "getcwd");
-			uid = getuid();
-			euid = geteuid();
-			gid = getgid();
-			egid = getegid();
-			if ((env = getenv("PATH")) == NULL)
-				return pm_bench_why(ctx, -EIO, "getenv(PATH) failed");
-			if (getgroups(NGROUPS_MAX, groups) == -1)
-				return pm_bench_fail(ctx, -errno, "getgroups");
-			pid = getpid();
-			pgrp = getpgrp();
-			ppid = getppid();
-			if ((pass1 = getpwnam("root")) == NULL)
-				return pm_bench_why(ctx, -EIO, "getpwnam(root) failed");
-			if ((pass2 = getpwuid(uid)) == NULL)
-				return pm_bench_why(ctx, -EIO, "getpwuid(%d) failed",
-					       (int)uid);
-			if ((gr2 = getgrgid(gid)) == NULL)
-				return pm_bench_why(ctx, -EIO, "getgrgid(%d) failed",
-					       (int)gid);
-			if ((clk = times(&tms)) == (clock_t)-1)
-				return pm_bench_fail(ctx, -errno, "times");
-			if (isatty(STDIN_FILENO))
-				clk++;
-			tty = ttyname(STDIN_FILENO);
-			if (uname(&name) == -1)
-				return pm_bench_fail(ctx, -errno, "uname");
-			st->lsink = (long)speed1 + (long)speed2 + (long)clk +
-				    term[0] + env[0] + (tty ? tty[0] : 0) +
-				    (long)euid + (long)egid + (long)pid +
-				    (long)pgrp + (long)ppid + name.sysname[0] +
-				    pass1->pw_name[0] + pass2->pw_name[0] +
-				    gr2->gr_name[0];
-		}
+	for (n = 0; n < 10; n++) {
+		speed1 = cfgetispeed(&t);
+		speed2 = cfgetospeed(&t);
+		clk = clock();
+		if ((term = ctermid(NULL)) == NULL)
+			return pm_bench_why(ctx, -EIO, "ctermid failed");
+		if (getcwd(buffer, sizeof(buffer)) == NULL)
+			return pm_bench_fail(ctx, -errno, "getcwd");
+		uid = getuid();
+		euid = geteuid();
+		gid = getgid();
+		egid = getegid();
+		if ((env = getenv("PATH")) == NULL)
+			return pm_bench_why(ctx, -EIO, "getenv(PATH) failed");
+		if (getgroups(NGROUPS_MAX, groups) == -1)
+			return pm_bench_fail(ctx, -errno, "getgroups");
+		pid = getpid();
+		pgrp = getpgrp();
+		ppid = getppid();
+		if ((pass1 = getpwnam("root")) == NULL)
+			return pm_bench_why(ctx, -EIO, "getpwnam(root) failed");
+		if ((pass2 = getpwuid(uid)) == NULL)
+			return pm_bench_why(ctx, -EIO, "getpwuid(%d) failed",
+				       (int)uid);
+		if ((gr2 = getgrgid(gid)) == NULL)
+			return pm_bench_why(ctx, -EIO, "getgrgid(%d) failed",
+				       (int)gid);
+		if ((clk = times(&tms)) == (clock_t)-1)
+			return pm_bench_fail(ctx, -errno, "times");
+		if (isatty(STDIN_FILENO))
+			clk++;
+		tty = ttyname(STDIN_FILENO);
+		if (uname(&name) == -1)
+			return pm_bench_fail(ctx, -errno, "uname");
+		st->lsink = (long)speed1 + (long)speed2 + (long)clk +
+			    term[0] + env[0] + (tty ? tty[0] : 0) +
+			    (long)euid + (long)egid + (long)pid +
+			    (long)pgrp + (long)ppid + name.sysname[0] +
+			    pass1->pw_name[0] + pass2->pw_name[0] +
+			    gr2->gr_name[0];
 	}
 	return 0;
 }
@@ -1610,54 +1549,50 @@ static int dir_rtns_1_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int dir_rtns_1_run(struct pm_ctx *ctx, uint64_t iters)
+static int dir_rtns_1_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	int n, count = 0;
 	DIR *dir;
 
-	while (iters--) {
-		dir = opendir("/bin");
-		if (!dir)
-			return pm_bench_fail(ctx, -errno, "opendir /bin");
-		for (n = 0; n < 10000; n++) {
-			if (readdir(dir) == NULL) {
-				count++;
-				rewinddir(dir);
-			}
+	dir = opendir("/bin");
+	if (!dir)
+		return pm_bench_fail(ctx, -errno, "opendir /bin");
+	for (n = 0; n < 10000; n++) {
+		if (readdir(dir) == NULL) {
+			count++;
+			rewinddir(dir);
 		}
-		closedir(dir);
 	}
+	closedir(dir);
 	st->lsink = count;
 	return 0;
 }
 
-static int series_1_run(struct pm_ctx *ctx, uint64_t iters)
+static int series_1_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	double i, d0, d1, old, sine, d1_squared, fact;
 	int n;
 
-	while (iters--) {
-		for (n = 0; n < 100; n++) {
-			d0 = d1 = next_value(st);
-			old = 100.0;
-			sine = 0.0;
-			d1_squared = d1 * d1;
-			fact = 1.0;
-			i = 1.0;
-			while (sine != old) {
-				old = sine;
-				sine += d1 / fact;
-				fact *= (i + 1) * (i + 2);
-				i += 2;
-				d1 *= -(d1_squared);
-			}
-			if (fabs(sine - sin(d0)) > .0001)
-				return pm_bench_why(ctx, -EIO, "series_1: sine of %g "
-					       "is %g, sin() says %g", d0, sine,
-					       sin(d0));
+	for (n = 0; n < 100; n++) {
+		d0 = d1 = next_value(st);
+		old = 100.0;
+		sine = 0.0;
+		d1_squared = d1 * d1;
+		fact = 1.0;
+		i = 1.0;
+		while (sine != old) {
+			old = sine;
+			sine += d1 / fact;
+			fact *= (i + 1) * (i + 2);
+			i += 2;
+			d1 *= -(d1_squared);
 		}
+		if (fabs(sine - sin(d0)) > .0001)
+			return pm_bench_why(ctx, -EIO, "series_1: sine of %g "
+				       "is %g, sin() says %g", d0, sine,
+				       sin(d0));
 	}
 	return 0;
 }
@@ -1683,24 +1618,22 @@ static const int aim_copy_sizes[] = {
 };
 
 
-static int ram_copy_run(struct pm_ctx *ctx, uint64_t iters)
+static int ram_copy_op(struct pm_ctx *ctx)
 {
 	const unsigned nsizes = PM_ARRAY_SIZE(aim_copy_sizes);
 	struct aim *st = ctx->priv;
 	unsigned n;
 
-	while (iters--) {
-		for (n = 0; n < 64; n++) {
-			/* AIM9's names: it copies into "src" from "dst" */
-			void *src = &st->buf_b[n % sizeof(double)];
-			void *dst = &st->buf_a[(n / sizeof(double)) %
-						sizeof(double)];
+	for (n = 0; n < 64; n++) {
+		/* AIM9's names: it copies into "src" from "dst" */
+		void *src = &st->buf_b[n % sizeof(double)];
+		void *dst = &st->buf_a[(n / sizeof(double)) %
+					sizeof(double)];
 
-			memcpy(src, dst, (size_t)aim_copy_sizes[n % nsizes]);
-			pm_barrier();
-		}
-		st->lsink = st->buf_b[64];
+		memcpy(src, dst, (size_t)aim_copy_sizes[n % nsizes]);
+		pm_barrier();
 	}
+	st->lsink = st->buf_b[64];
 	return 0;
 }
 
@@ -1755,73 +1688,71 @@ out:
 	return err;
 }
 
-static int tcp_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int tcp_test_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	struct sockaddr_in wr_in, rd_in;
 	socklen_t len;
 	int wr, rd, nw, one, err;
 
-	while (iters--) {
-		rd = nw = -1;
-		wr = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (wr < 0)
-			return pm_bench_fail(ctx, -errno, "socket");
-		memset(&wr_in, 0, sizeof(wr_in));
-		wr_in.sin_family = AF_INET;
-		wr_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		wr_in.sin_port = 0;
-		if (bind(wr, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
-			err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
-			goto fail;
-		}
-		len = sizeof(wr_in);
-		if (getsockname(wr, (struct sockaddr *)&wr_in, &len) != 0) {
-			err = pm_bench_fail(ctx, -errno, "getsockname");
-			goto fail;
-		}
-		one = 1;
-		if (setsockopt(wr, IPPROTO_TCP, TCP_NODELAY, &one,
-			       sizeof(one)) != 0) {
-			err = pm_bench_fail(ctx, -errno, "setsockopt TCP_NODELAY");
-			goto fail;
-		}
-		len = sizeof(one);
-		one = 0;
-		if (getsockopt(wr, IPPROTO_TCP, TCP_NODELAY, &one, &len) != 0) {
-			err = pm_bench_fail(ctx, -errno, "getsockopt TCP_NODELAY");
-			goto fail;
-		}
-		if (listen(wr, 5) != 0) {
-			err = pm_bench_fail(ctx, -errno, "listen");
-			goto fail;
-		}
-		rd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (rd < 0) {
-			err = pm_bench_fail(ctx, -errno, "socket");
-			goto fail;
-		}
-		if (connect(rd, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
-			err = pm_bench_fail(ctx, -errno, "connect 127.0.0.1");
-			goto fail;
-		}
-		do
-			nw = accept4(wr, NULL, NULL, SOCK_CLOEXEC);
-		while (nw < 0 && errno == EINTR);
-		if (nw < 0) {
-			err = pm_bench_fail(ctx, -errno, "accept");
-			goto fail;
-		}
-		len = sizeof(rd_in);
-		if (getsockname(rd, (struct sockaddr *)&rd_in, &len) != 0) {
-			err = pm_bench_fail(ctx, -errno, "getsockname");
-			goto fail;
-		}
-		err = aim_rwc(ctx, st, 90, rd, nw, "TCP/IP");
-		close(wr);
-		if (err)
-			return err;
+	rd = nw = -1;
+	wr = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (wr < 0)
+		return pm_bench_fail(ctx, -errno, "socket");
+	memset(&wr_in, 0, sizeof(wr_in));
+	wr_in.sin_family = AF_INET;
+	wr_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	wr_in.sin_port = 0;
+	if (bind(wr, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
+		goto fail;
 	}
+	len = sizeof(wr_in);
+	if (getsockname(wr, (struct sockaddr *)&wr_in, &len) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getsockname");
+		goto fail;
+	}
+	one = 1;
+	if (setsockopt(wr, IPPROTO_TCP, TCP_NODELAY, &one,
+		       sizeof(one)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "setsockopt TCP_NODELAY");
+		goto fail;
+	}
+	len = sizeof(one);
+	one = 0;
+	if (getsockopt(wr, IPPROTO_TCP, TCP_NODELAY, &one, &len) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getsockopt TCP_NODELAY");
+		goto fail;
+	}
+	if (listen(wr, 5) != 0) {
+		err = pm_bench_fail(ctx, -errno, "listen");
+		goto fail;
+	}
+	rd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (rd < 0) {
+		err = pm_bench_fail(ctx, -errno, "socket");
+		goto fail;
+	}
+	if (connect(rd, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "connect 127.0.0.1");
+		goto fail;
+	}
+	do
+		nw = accept4(wr, NULL, NULL, SOCK_CLOEXEC);
+	while (nw < 0 && errno == EINTR);
+	if (nw < 0) {
+		err = pm_bench_fail(ctx, -errno, "accept");
+		goto fail;
+	}
+	len = sizeof(rd_in);
+	if (getsockname(rd, (struct sockaddr *)&rd_in, &len) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getsockname");
+		goto fail;
+	}
+	err = aim_rwc(ctx, st, 90, rd, nw, "TCP/IP");
+	close(wr);
+	if (err)
+		return err;
 	return 0;
 fail:
 	if (nw >= 0)
@@ -1832,55 +1763,53 @@ fail:
 	return err;
 }
 
-static int udp_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int udp_test_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	struct sockaddr_in wr_in, rd_in;
 	socklen_t len;
 	int wr, rd, err;
 
-	while (iters--) {
-		rd = -1;
-		wr = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (wr < 0)
-			return pm_bench_fail(ctx, -errno, "socket");
-		memset(&wr_in, 0, sizeof(wr_in));
-		wr_in.sin_family = AF_INET;
-		wr_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		if (bind(wr, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
-			err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
-			goto fail;
-		}
-		len = sizeof(wr_in);
-		if (getsockname(wr, (struct sockaddr *)&wr_in, &len) != 0) {
-			err = pm_bench_fail(ctx, -errno, "getsockname");
-			goto fail;
-		}
-		rd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (rd < 0) {
-			err = pm_bench_fail(ctx, -errno, "socket");
-			goto fail;
-		}
-		memset(&rd_in, 0, sizeof(rd_in));
-		rd_in.sin_family = AF_INET;
-		rd_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		if (bind(rd, (struct sockaddr *)&rd_in, sizeof(rd_in)) != 0) {
-			err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
-			goto fail;
-		}
-		len = sizeof(rd_in);
-		if (getsockname(rd, (struct sockaddr *)&rd_in, &len) != 0) {
-			err = pm_bench_fail(ctx, -errno, "getsockname");
-			goto fail;
-		}
-		if (connect(wr, (struct sockaddr *)&rd_in, sizeof(rd_in)) != 0) {
-			err = pm_bench_fail(ctx, -errno, "connect");
-			goto fail;
-		}
-		err = aim_rwc(ctx, st, 100, rd, wr, "UDP/IP");
-		if (err)
-			return err;
+	rd = -1;
+	wr = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (wr < 0)
+		return pm_bench_fail(ctx, -errno, "socket");
+	memset(&wr_in, 0, sizeof(wr_in));
+	wr_in.sin_family = AF_INET;
+	wr_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(wr, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
+		goto fail;
 	}
+	len = sizeof(wr_in);
+	if (getsockname(wr, (struct sockaddr *)&wr_in, &len) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getsockname");
+		goto fail;
+	}
+	rd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (rd < 0) {
+		err = pm_bench_fail(ctx, -errno, "socket");
+		goto fail;
+	}
+	memset(&rd_in, 0, sizeof(rd_in));
+	rd_in.sin_family = AF_INET;
+	rd_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(rd, (struct sockaddr *)&rd_in, sizeof(rd_in)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
+		goto fail;
+	}
+	len = sizeof(rd_in);
+	if (getsockname(rd, (struct sockaddr *)&rd_in, &len) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getsockname");
+		goto fail;
+	}
+	if (connect(wr, (struct sockaddr *)&rd_in, sizeof(rd_in)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "connect");
+		goto fail;
+	}
+	err = aim_rwc(ctx, st, 100, rd, wr, "UDP/IP");
+	if (err)
+		return err;
 	return 0;
 fail:
 	if (rd >= 0)
@@ -1889,44 +1818,39 @@ fail:
 	return err;
 }
 
-static int socketpair_run(struct pm_ctx *ctx, uint64_t iters, int type,
-			  const char *what)
+static int socketpair_op(struct pm_ctx *ctx, int type, const char *what)
 {
 	struct aim *st = ctx->priv;
 	int fds[2], err;
 
-	while (iters--) {
-		if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds) != 0)
-			return pm_bench_fail(ctx, -errno, "socketpair");
-		err = aim_rwc(ctx, st, 100, fds[0], fds[1], what);
-		if (err)
-			return err;
-	}
+	if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds) != 0)
+		return pm_bench_fail(ctx, -errno, "socketpair");
+	err = aim_rwc(ctx, st, 100, fds[0], fds[1], what);
+	if (err)
+		return err;
 	return 0;
 }
 
-static int stream_pipe_run(struct pm_ctx *ctx, uint64_t iters)
+static int stream_pipe_op(struct pm_ctx *ctx)
 {
-	return socketpair_run(ctx, iters, SOCK_STREAM, "Stream Pipe");
+	return socketpair_op(ctx, SOCK_STREAM, "Stream Pipe");
 }
 
-static int dgram_pipe_run(struct pm_ctx *ctx, uint64_t iters)
+static int dgram_pipe_op(struct pm_ctx *ctx)
 {
-	return socketpair_run(ctx, iters, SOCK_DGRAM, "Datagram Pipe");
+	return socketpair_op(ctx, SOCK_DGRAM, "Datagram Pipe");
 }
 
-static int pipe_cpy_run(struct pm_ctx *ctx, uint64_t iters)
+static int pipe_cpy_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	int fds[2], err;
 
-	while (iters--) {
-		if (pipe2(fds, O_CLOEXEC) != 0)
-			return pm_bench_fail(ctx, -errno, "pipe");
-		err = aim_rwc(ctx, st, 100, fds[0], fds[1], "Pipe");
-		if (err)
-			return err;
-	}
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return pm_bench_fail(ctx, -errno, "pipe");
+	err = aim_rwc(ctx, st, 100, fds[0], fds[1], "Pipe");
+	if (err)
+		return err;
 	return 0;
 }
 
@@ -1935,36 +1859,34 @@ static int pipe_cpy_run(struct pm_ctx *ctx, uint64_t iters)
  * was not available to us: this is the read_write_close() of its siblings
  * over a named pipe made for the call (mkfifo, open both ends, unlink).
  */
-static int fifo_test_run(struct pm_ctx *ctx, uint64_t iters)
+static int fifo_test_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	char name[PATH_MAX];
 	int rd, wr, err;
 
-	while (iters--) {
-		aim_mktemp(ctx, name, sizeof(name), "fifo");
-		if (mkfifo(name, 0600) != 0)
-			return pm_bench_fail(ctx, -errno, "mkfifo %s", name);
-		/* non-blocking: no writer yet; the data is always there
-		 * before a read */
-		rd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (rd < 0) {
-			err = pm_bench_fail(ctx, -errno, "open %s", name);
-			unlink(name);
-			return err;
-		}
-		wr = open(name, O_WRONLY | O_CLOEXEC);
-		if (wr < 0) {
-			err = pm_bench_fail(ctx, -errno, "open %s", name);
-			close(rd);
-			unlink(name);
-			return err;
-		}
+	aim_mktemp(ctx, name, sizeof(name), "fifo");
+	if (mkfifo(name, 0600) != 0)
+		return pm_bench_fail(ctx, -errno, "mkfifo %s", name);
+	/* non-blocking: no writer yet; the data is always there
+	 * before a read */
+	rd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (rd < 0) {
+		err = pm_bench_fail(ctx, -errno, "open %s", name);
 		unlink(name);
-		err = aim_rwc(ctx, st, 100, rd, wr, "FIFO");
-		if (err)
-			return err;
+		return err;
 	}
+	wr = open(name, O_WRONLY | O_CLOEXEC);
+	if (wr < 0) {
+		err = pm_bench_fail(ctx, -errno, "open %s", name);
+		close(rd);
+		unlink(name);
+		return err;
+	}
+	unlink(name);
+	err = aim_rwc(ctx, st, 100, rd, wr, "FIFO");
+	if (err)
+		return err;
 	return 0;
 }
 
@@ -1994,7 +1916,7 @@ static int shared_memory_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int shared_memory_run(struct pm_ctx *ctx, uint64_t iters)
+static int shared_memory_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	char *buffer = st->shm_buf;
@@ -2004,149 +1926,74 @@ static int shared_memory_run(struct pm_ctx *ctx, uint64_t iters)
 	size_t size;
 	char *bufptr;
 
-	while (iters--) {
-		shmid = shmget(IPC_PRIVATE, MAXBLK, IPC_CREAT | 0600);
-		if (shmid < 0)
-			return pm_bench_fail(ctx, -errno, "shmget");
-		sem = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
-		if (sem < 0) {
-			err = pm_bench_fail(ctx, -errno, "semget");
-			shmctl(shmid, IPC_RMID, NULL);
-			return err;
-		}
-		bufptr = shmat(shmid, NULL, 0);
-		if (bufptr == (char *)-1) {
-			err = pm_bench_fail(ctx, -errno, "shmat");
-			bufptr = NULL;
-			goto out;
-		}
-		arg.val = 1;
-		if (semctl(sem, 0, SETVAL, arg) < 0) {
-			err = pm_bench_fail(ctx, -errno, "semctl SETVAL");
-			goto out;
-		}
-		for (n = 0; n < 100; n++) {
-			size = (size_t)aim_msg_sizes[st->msg++ %
-						     PM_ARRAY_SIZE(aim_msg_sizes)];
-			/* writer side */
-			if (semop(sem, &sem_wait, 1) < 0)
-				goto semop_fail;
-			memcpy(bufptr, buffer, size);
-			if (semop(sem, &sem_signal, 1) < 0)
-				goto semop_fail;
-			/* reader side */
-			if (semop(sem, &sem_wait, 1) < 0)
-				goto semop_fail;
-			memcpy(buffer, bufptr, size);
-			if (semop(sem, &sem_signal, 1) < 0)
-				goto semop_fail;
-		}
-		goto out;
-semop_fail:
-		err = pm_bench_fail(ctx, -errno, "semop");
-out:
-		/* clear_ipc() */
-		if (bufptr)
-			shmdt(bufptr);
+	shmid = shmget(IPC_PRIVATE, MAXBLK, IPC_CREAT | 0600);
+	if (shmid < 0)
+		return pm_bench_fail(ctx, -errno, "shmget");
+	sem = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	if (sem < 0) {
+		err = pm_bench_fail(ctx, -errno, "semget");
 		shmctl(shmid, IPC_RMID, NULL);
-		semctl(sem, 0, IPC_RMID);
-		if (err)
-			return err;
+		return err;
 	}
+	bufptr = shmat(shmid, NULL, 0);
+	if (bufptr == (char *)-1) {
+		err = pm_bench_fail(ctx, -errno, "shmat");
+		bufptr = NULL;
+		goto out;
+	}
+	arg.val = 1;
+	if (semctl(sem, 0, SETVAL, arg) < 0) {
+		err = pm_bench_fail(ctx, -errno, "semctl SETVAL");
+		goto out;
+	}
+	for (n = 0; n < 100; n++) {
+		size = (size_t)aim_msg_sizes[st->msg++ %
+					     PM_ARRAY_SIZE(aim_msg_sizes)];
+		/* writer side */
+		if (semop(sem, &sem_wait, 1) < 0)
+			goto semop_fail;
+		memcpy(bufptr, buffer, size);
+		if (semop(sem, &sem_signal, 1) < 0)
+			goto semop_fail;
+		/* reader side */
+		if (semop(sem, &sem_wait, 1) < 0)
+			goto semop_fail;
+		memcpy(buffer, bufptr, size);
+		if (semop(sem, &sem_signal, 1) < 0)
+			goto semop_fail;
+	}
+	goto out;
+semop_fail:
+	err = pm_bench_fail(ctx, -errno, "semop");
+out:
+	/* clear_ipc() */
+	if (bufptr)
+		shmdt(bufptr);
+	shmctl(shmid, IPC_RMID, NULL);
+	semctl(sem, 0, IPC_RMID);
+	if (err)
+		return err;
 	return 0;
 }
 
 /* ---- fork_test, exec_test, shell_rtns: loops run by pmbench-spawner ---- */
 
-/*
- * As proc's fork, exec and sh: fork() costs grow with the address space
- * of the process that forks, and AIM9's is small, so the loops run in
- * pmbench-spawner, a peer.
- */
+/* As proc's fork, exec and sh: in pmbench-spawner (src/bench/spawn.c). */
 
-/* In the peer: the spawner's pipes become fds 3 and 4, then exec. */
-static int aim_spawn_exec(void *arg)
-{
-	struct aim *st = arg;
-	char *argv[] = { "pmbench-spawner", (char *)st->op, st->arg, NULL };
-	int in = fcntl(st->child_cmd, F_DUPFD_CLOEXEC, 10);
-	int out = fcntl(st->child_reply, F_DUPFD_CLOEXEC, 10);
-
-	if (in < 0 || out < 0 || dup2(in, 3) < 0 || dup2(out, 4) < 0)
-		return 127;
-	execve(st->spawner, argv, environ);
-	return 127;
-}
-
+/* run(), not op(): pmbench-spawner runs the whole loop of iters forks. */
 static int aim_spawn_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct aim *st = ctx->priv;
-	uint64_t n = iters * st->per_iter;
-	int32_t status;
-	int err;
 
-	err = pm_write_full(st->cmd, &n, sizeof(n));
-	if (!err)
-		err = pm_read_full(st->reply, &status, sizeof(status));
-	if (err)
-		return pm_bench_fail(ctx, err, "pmbench-spawner");
-	if (status < 0)
-		return pm_bench_fail(ctx, status, "pmbench-spawner: fork");
-	if (status > 0) {
-		const char *what = !strcmp(st->op, "fork-exit") ? "child" :
-				   st->arg;
-
-		if (WIFEXITED(status))
-			return pm_bench_why(ctx, -ECHILD, "%s: exited with status %d",
-				       what, WEXITSTATUS(status));
-		if (WIFSIGNALED(status))
-			return pm_bench_why(ctx, -ECHILD, "%s: killed by signal %d",
-				       what, WTERMSIG(status));
-		return pm_bench_why(ctx, -ECHILD, "%s: wait status 0x%x", what,
-			       status);
-	}
-	return 0;
+	return pm_spawner_run(ctx, &st->sp, iters);
 }
 
 /* Start the spawner for op; arg is taken over. */
 static int aim_spawn_setup(struct pm_ctx *ctx, struct aim *st, const char *op,
 			   char *arg)
 {
-	int cmd[2], reply[2], err;
-
-	st->op = op;
-	st->arg = arg;
-	st->per_iter = 1;
-	if (!ctx->hello || access(ctx->hello, X_OK) != 0)
-		return pm_bench_why(ctx, -EOPNOTSUPP, "pmbench-hello not found at "
-			       "%s (run from the build tree or install "
-			       "pmbench)", ctx->hello ? ctx->hello : "(none)");
-	if (!ctx->spawner || access(ctx->spawner, X_OK) != 0)
-		return pm_bench_why(ctx, -EOPNOTSUPP, "pmbench-spawner not found at "
-			       "%s (run from the build tree or install "
-			       "pmbench)", ctx->spawner ? ctx->spawner :
-			       "(none)");
-	st->spawner = ctx->spawner;
-	if (pipe2(cmd, O_CLOEXEC) != 0)
-		return pm_bench_fail(ctx, -errno, "pipe");
-	if (pipe2(reply, O_CLOEXEC) != 0) {
-		err = pm_bench_fail(ctx, -errno, "pipe");
-		close(cmd[0]);
-		close(cmd[1]);
-		return err;
-	}
-	st->cmd = cmd[1];
-	st->child_cmd = cmd[0];
-	st->reply = reply[0];
-	st->child_reply = reply[1];
-	err = pm_spawn_peer(ctx, aim_spawn_exec, st);
-	close(st->child_cmd);
-	close(st->child_reply);
-	st->child_cmd = st->child_reply = -1;
-	/* One operation now: a broken helper fails setup, not a trial. */
-	if (!err)
-		err = aim_spawn_run(ctx, 1);
-	return err;
+	return pm_spawner_start(ctx, &st->sp, op, arg,
+				!strcmp(op, "fork-exit") ? "child" : arg);
 }
 
 static int fork_test_setup(struct pm_ctx *ctx)
@@ -2257,142 +2104,147 @@ static int shell_rtns_3_setup(struct pm_ctx *ctx)
 #define AIM9_ARITH(nm, test, desc, su, fn)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
-		.unit = "ops/s", .aim9 = test, .setup = su, .run = fn,	\
+		.unit = "ops/s", .aim9 = test, .setup = su, .op = fn,	\
 		.teardown = aim_teardown,				\
 	}
 #define AIM9_PLAIN(nm, test, desc, su, fn, fl)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
-		.unit = "ops/s", .aim9 = test, .setup = su, .run = fn,	\
+		.unit = "ops/s", .aim9 = test, .setup = su, .op = fn,	\
 		.teardown = aim_teardown, .flags = fl,			\
+	}
+/* run(), not op(): pmbench-spawner runs the whole loop of forks */
+#define AIM9_SPAWN(nm, test, desc, su, fl)				\
+	{								\
+		.name = nm, .group = "aim9", .summary = desc,		\
+		.unit = "ops/s", .aim9 = test, .setup = su,		\
+		.run = aim_spawn_run, .teardown = aim_teardown,		\
+		.flags = PM_FORKS | PM_PEERS | (fl),			\
 	}
 
 static const struct pm_bench aim9_benches[] = {
 	AIM9_ARITH("aim9-add-double", "add_double",
 		   "Thousand Double Precision Additions", add_double_setup,
-		   add_double_run),
+		   add_double_op),
 	AIM9_ARITH("aim9-add-float", "add_float",
 		   "Thousand Single Precision Additions", add_float_setup,
-		   add_float_run),
+		   add_float_op),
 	AIM9_ARITH("aim9-add-long", "add_long",
 		   "Thousand Long Integer Additions", add_int_setup,
-		   add_long_run),
+		   add_long_op),
 	AIM9_ARITH("aim9-add-int", "add_int", "Thousand Integer Additions",
-		   add_int_setup, add_int_run),
+		   add_int_setup, add_int_op),
 	AIM9_ARITH("aim9-add-short", "add_short",
 		   "Thousand Short Integer Additions", add_int_setup,
-		   add_short_run),
+		   add_short_op),
 	AIM9_PLAIN("aim9-creat-clo", "creat-clo", "File Creations and Closes",
-		   aim_setup, creat_clo_run, PM_FS),
+		   aim_setup, creat_clo_op, PM_FS),
 	AIM9_PLAIN("aim9-page-test", "page_test", "System Allocations & Pages",
-		   aim_setup, page_test_run, PM_NO_THREADS),
+		   aim_setup, page_test_op, PM_NO_THREADS),
 	AIM9_PLAIN("aim9-brk-test", "brk_test", "System Memory Allocations",
-		   aim_setup, brk_test_run, PM_NO_THREADS),
+		   aim_setup, brk_test_op, PM_NO_THREADS),
 	AIM9_PLAIN("aim9-jmp-test", "jmp_test", "Non-local gotos", aim_setup,
-		   jmp_test_run, 0),
+		   jmp_test_op, 0),
 	AIM9_PLAIN("aim9-signal-test", "signal_test", "Signal Traps",
-		   signal_test_setup, signal_test_run, PM_NO_THREADS),
-	AIM9_PLAIN("aim9-exec-test", "exec_test", "Program Loads",
-		   exec_test_setup, aim_spawn_run, PM_FORKS | PM_PEERS),
-	AIM9_PLAIN("aim9-fork-test", "fork_test", "Task Creations",
-		   fork_test_setup, aim_spawn_run, PM_FORKS | PM_PEERS),
+		   signal_test_setup, signal_test_op, PM_NO_THREADS),
+	AIM9_SPAWN("aim9-exec-test", "exec_test", "Program Loads",
+		   exec_test_setup, 0),
+	AIM9_SPAWN("aim9-fork-test", "fork_test", "Task Creations",
+		   fork_test_setup, 0),
 	AIM9_PLAIN("aim9-link-test", "link_test", "Link/Unlink Pairs",
-		   aim_setup, link_test_run, PM_FS),
+		   aim_setup, link_test_op, PM_FS),
 	AIM9_PLAIN("aim9-disk-rr", "disk_rr", "Random Disk Reads (K)",
-		   aim_setup, disk_rr_run, PM_FS),
+		   aim_setup, disk_rr_op, PM_FS),
 	AIM9_PLAIN("aim9-disk-rw", "disk_rw", "Random Disk Writes (K)",
-		   aim_setup, disk_rw_run, PM_FS),
+		   aim_setup, disk_rw_op, PM_FS),
 	AIM9_PLAIN("aim9-disk-rd", "disk_rd", "Sequential Disk Reads (K)",
-		   aim_common_setup, disk_rd_run, PM_FS),
+		   aim_common_setup, disk_rd_op, PM_FS),
 	AIM9_PLAIN("aim9-disk-wrt", "disk_wrt", "Sequential Disk Writes (K)",
-		   aim_setup, disk_wrt_run, PM_FS),
+		   aim_setup, disk_wrt_op, PM_FS),
 	AIM9_PLAIN("aim9-disk-cp", "disk_cp", "Disk Copies (K)",
-		   aim_common_setup, disk_cp_run, PM_FS),
+		   aim_common_setup, disk_cp_op, PM_FS),
 	AIM9_PLAIN("aim9-sync-disk-rw", "sync_disk_rw",
-		   "Sync Random Disk Writes (K)", aim_setup, sync_disk_rw_run,
+		   "Sync Random Disk Writes (K)", aim_setup, sync_disk_rw_op,
 		   PM_FS),
 	AIM9_PLAIN("aim9-sync-disk-wrt", "sync_disk_wrt",
 		   "Sync Sequential Disk Writes (K)", aim_setup,
-		   sync_disk_wrt_run, PM_FS),
+		   sync_disk_wrt_op, PM_FS),
 	AIM9_PLAIN("aim9-sync-disk-cp", "sync_disk_cp", "Sync Disk Copies (K)",
-		   aim_common_setup, sync_disk_cp_run, PM_FS),
+		   aim_common_setup, sync_disk_cp_op, PM_FS),
 	AIM9_ARITH("aim9-div-double", "div_double",
 		   "Thousand Double Precision Divides", quarter_setup,
-		   div_double_run),
+		   div_double_op),
 	AIM9_ARITH("aim9-div-float", "div_float",
 		   "Thousand Single Precision Divides", quarter_setup,
-		   div_float_run),
+		   div_float_op),
 	AIM9_ARITH("aim9-div-long", "div_long", "Thousand Long Integer Divides",
-		   one_setup, div_long_run),
+		   one_setup, div_long_op),
 	AIM9_ARITH("aim9-div-int", "div_int", "Thousand Integer Divides",
-		   one_setup, div_int_run),
+		   one_setup, div_int_op),
 	AIM9_ARITH("aim9-div-short", "div_short",
-		   "Thousand Short Integer Divides", one_setup, div_short_run),
+		   "Thousand Short Integer Divides", one_setup, div_short_op),
 	AIM9_PLAIN("aim9-sieve", "sieve", "Integer Sieves", aim_setup,
-		   sieve_run, 0),
+		   sieve_op, 0),
 	AIM9_ARITH("aim9-mul-double", "mul_double",
 		   "Thousand Double Precision Multiplies", mul_double_setup,
-		   mul_double_run),
+		   mul_double_op),
 	AIM9_ARITH("aim9-mul-float", "mul_float",
 		   "Thousand Single Precision Multiplies", quarter_setup,
-		   mul_float_run),
+		   mul_float_op),
 	AIM9_ARITH("aim9-mul-long", "mul_long",
-		   "Thousand Long Integer Multiplies", one_setup, mul_long_run),
+		   "Thousand Long Integer Multiplies", one_setup, mul_long_op),
 	AIM9_ARITH("aim9-mul-int", "mul_int", "Thousand Integer Multiplies",
-		   one_setup, mul_int_run),
+		   one_setup, mul_int_op),
 	AIM9_ARITH("aim9-mul-short", "mul_short",
 		   "Thousand Short Integer Multiplies", one_setup,
-		   mul_short_run),
+		   mul_short_op),
 	AIM9_PLAIN("aim9-num-rtns-1", "num_rtns_1", "Numeric Functions",
-		   aim_num_setup, num_rtns_1_run, PM_NO_THREADS),
+		   aim_num_setup, num_rtns_1_op, PM_NO_THREADS),
 	AIM9_PLAIN("aim9-new-raph", "new_raph", "Zeros Found", aim_setup,
-		   new_raph_run, 0),
+		   new_raph_op, 0),
 	AIM9_PLAIN("aim9-trig-rtns", "trig_rtns", "Trigonometric Functions",
-		   aim_num_setup, trig_rtns_run, 0),
+		   aim_num_setup, trig_rtns_op, 0),
 	AIM9_PLAIN("aim9-matrix-rtns", "matrix_rtns", "Point Transformations",
-		   aim_num_setup, matrix_rtns_run, 0),
+		   aim_num_setup, matrix_rtns_op, 0),
 	AIM9_PLAIN("aim9-array-rtns", "array_rtns", "Linear Systems Solved",
-		   array_rtns_setup, array_rtns_run, 0),
+		   array_rtns_setup, array_rtns_op, 0),
 	AIM9_PLAIN("aim9-string-rtns", "string_rtns", "String Manipulations",
-		   aim_setup, string_rtns_run, PM_NO_THREADS),
+		   aim_setup, string_rtns_op, PM_NO_THREADS),
 	AIM9_PLAIN("aim9-mem-rtns-1", "mem_rtns_1", "Dynamic Memory Operations",
-		   aim_setup, mem_rtns_1_run, 0),
+		   aim_setup, mem_rtns_1_op, 0),
 	AIM9_PLAIN("aim9-mem-rtns-2", "mem_rtns_2", "Block Memory Operations",
-		   aim_buffers_setup, mem_rtns_2_run, 0),
+		   aim_buffers_setup, mem_rtns_2_op, 0),
 	AIM9_PLAIN("aim9-sort-rtns-1", "sort_rtns_1", "Sort Operations",
-		   aim_num_setup, sort_rtns_1_run, 0),
+		   aim_num_setup, sort_rtns_1_op, 0),
 	AIM9_PLAIN("aim9-misc-rtns-1", "misc_rtns_1", "Auxiliary Loops",
-		   misc_rtns_1_setup, misc_rtns_1_run, PM_NO_THREADS),
+		   misc_rtns_1_setup, misc_rtns_1_op, PM_NO_THREADS),
 	AIM9_PLAIN("aim9-dir-rtns-1", "dir_rtns_1", "Directory Operations",
-		   dir_rtns_1_setup, dir_rtns_1_run, 0),
-	AIM9_PLAIN("aim9-shell-rtns-1", "shell_rtns_1", "Shell Scripts",
-		   shell_rtns_1_setup, aim_spawn_run,
-		   PM_FORKS | PM_PEERS | PM_FS),
-	AIM9_PLAIN("aim9-shell-rtns-2", "shell_rtns_2", "Shell Scripts",
-		   shell_rtns_2_setup, aim_spawn_run,
-		   PM_FORKS | PM_PEERS | PM_FS),
-	AIM9_PLAIN("aim9-shell-rtns-3", "shell_rtns_3", "Shell Scripts",
-		   shell_rtns_3_setup, aim_spawn_run,
-		   PM_FORKS | PM_PEERS | PM_FS),
+		   dir_rtns_1_setup, dir_rtns_1_op, 0),
+	AIM9_SPAWN("aim9-shell-rtns-1", "shell_rtns_1", "Shell Scripts",
+		   shell_rtns_1_setup, PM_FS),
+	AIM9_SPAWN("aim9-shell-rtns-2", "shell_rtns_2", "Shell Scripts",
+		   shell_rtns_2_setup, PM_FS),
+	AIM9_SPAWN("aim9-shell-rtns-3", "shell_rtns_3", "Shell Scripts",
+		   shell_rtns_3_setup, PM_FS),
 	AIM9_PLAIN("aim9-series-1", "series_1", "Series Evaluations",
-		   aim_num_setup, series_1_run, 0),
+		   aim_num_setup, series_1_op, 0),
 	AIM9_PLAIN("aim9-shared-memory", "shared_memory",
 		   "Shared Memory Operations", shared_memory_setup,
-		   shared_memory_run, 0),
+		   shared_memory_op, 0),
 	AIM9_PLAIN("aim9-tcp-test", "tcp_test", "TCP/IP Messages", aim_setup,
-		   tcp_test_run, PM_NET),
+		   tcp_test_op, PM_NET),
 	AIM9_PLAIN("aim9-udp-test", "udp_test", "UDP/IP DataGrams", aim_setup,
-		   udp_test_run, PM_NET),
+		   udp_test_op, PM_NET),
 	AIM9_PLAIN("aim9-fifo-test", "fifo_test", "FIFO Messages", aim_setup,
-		   fifo_test_run, PM_FS),
+		   fifo_test_op, PM_FS),
 	AIM9_PLAIN("aim9-stream-pipe", "stream_pipe", "Stream Pipe Messages",
-		   aim_setup, stream_pipe_run, 0),
+		   aim_setup, stream_pipe_op, 0),
 	AIM9_PLAIN("aim9-dgram-pipe", "dgram_pipe", "DataGram Pipe Messages",
-		   aim_setup, dgram_pipe_run, 0),
+		   aim_setup, dgram_pipe_op, 0),
 	AIM9_PLAIN("aim9-pipe-cpy", "pipe_cpy", "Pipe Messages", aim_setup,
-		   pipe_cpy_run, 0),
+		   pipe_cpy_op, 0),
 	AIM9_PLAIN("aim9-ram-copy", "ram_copy", "Memory to Memory Copy",
-		   aim_buffers_setup, ram_copy_run, 0),
+		   aim_buffers_setup, ram_copy_op, 0),
 };
 
 PM_FAMILY(aim9, "AIM Suite IX tests, reported in operations per second",

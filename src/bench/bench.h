@@ -1,6 +1,7 @@
 /*
  * Benchmark descriptors.  A benchmark never touches counters, timing or
- * output: it sets up, runs a loop of `iters` operations, and tears down.
+ * output: it sets up, performs one operation per op() call (or a loop of
+ * `iters` in run()), and tears down.
  */
 #ifndef PM_BENCH_H
 #define PM_BENCH_H
@@ -70,8 +71,15 @@ struct pm_bench {
 	const char *aim9;	/* AIM9 test name, or NULL */
 	int (*supported)(char *why, size_t len);	/* 0 = can run; NULL: always */
 	int (*setup)(struct pm_ctx *);			/* not timed */
-	int (*run)(struct pm_ctx *, uint64_t iters);	/* timed and counted */
-	/* Instead of run(): one measurement of a value in .unit (a system
+	/* One operation, timed and counted: the runner calls it in its loop
+	 * (src/bench/runner.c), iters times per trial, and stops at the first
+	 * error (-errno, ctx->why set).  Most benchmarks need only this. */
+	int (*op)(struct pm_ctx *);
+	/* Instead of op(): iters operations in the benchmark's own loop, for
+	 * those that batch (a helper process runs the loop), check per batch,
+	 * or whose operation is too short for a call per operation. */
+	int (*run)(struct pm_ctx *, uint64_t iters);
+	/* Instead of op() or run(): one measurement of a value in .unit (a system
 	 * parameter such as TLB entries or the cache line size, found by a
 	 * sweep); the runner repeats it as trials. */
 	int (*measure)(struct pm_ctx *, double *value);

@@ -322,6 +322,7 @@ static int fs_batch(struct pm_ctx *ctx, struct fs_tree *t, uint64_t k,
 	return err;
 }
 
+/* run(), not op(): files are made in batches of FS_STEP, the deletes timed apart. */
 static int create_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct fs_tree *t = ctx->priv;
@@ -338,6 +339,7 @@ static int create_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/* run(), not op(): as create_run, in batches. */
 static int delete_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct fs_tree *t = ctx->priv;
@@ -477,46 +479,42 @@ static int mmap_reread_setup(struct pm_ctx *ctx)
 	return reread_setup(ctx, true);
 }
 
-static int file_reread_run(struct pm_ctx *ctx, uint64_t iters)
+static int file_reread_op(struct pm_ctx *ctx)
 {
 	struct reread *st = ctx->priv;
 	int sum = 0;
 	ssize_t r;
 
-	while (iters--) {
-		if (st->off >= REREAD_SIZE) {
-			/* bw_file_rd io_only: lseek(fd, 0, 0) per pass */
-			if (lseek(st->fd, 0, SEEK_SET) != 0)
-				return pm_bench_fail(ctx, -errno, "lseek %s", st->path);
-			st->off = 0;
-		}
-		r = read(st->fd, st->buf, REREAD_CHUNK);
-		if (r != (ssize_t)REREAD_CHUNK) {
-			if (r < 0)
-				return pm_bench_fail(ctx, -errno, "read %s", st->path);
-			snprintf(ctx->why, sizeof(ctx->why),
-				 "read %.150s: %zd of %u bytes", st->path, r,
-				 REREAD_CHUNK);
-			return -EIO;
-		}
-		st->off += REREAD_CHUNK;
-		sum += reread_sum(st->buf);
+	if (st->off >= REREAD_SIZE) {
+		/* bw_file_rd io_only: lseek(fd, 0, 0) per pass */
+		if (lseek(st->fd, 0, SEEK_SET) != 0)
+			return pm_bench_fail(ctx, -errno, "lseek %s", st->path);
+		st->off = 0;
 	}
+	r = read(st->fd, st->buf, REREAD_CHUNK);
+	if (r != (ssize_t)REREAD_CHUNK) {
+		if (r < 0)
+			return pm_bench_fail(ctx, -errno, "read %s", st->path);
+		snprintf(ctx->why, sizeof(ctx->why),
+			 "read %.150s: %zd of %u bytes", st->path, r,
+			 REREAD_CHUNK);
+		return -EIO;
+	}
+	st->off += REREAD_CHUNK;
+	sum += reread_sum(st->buf);
 	st->sink += sum;
 	return 0;
 }
 
-static int mmap_reread_run(struct pm_ctx *ctx, uint64_t iters)
+static int mmap_reread_op(struct pm_ctx *ctx)
 {
 	struct reread *st = ctx->priv;
 	int sum = 0;
 
-	while (iters--) {
-		if (st->off >= REREAD_SIZE)
-			st->off = 0;
-		sum += reread_sum((const int *)(st->map + st->off));
-		st->off += REREAD_CHUNK;
-	}
+	if (st->off >= REREAD_SIZE)
+		st->off = 0;
+	sum += reread_sum((const int *)(st->map + st->off));
+	st->off += REREAD_CHUNK;
 	st->sink += sum;
 	return 0;
 }
@@ -580,7 +578,7 @@ static const struct pm_bench fs_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: File reread",
 		.setup = file_reread_setup,
-		.run = file_reread_run,
+		.op = file_reread_op,
 		.teardown = reread_teardown,
 		.flags = PM_FS,
 	},
@@ -592,7 +590,7 @@ static const struct pm_bench fs_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: Mmap reread",
 		.setup = mmap_reread_setup,
-		.run = mmap_reread_run,
+		.op = mmap_reread_op,
 		.teardown = reread_teardown,
 		.flags = PM_FS,
 	},

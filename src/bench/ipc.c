@@ -190,6 +190,7 @@ struct ipc {
 
 #ifdef HAVE_TIRPC
 	CLIENT *cl;
+	char seq;		/* the byte the next call sends */
 #endif
 	struct sigaction oldpipe;
 	bool pipe_saved;
@@ -360,23 +361,21 @@ static int ring_peer(void *arg)
 	return 0;
 }
 
-static int ring_run(struct pm_ctx *ctx, uint64_t iters)
+static int ring_op(struct pm_ctx *ctx)
 {
 	struct ipc *st = ctx->priv;
 	int wr = st->ring[0][1], rd = st->ring[st->nprocs - 1][0];
 	size_t ints = st->wss / sizeof(int);
 	int msg = 1, sum = 0, err;
 
-	while (iters--) {
-		err = pm_write_full(wr, &msg, sizeof(msg));
-		if (err)
-			return ipc_io_err(ctx, err, "write to the ring");
-		err = pm_read_full(rd, &msg, sizeof(msg));
-		if (err)
-			return ipc_io_err(ctx, err, "read from the ring");
-		sum += ring_sum(st->data, ints);
-		pm_barrier();
-	}
+	err = pm_write_full(wr, &msg, sizeof(msg));
+	if (err)
+		return ipc_io_err(ctx, err, "write to the ring");
+	err = pm_read_full(rd, &msg, sizeof(msg));
+	if (err)
+		return ipc_io_err(ctx, err, "read from the ring");
+	sum += ring_sum(st->data, ints);
+	pm_barrier();
 	st->sink += sum;
 	return 0;
 }
@@ -568,17 +567,15 @@ static inline int xact_once(struct pm_ctx *ctx, int fd, char *c)
 	return 0;
 }
 
-static int xact_run(struct pm_ctx *ctx, uint64_t iters)
+static int xact_op(struct pm_ctx *ctx)
 {
 	struct ipc *st = ctx->priv;
 	char c = 'x';
 	int err;
 
-	while (iters--) {
-		err = xact_once(ctx, st->fd, &c);
-		if (err)
-			return err;
-	}
+	err = xact_once(ctx, st->fd, &c);
+	if (err)
+		return err;
 	return 0;
 }
 
@@ -719,17 +716,15 @@ static inline int udp_once(struct pm_ctx *ctx, int fd, char *c)
 	return 0;
 }
 
-static int udp_run(struct pm_ctx *ctx, uint64_t iters)
+static int udp_op(struct pm_ctx *ctx)
 {
 	struct ipc *st = ctx->priv;
 	char c = 'x';
 	int err;
 
-	while (iters--) {
-		err = udp_once(ctx, st->fd, &c);
-		if (err)
-			return err;
-	}
+	err = udp_once(ctx, st->fd, &c);
+	if (err)
+		return err;
 	return 0;
 }
 
@@ -794,28 +789,26 @@ static int connect_peer(void *arg)
 	}
 }
 
-static int connect_run(struct pm_ctx *ctx, uint64_t iters)
+static int connect_op(struct pm_ctx *ctx)
 {
 	struct ipc *st = ctx->priv;
 	int fd;
 
-	while (iters--) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd < 0)
-			return pm_bench_fail(ctx, -errno, "socket");
-		if (connect(fd, (struct sockaddr *)&st->addr,
-			    sizeof(st->addr)) != 0) {
-			int err = -errno;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "socket");
+	if (connect(fd, (struct sockaddr *)&st->addr,
+		    sizeof(st->addr)) != 0) {
+		int err = -errno;
 
-			close(fd);
-			if (err == -ECONNREFUSED)
-				return pm_bench_why(ctx, -EPIPE, "connect: refused: "
-					       "the helper process exited");
-			return pm_bench_fail(ctx, err, "connect to 127.0.0.1:%u",
-					ntohs(st->addr.sin_port));
-		}
 		close(fd);
+		if (err == -ECONNREFUSED)
+			return pm_bench_why(ctx, -EPIPE, "connect: refused: "
+				       "the helper process exited");
+		return pm_bench_fail(ctx, err, "connect to 127.0.0.1:%u",
+				ntohs(st->addr.sin_port));
 	}
+	close(fd);
 	return 0;
 }
 
@@ -850,7 +843,7 @@ static int connect_setup(struct pm_ctx *ctx)
 	if (err)
 		return ipc_setup_failed(ctx, err);
 	ipc_close(&st->lfd);
-	err = connect_run(ctx, 1);
+	err = connect_op(ctx);
 	if (err)
 		return ipc_setup_failed(ctx, err);
 	snprintf(ctx->params, sizeof(ctx->params),
@@ -881,25 +874,23 @@ static int hold_peer(void *arg)
 	return 0;
 }
 
-static int select_tcp_run(struct pm_ctx *ctx, uint64_t iters)
+static int select_tcp_op(struct pm_ctx *ctx)
 {
 	struct ipc *st = ctx->priv;
 	struct timeval tv;
 	fd_set set;
 	int n;
 
-	while (iters--) {
-		set = st->set;
-		tv.tv_sec = 0;
-		tv.tv_usec = 0;
-		n = select(st->nfds, NULL, &set, NULL, &tv);
-		if (n < 0)
-			return pm_bench_fail(ctx, -errno, "select");
-		if (n != IPC_SELECT_FDS)
-			return pm_bench_why(ctx, -EIO, "select: %d of %d TCP "
-				       "descriptors writable", n,
-				       IPC_SELECT_FDS);
-	}
+	set = st->set;
+	tv.tv_sec = 0;
+	tv.tv_usec = 0;
+	n = select(st->nfds, NULL, &set, NULL, &tv);
+	if (n < 0)
+		return pm_bench_fail(ctx, -errno, "select");
+	if (n != IPC_SELECT_FDS)
+		return pm_bench_why(ctx, -EIO, "select: %d of %d TCP "
+			       "descriptors writable", n,
+			       IPC_SELECT_FDS);
 	return 0;
 }
 
@@ -936,7 +927,7 @@ static int select_tcp_setup(struct pm_ctx *ctx)
 			st->nfds = fd + 1;
 	}
 	ipc_close(&st->fd);
-	err = select_tcp_run(ctx, 1);
+	err = select_tcp_op(ctx);
 	if (err)
 		return ipc_setup_failed(ctx, err);
 	snprintf(ctx->params, sizeof(ctx->params),
@@ -1067,18 +1058,11 @@ static inline int rpc_once(struct pm_ctx *ctx, CLIENT *cl, char c)
 	return 0;
 }
 
-static int rpc_run(struct pm_ctx *ctx, uint64_t iters)
+static int rpc_op(struct pm_ctx *ctx)
 {
 	struct ipc *st = ctx->priv;
-	char c = 0;
-	int err;
 
-	while (iters--) {
-		err = rpc_once(ctx, st->cl, ++c);
-		if (err)
-			return err;
-	}
-	return 0;
+	return rpc_once(ctx, st->cl, ++st->seq);
 }
 
 static int rpc_setup(struct pm_ctx *ctx, bool udp)
@@ -1171,9 +1155,8 @@ static int rpc_none(struct pm_ctx *ctx)
 		       "libtirpc-dev, then configure and build again)");
 }
 
-static int rpc_run(struct pm_ctx *ctx, uint64_t iters)
+static int rpc_op(struct pm_ctx *ctx)
 {
-	(void)iters;
 	return rpc_none(ctx);
 }
 
@@ -1258,6 +1241,7 @@ static int bw_tcp_peer(void *arg)
 	return bw_write_loop(st, fd);
 }
 
+/* run(), not op(): the helper is told iters once and streams them all. */
 static int bw_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct ipc *st = ctx->priv;
@@ -1377,7 +1361,7 @@ static int bw_tcp_setup(struct pm_ctx *ctx)
 		.unit = "us",						\
 		.lmbench = col,						\
 		.setup = ctx_##n##p_##k##k_setup,			\
-		.run = ring_run,					\
+		.op = ring_op,					\
 		.teardown = ipc_teardown,				\
 		.flags = PM_PEERS,					\
 	}
@@ -1397,7 +1381,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: AF UNIX",
 		.setup = unix_setup,
-		.run = xact_run,
+		.op = xact_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
 	},
@@ -1409,7 +1393,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: UDP",
 		.setup = udp_setup,
-		.run = udp_run,
+		.op = udp_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1421,7 +1405,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: TCP",
 		.setup = tcp_setup,
-		.run = xact_run,
+		.op = xact_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1432,7 +1416,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: TCP conn",
 		.setup = connect_setup,
-		.run = connect_run,
+		.op = connect_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1444,7 +1428,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: RPC/UDP",
 		.setup = rpc_udp_setup,
-		.run = rpc_run,
+		.op = rpc_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1456,7 +1440,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: RPC/TCP",
 		.setup = rpc_tcp_setup,
-		.run = rpc_run,
+		.op = rpc_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1468,7 +1452,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: slct TCP",
 		.setup = select_tcp_setup,
-		.run = select_tcp_run,
+		.op = select_tcp_op,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},

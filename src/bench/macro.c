@@ -169,16 +169,15 @@ static int run_step(struct pm_ctx *ctx, struct macro *m, char *const *argv,
 	return 0;
 }
 
-static int macro_run(struct pm_ctx *ctx, uint64_t iters)
+static int macro_op(struct pm_ctx *ctx)
 {
 	struct macro *m = ctx->priv;
 	size_t i;
 	int err;
 
-	while (iters--)
-		for (i = 0; i < m->nsteps; i++)
-			if ((err = run_step(ctx, m, m->steps[i], NULL)))
-				return err;
+	for (i = 0; i < m->nsteps; i++)
+		if ((err = run_step(ctx, m, m->steps[i], NULL)))
+			return err;
 	return 0;
 }
 
@@ -197,8 +196,8 @@ static const char *const cc_sources[] = {
 	"src/stats/stats.c", "src/bench/spawner.c", "src/bench/hello.c",
 };
 static const char *const cc_files[] = {
-	"src/stats/stats.c", "src/stats/stats.h", "src/bench/spawner.c",
-	"src/bench/hello.c",
+	"src/stats/stats.c", "src/stats/stats.h", "src/util.h",
+	"src/bench/spawner.c", "src/bench/hello.c",
 };
 
 static int cc_supported(char *why, size_t len)
@@ -322,7 +321,7 @@ static int cc_setup(struct pm_ctx *ctx)
 		}
 		free(out);
 	}
-	err = macro_run(ctx, 1);
+	err = macro_op(ctx);
 	if (err)
 		goto fail;
 	snprintf(ctx->params, sizeof(ctx->params), "%.100s (%.100s), %zu files at -O2",
@@ -412,7 +411,7 @@ static int shell_setup(struct pm_ctx *ctx)
 	}
 	free(script);
 	/* once, to check the commands behave */
-	err = macro_run(ctx, 1);
+	err = macro_op(ctx);
 	if (err)
 		goto fail;
 	snprintf(ctx->params, sizeof(ctx->params), "%.200s, %zu kinds of command",
@@ -427,13 +426,13 @@ static const struct pm_bench macro_benches[] = {
 	{
 		.name = "macro-cc", .group = "macro", .unit = "ms",
 		.summary = "compile 3 of pmbench's C sources with the system compiler",
-		.supported = cc_supported, .setup = cc_setup, .run = macro_run,
+		.supported = cc_supported, .setup = cc_setup, .op = macro_op,
 		.teardown = macro_teardown, .flags = PM_FORKS | PM_FS,
 	},
 	{
 		.name = "macro-shell", .group = "macro", .unit = "ms",
 		.summary = "an AIM9-style shell script of common commands",
-		.supported = shell_supported, .setup = shell_setup, .run = macro_run,
+		.supported = shell_supported, .setup = shell_setup, .op = macro_op,
 		.teardown = macro_teardown, .flags = PM_FORKS | PM_FS,
 	},
 };

@@ -35,10 +35,9 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/spawn.h"
 #include "stats/stats.h"
 #include "util.h"
-
-extern char **environ;
 
 /* ---- common helpers ---- */
 
@@ -63,22 +62,6 @@ static int proc_open(struct pm_ctx *ctx, const char *path, int flags, int *fd)
 	if (*fd < 0)
 		return pm_bench_fail(ctx, -errno, "open %s", path);
 	return 0;
-}
-
-/* A failed status of a child that should have exited 0. */
-static int proc_child_status(struct pm_ctx *ctx, int err, const char *what,
-			     int status)
-{
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return pm_bench_why(ctx, err, "%s: could not be executed", what);
-	if (WIFEXITED(status))
-		return pm_bench_why(ctx, err, "%s: exited with status %d", what,
-				WEXITSTATUS(status));
-	if (WIFSIGNALED(status))
-		return pm_bench_why(ctx, err, "%s: killed by signal %d (%s)", what,
-				WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return pm_bench_why(ctx, err, "%s: unexpected wait status 0x%x", what,
-			status);
 }
 
 /*
@@ -193,11 +176,10 @@ static int proc_paged_file_setup(struct pm_ctx *ctx, const char *name,
 
 /* ---- null: the cheapest real system call ---- */
 
-static int null_run(struct pm_ctx *ctx, uint64_t iters)
+static int null_op(struct pm_ctx *ctx)
 {
 	/* The raw system call: no libc caching of the answer. */
-	while (iters--)
-		syscall(SYS_getppid);
+	syscall(SYS_getppid);
 	return 0;
 }
 
@@ -238,20 +220,18 @@ static int nullio_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int nullio_run(struct pm_ctx *ctx, uint64_t iters)
+static int nullio_op(struct pm_ctx *ctx)
 {
 	struct nullio *st = ctx->priv;
 	char c;
 	ssize_t r;
 
-	while (iters--) {
-		r = read(st->zero, &c, 1);
-		if (r != 1)
-			return proc_io_err(ctx, r, "read /dev/zero");
-		r = write(st->null, &c, 1);
-		if (r != 1)
-			return proc_io_err(ctx, r, "write /dev/null");
-	}
+	r = read(st->zero, &c, 1);
+	if (r != 1)
+		return proc_io_err(ctx, r, "read /dev/zero");
+	r = write(st->null, &c, 1);
+	if (r != 1)
+		return proc_io_err(ctx, r, "write /dev/null");
 	return 0;
 }
 
@@ -269,43 +249,37 @@ static int smallfile_setup(struct pm_ctx *ctx)
 	return err;
 }
 
-static int stat_run(struct pm_ctx *ctx, uint64_t iters)
+static int stat_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
 	struct stat st;
 
-	while (iters--) {
-		if (stat(f->path, &st) != 0)
-			return pm_bench_fail(ctx, -errno, "stat %s", f->path);
-		pm_barrier();
-	}
+	if (stat(f->path, &st) != 0)
+		return pm_bench_fail(ctx, -errno, "stat %s", f->path);
+	pm_barrier();
 	return 0;
 }
 
-static int fstat_run(struct pm_ctx *ctx, uint64_t iters)
+static int fstat_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
 	struct stat st;
 
-	while (iters--) {
-		if (fstat(f->fd, &st) != 0)
-			return pm_bench_fail(ctx, -errno, "fstat %s", f->path);
-		pm_barrier();
-	}
+	if (fstat(f->fd, &st) != 0)
+		return pm_bench_fail(ctx, -errno, "fstat %s", f->path);
+	pm_barrier();
 	return 0;
 }
 
-static int open_run(struct pm_ctx *ctx, uint64_t iters)
+static int open_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
 	int fd;
 
-	while (iters--) {
-		fd = open(f->path, O_RDONLY);
-		if (fd < 0)
-			return pm_bench_fail(ctx, -errno, "open %s", f->path);
-		close(fd);
-	}
+	fd = open(f->path, O_RDONLY);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "open %s", f->path);
+	close(fd);
 	return 0;
 }
 
@@ -352,24 +326,22 @@ fail:
 	return err;
 }
 
-static int select_run(struct pm_ctx *ctx, uint64_t iters)
+static int select_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
 	struct timeval tv = { 0, 0 };	/* select leaves a zero timeout zero */
 	fd_set set;
 	int n;
 
-	while (iters--) {
-		set = f->set;
-		/* the write set, as lat_select: a regular file is always ready */
-		n = select(f->nfds, NULL, &set, NULL, &tv);
-		if (n < 0)
-			return pm_bench_fail(ctx, -errno, "select");
-		if (n != SELECT_FDS)
-			return pm_bench_why(ctx, -EIO,
-					"select: %d of %d regular-file "
-					"descriptors ready", n, SELECT_FDS);
-	}
+	set = f->set;
+	/* the write set, as lat_select: a regular file is always ready */
+	n = select(f->nfds, NULL, &set, NULL, &tv);
+	if (n < 0)
+		return pm_bench_fail(ctx, -errno, "select");
+	if (n != SELECT_FDS)
+		return pm_bench_why(ctx, -EIO,
+				"select: %d of %d regular-file "
+				"descriptors ready", n, SELECT_FDS);
 	return 0;
 }
 
@@ -384,6 +356,7 @@ static void sig_count(int sig)
 }
 
 struct sigst {
+	struct sigaction sa;	/* what sig-install installs, built once */
 	struct sigaction old;
 	sigset_t oldmask;
 	pid_t self;
@@ -414,6 +387,7 @@ static int sig_setup(struct pm_ctx *ctx)
 		free(st);
 		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
 	}
+	st->sa = sa;
 	/* The signal must be deliverable the moment kill() returns. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -423,18 +397,14 @@ static int sig_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int siginstall_run(struct pm_ctx *ctx, uint64_t iters)
+static int siginstall_op(struct pm_ctx *ctx)
 {
-	struct sigaction sa, old;
+	struct sigst *st = ctx->priv;
+	struct sigaction old;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sig_count;
-	sigemptyset(&sa.sa_mask);
-	while (iters--) {
-		if (sigaction(SIGUSR1, &sa, &old) != 0)
-			return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
-		pm_barrier();
-	}
+	if (sigaction(SIGUSR1, &st->sa, &old) != 0)
+		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
+	pm_barrier();
 	return 0;
 }
 
@@ -487,6 +457,7 @@ static int sigcatch_setup(struct pm_ctx *ctx)
 /* Counted in chunks so the sig_atomic_t counter never overflows. */
 #define SIG_CHUNK (1u << 30)
 
+/* run(), not op(): the handler's count is checked per chunk of signals. */
 static int sigcatch_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct sigst *st = ctx->priv;
@@ -607,6 +578,7 @@ fail:
 	return err;
 }
 
+/* run(), not op(): the handler repeats the fault iters times, then longjmps out. */
 static int prot_run(struct pm_ctx *ctx, uint64_t iters)
 {
 	struct proc_file *f = ctx->priv;
@@ -627,117 +599,34 @@ static int prot_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-/* ---- fork, exec, sh: loops run by pmbench-spawner ---- */
-
-/*
- * fork() costs grow with the parent's address space, so the loops run in
- * pmbench-spawner, a tiny program of fixed size (as lmbench's lat_proc),
- * not in pmbench.  The spawner is a peer: counted, children included.
- */
-struct spawnst {
-	int cmd;		/* we write iteration counts */
-	int reply;		/* the spawner answers with a status */
-	char *arg;		/* hello path, or the sh -c command */
-	const char *op;
-	const char *spawner;
-	int child_cmd, child_reply;	/* the spawner's ends, until it runs */
-};
+/* ---- fork, exec, sh: loops run by pmbench-spawner (src/bench/spawn.c) ---- */
 
 static void spawn_teardown(struct pm_ctx *ctx)
 {
-	struct spawnst *st = ctx->priv;
+	struct pm_spawner *sp = ctx->priv;
 
-	if (!st)
+	if (!sp)
 		return;
-	/* EOF on its command pipe ends the spawner; the runner reaps it. */
-	proc_close(&st->cmd);
-	proc_close(&st->reply);
-	proc_close(&st->child_cmd);
-	proc_close(&st->child_reply);
-	free(st->arg);
-	free(st);
+	pm_spawner_stop(sp);
+	free(sp);
 	ctx->priv = NULL;
 }
 
-/* In the peer: the spawner's pipes become fds 3 and 4, then exec. */
-static int spawn_exec(void *arg)
-{
-	struct spawnst *st = arg;
-	char *argv[] = { "pmbench-spawner", (char *)st->op, st->arg, NULL };
-	int in = fcntl(st->child_cmd, F_DUPFD_CLOEXEC, 10);
-	int out = fcntl(st->child_reply, F_DUPFD_CLOEXEC, 10);
-
-	if (in < 0 || out < 0 || dup2(in, 3) < 0 || dup2(out, 4) < 0)
-		return 127;
-	execve(st->spawner, argv, environ);
-	return 127;
-}
-
-static int hello_check(struct pm_ctx *ctx)
-{
-	if (!ctx->hello || access(ctx->hello, X_OK) != 0)
-		return pm_bench_why(ctx, -EOPNOTSUPP,
-				"pmbench-hello not found at %s (run from the "
-				"build tree or install pmbench)",
-				ctx->hello ? ctx->hello : "(none)");
-	if (!ctx->spawner || access(ctx->spawner, X_OK) != 0)
-		return pm_bench_why(ctx, -EOPNOTSUPP,
-				"pmbench-spawner not found at %s (run from the "
-				"build tree or install pmbench)",
-				ctx->spawner ? ctx->spawner : "(none)");
-	return 0;
-}
-
+/* run(), not op(): pmbench-spawner runs the whole loop of iters forks. */
 static int spawn_run(struct pm_ctx *ctx, uint64_t iters)
 {
-	struct spawnst *st = ctx->priv;
-	int32_t status;
-	int err;
-
-	err = pm_write_full(st->cmd, &iters, sizeof(iters));
-	if (!err)
-		err = pm_read_full(st->reply, &status, sizeof(status));
-	if (err)
-		return pm_bench_fail(ctx, err, "pmbench-spawner");
-	if (status < 0)
-		return pm_bench_fail(ctx, status, "pmbench-spawner: fork");
-	if (status > 0)
-		return proc_child_status(ctx, -ECHILD, !strncmp(st->op, "fork", 4) ?
-					 "child" : !strcmp(st->op, "exec") ?
-					 ctx->hello : "/bin/sh -c pmbench-hello",
-					 status);
-	return 0;
+	return pm_spawner_run(ctx, ctx->priv, iters);
 }
 
 static int spawn_setup(struct pm_ctx *ctx, const char *op, char *arg)
 {
-	struct spawnst *st;
-	int cmd[2], reply[2], err;
+	struct pm_spawner *sp = pm_xcalloc(1, sizeof(*sp));
+	const char *what = !strncmp(op, "fork", 4) ? "child" : !strcmp(op, "exec") ?
+			   ctx->hello : "/bin/sh -c pmbench-hello";
+	int err;
 
-	err = hello_check(ctx);
-	if (err) {
-		free(arg);
-		return err;
-	}
-	if (pipe2(cmd, O_CLOEXEC) || pipe2(reply, O_CLOEXEC)) {
-		free(arg);
-		return pm_bench_fail(ctx, -errno, "pipe");
-	}
-	st = pm_xcalloc(1, sizeof(*st));
-	st->cmd = cmd[1];
-	st->child_cmd = cmd[0];
-	st->reply = reply[0];
-	st->child_reply = reply[1];
-	st->op = op;
-	st->arg = arg;
-	st->spawner = ctx->spawner;
-	ctx->priv = st;
-	err = pm_spawn_peer(ctx, spawn_exec, st);
-	proc_close(&st->child_cmd);
-	proc_close(&st->child_reply);
-	/* One operation now: a broken helper fails setup, not a trial. */
-	if (!err)
-		err = spawn_run(ctx, 1);
+	ctx->priv = sp;
+	err = pm_spawner_start(ctx, sp, op, arg, what);
 	if (err)
 		spawn_teardown(ctx);
 	return err;
@@ -874,18 +763,11 @@ fail:
 	return err;
 }
 
-static int pipe_run(struct pm_ctx *ctx, uint64_t iters)
+static int pipe_op(struct pm_ctx *ctx)
 {
-	struct echo *st = ctx->priv;
 	char c = 'x';
-	int err;
 
-	while (iters--) {
-		err = echo_once(ctx, st, &c);
-		if (err)
-			return err;
-	}
-	return 0;
+	return echo_once(ctx, ctx->priv, &c);
 }
 
 /*
@@ -1145,32 +1027,30 @@ fail:
 	return err;
 }
 
-static int wake_run(struct pm_ctx *ctx, uint64_t iters)
+static int wake_op(struct pm_ctx *ctx)
 {
 	struct wake *st = ctx->priv;
 	struct timespec now, at;
 	uint64_t t, due;
 	int r;
 
-	while (iters--) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		due = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec +
-		      WAKE_PERIOD_NS;
-		at.tv_sec = (time_t)(due / 1000000000ull);
-		at.tv_nsec = (long)(due % 1000000000ull);
-		do
-			r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
-		while (r == EINTR);
-		if (r)
-			return pm_bench_fail(ctx, -r, "clock_nanosleep");
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		t = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-		st->lat[st->next] = t > due ? (double)(t - due) : 0;
-		st->next = (st->next + 1) % WAKE_SAMPLES;
-		if (st->nlat < WAKE_SAMPLES)
-			st->nlat++;
-		st->wakeups++;
-	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	due = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec +
+	      WAKE_PERIOD_NS;
+	at.tv_sec = (time_t)(due / 1000000000ull);
+	at.tv_nsec = (long)(due % 1000000000ull);
+	do
+		r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+	while (r == EINTR);
+	if (r)
+		return pm_bench_fail(ctx, -r, "clock_nanosleep");
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	st->lat[st->next] = t > due ? (double)(t - due) : 0;
+	st->next = (st->next + 1) % WAKE_SAMPLES;
+	if (st->nlat < WAKE_SAMPLES)
+		st->nlat++;
+	st->wakeups++;
 	return 0;
 }
 
@@ -1269,24 +1149,20 @@ fail:
  * allocations and the munmap of the pages the faults mapped (one PTE per
  * fault when the cache is sparse) are amortized over size/stride faults.
  */
-static int pf_run(struct pm_ctx *ctx, uint64_t iters)
+static int pf_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
-	unsigned char sum = 0;
 	int err;
 
-	while (iters--) {
-		if (f->pos >= f->maplen) {
-			munmap(f->map, f->maplen);
-			f->map = MAP_FAILED;
-			err = pf_map(ctx, f);
-			if (err)
-				return err;
-		}
-		sum += ((volatile unsigned char *)f->map)[f->pos];
-		f->pos += f->stride;
+	if (f->pos >= f->maplen) {
+		munmap(f->map, f->maplen);
+		f->map = MAP_FAILED;
+		err = pf_map(ctx, f);
+		if (err)
+			return err;
 	}
-	f->sink += sum;
+	f->sink += ((volatile unsigned char *)f->map)[f->pos];
+	f->pos += f->stride;
 	return 0;
 }
 
@@ -1373,20 +1249,18 @@ fail:
 	return err;
 }
 
-static int pfl_run(struct pm_ctx *ctx, uint64_t iters)
+static int pfl_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
 	unsigned sum = 0;
 	size_t i;
 	int err;
 
-	while (iters--) {
-		for (i = 0; i < f->npages; i++)
-			sum += ((volatile unsigned char *)f->map)[f->perm[i]];
-		err = pfl_remap(ctx, f);
-		if (err)
-			return err;
-	}
+	for (i = 0; i < f->npages; i++)
+		sum += ((volatile unsigned char *)f->map)[f->perm[i]];
+	err = pfl_remap(ctx, f);
+	if (err)
+		return err;
 	f->sink += (unsigned char)sum;
 	return 0;
 }
@@ -1413,22 +1287,20 @@ static int mmap_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int mmap_run(struct pm_ctx *ctx, uint64_t iters)
+static int mmap_op(struct pm_ctx *ctx)
 {
 	struct proc_file *f = ctx->priv;
 	unsigned char sum = 0;
 	volatile unsigned char *p;
 	size_t off;
 
-	while (iters--) {
-		p = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
-		if (p == MAP_FAILED)
-			return pm_bench_fail(ctx, -errno, "mmap %s", f->path);
-		for (off = 0; off < f->maplen; off += MMAP_STRIDE)
-			sum += p[off];
-		if (munmap((void *)p, f->maplen) != 0)
-			return pm_bench_fail(ctx, -errno, "munmap");
-	}
+	p = mmap(NULL, f->maplen, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap %s", f->path);
+	for (off = 0; off < f->maplen; off += MMAP_STRIDE)
+		sum += p[off];
+	if (munmap((void *)p, f->maplen) != 0)
+		return pm_bench_fail(ctx, -errno, "munmap");
 	f->sink += sum;
 	return 0;
 }
@@ -1580,27 +1452,25 @@ static int thp_read_setup(struct pm_ctx *ctx)
 	return thp_setup_common(ctx, true);
 }
 
-static int anon_run(struct pm_ctx *ctx, uint64_t iters)
+static int anon_op(struct pm_ctx *ctx)
 {
 	struct anon *a = ctx->priv;
 	unsigned char sum = 0;
 	size_t off;
 	char *p;
 
-	while (iters--) {
-		p = anon_map(a);
-		if (p == MAP_FAILED)
-			return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
-					     a->len >> 10);
-		if (a->read)
-			for (off = 0; off < a->len; off += a->page)
-				sum += ((volatile unsigned char *)p)[off];
-		else
-			for (off = 0; off < a->len; off += a->page)
-				((volatile char *)p)[off] = 1;
-		if (munmap(p, a->len))
-			return pm_bench_fail(ctx, -errno, "munmap");
-	}
+	p = anon_map(a);
+	if (p == MAP_FAILED)
+		return pm_bench_fail(ctx, -errno, "mmap of %zu KiB anonymous memory",
+				     a->len >> 10);
+	if (a->read)
+		for (off = 0; off < a->len; off += a->page)
+			sum += ((volatile unsigned char *)p)[off];
+	else
+		for (off = 0; off < a->len; off += a->page)
+			((volatile char *)p)[off] = 1;
+	if (munmap(p, a->len))
+		return pm_bench_fail(ctx, -errno, "munmap");
 	a->sink += sum;
 	return 0;
 }
@@ -1683,20 +1553,18 @@ static int pwalk_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int pwalk_run(struct pm_ctx *ctx, uint64_t iters)
+static int pwalk_op(struct pm_ctx *ctx)
 {
 	struct pwalk *w = ctx->priv;
 	size_t len = PW_FLUSH_PAGES * w->page, i;
 	unsigned char sum = 0;
 
-	while (iters--) {
-		if (mprotect(w->flush, len, PROT_READ) ||
-		    mprotect(w->flush, len, PROT_READ | PROT_WRITE))
-			return pm_bench_fail(ctx, -errno, "mprotect of %u pages",
-					     PW_FLUSH_PAGES);
-		for (i = 0; i < PW_PAGES; i++)
-			sum += ((volatile unsigned char *)w->region)[i * PW_STRIDE];
-	}
+	if (mprotect(w->flush, len, PROT_READ) ||
+	    mprotect(w->flush, len, PROT_READ | PROT_WRITE))
+		return pm_bench_fail(ctx, -errno, "mprotect of %u pages",
+				     PW_FLUSH_PAGES);
+	for (i = 0; i < PW_PAGES; i++)
+		sum += ((volatile unsigned char *)w->region)[i * PW_STRIDE];
 	w->sink += sum;
 	return 0;
 }
@@ -1710,7 +1578,7 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "getppid() system call",
 		.unit = "us",
 		.lmbench = "proc: null call",
-		.run = null_run,
+		.op = null_op,
 		.flags = PM_QUICK,
 	},
 	{
@@ -1720,7 +1588,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: null I/O",
 		.setup = nullio_setup,
-		.run = nullio_run,
+		.op = nullio_op,
 		.teardown = nullio_teardown,
 		.flags = PM_QUICK,
 	},
@@ -1731,7 +1599,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: stat",
 		.setup = smallfile_setup,
-		.run = stat_run,
+		.op = stat_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1741,7 +1609,7 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fstat() of an open file",
 		.unit = "us",
 		.setup = smallfile_setup,
-		.run = fstat_run,
+		.op = fstat_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
 	},
@@ -1752,7 +1620,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: open clos",
 		.setup = smallfile_setup,
-		.run = open_run,
+		.op = open_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1763,7 +1631,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "fs: 100fd selct",
 		.setup = select_setup,
-		.run = select_run,
+		.op = select_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1774,7 +1642,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: sig inst",
 		.setup = sig_setup,
-		.run = siginstall_run,
+		.op = siginstall_op,
 		.teardown = sig_teardown,
 		.flags = PM_QUICK,
 	},
@@ -1842,7 +1710,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: Pipe",
 		.setup = echo_setup,
-		.run = pipe_run,
+		.op = pipe_op,
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
 	},
@@ -1854,7 +1722,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "ctx: 2p/0K",
 		.setup = ctx_setup,
-		.run = pipe_run,
+		.op = pipe_op,
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
 	},
@@ -1865,7 +1733,7 @@ static const struct pm_bench proc_benches[] = {
 			   "CPU is in a long system call (poll() of many descriptors)",
 		.unit = "us",
 		.setup = wake_setup,
-		.run = wake_run,
+		.op = wake_op,
 		.teardown = wake_teardown,
 		.flags = PM_PEERS | PM_NO_THREADS,
 	},
@@ -1876,7 +1744,7 @@ static const struct pm_bench proc_benches[] = {
 			   "fault-around window; remap amortized",
 		.unit = "us",
 		.setup = pf_setup,
-		.run = pf_run,
+		.op = pf_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1888,7 +1756,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "fs: Page Fault",
 		.setup = pfl_setup,
-		.run = pfl_run,
+		.op = pfl_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
 	},
@@ -1899,7 +1767,7 @@ static const struct pm_bench proc_benches[] = {
 			   "pages; mmap+munmap of 1 MiB amortized (page_fault1)",
 		.unit = "us",
 		.setup = anon_setup,
-		.run = anon_run,
+		.op = anon_op,
 		.teardown = anon_teardown,
 		.flags = PM_QUICK,
 	},
@@ -1911,7 +1779,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.supported = thp_supported,
 		.setup = thp_setup,
-		.run = anon_run,
+		.op = anon_op,
 		.teardown = anon_teardown,
 	},
 	{
@@ -1922,7 +1790,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.supported = thp_supported,
 		.setup = thp_read_setup,
-		.run = anon_run,
+		.op = anon_op,
 		.teardown = anon_teardown,
 	},
 	{
@@ -1932,7 +1800,7 @@ static const struct pm_bench proc_benches[] = {
 			   "TLB flush: every load walks all page-table levels",
 		.unit = "ns",
 		.setup = pwalk_setup,
-		.run = pwalk_run,
+		.op = pwalk_op,
 		.teardown = pwalk_teardown,
 	},
 	{
@@ -1942,7 +1810,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "fs: Mmap Latency",
 		.setup = mmap_setup,
-		.run = mmap_run,
+		.op = mmap_op,
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},

@@ -1,7 +1,7 @@
 /*
  * The runner.  For each benchmark:
  *   setup -> calibrate -> warm up -> timed trials (no counters open)
- *   -> counted pass (counters enabled around run() only) -> teardown.
+ *   -> counted pass (counters enabled around the loop only) -> teardown.
  * Timed and counted passes are separate so that counting children
  * (inherit) cannot perturb the latency we report; the perturbation is
  * recorded instead.
@@ -134,6 +134,34 @@ static double run_delay_ns(const struct pm_ctx *ctx)
 	return sum;
 }
 
+/*
+ * The operation loop: op() iters times, stopping at the first error; op
+ * stays in a register: one indirect call per operation and nothing else.
+ * Not inlined, so that samples of the loop itself land in op_loop, under
+ * which the benchmark's op() is, not in the runner's frames, which the
+ * profile leaves out as pmbench's own time.
+ */
+static __attribute__((noinline)) int
+op_loop(int (*op)(struct pm_ctx *), struct pm_ctx *ctx, uint64_t iters)
+{
+	int err;
+
+	while (iters--) {
+		err = op(ctx);
+		if (__builtin_expect(err != 0, 0))
+			return err;
+	}
+	return 0;
+}
+
+/* iters iterations of b: its own run() loop, or op() in the runner's. */
+static int bench_iterate(const struct pm_bench *b, struct pm_ctx *ctx, uint64_t iters)
+{
+	if (b->run)
+		return b->run(ctx, iters);
+	return op_loop(b->op, ctx, iters);
+}
+
 /* The empty loop: what the benchmark loop itself costs per iteration. */
 static int empty_run(struct pm_ctx *ctx, uint64_t iters)
 {
@@ -142,14 +170,30 @@ static int empty_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-static int timed_run(int (*run)(struct pm_ctx *, uint64_t),
-		     struct pm_ctx *ctx, uint64_t iters, uint64_t *ns)
+/* The empty operation, called as op() is: through a pointer the
+ * compiler cannot see through, so that the call is not inlined away. */
+static __attribute__((noinline)) int empty_op(struct pm_ctx *ctx)
+{
+	(void)ctx;
+	pm_barrier();
+	return 0;
+}
+
+static int (*volatile empty_op_ptr)(struct pm_ctx *) = empty_op;
+
+static int empty_op_run(struct pm_ctx *ctx, uint64_t iters)
+{
+	return op_loop(empty_op_ptr, ctx, iters);
+}
+
+static int timed_run(const struct pm_bench *b, struct pm_ctx *ctx,
+		     uint64_t iters, uint64_t *ns)
 {
 	uint64_t t0, t1;
 	int err;
 
 	t0 = pm_now_ns();
-	err = run(ctx, iters);
+	err = bench_iterate(b, ctx, iters);
 	t1 = pm_now_ns();
 	*ns = t1 - t0;
 	return err;
@@ -165,7 +209,7 @@ static int calibrate(const struct pm_bench *b, struct pm_ctx *ctx,
 	for (;;) {
 		double grow;
 
-		err = timed_run(b->run, ctx, iters, &ns);
+		err = timed_run(b, ctx, iters, &ns);
 		if (err)
 			return err;
 		if (pm_interrupted)
@@ -186,7 +230,7 @@ static int calibrate(const struct pm_bench *b, struct pm_ctx *ctx,
 	for (int k = 0; k < 2; k++) {
 		uint64_t again;
 
-		err = timed_run(b->run, ctx, iters, &again);
+		err = timed_run(b, ctx, iters, &again);
 		if (err)
 			return err;
 		if (pm_interrupted)
@@ -199,14 +243,20 @@ static int calibrate(const struct pm_bench *b, struct pm_ctx *ctx,
 	return 0;
 }
 
-static double loop_overhead_ns(struct pm_ctx *ctx, uint64_t iters)
+/* The cost of b's loop without its work: the empty loop, or for op()
+ * benchmarks the runner's loop calling an empty operation. */
+static double loop_overhead_ns(const struct pm_bench *b, struct pm_ctx *ctx,
+			       uint64_t iters)
 {
+	int (*loop)(struct pm_ctx *, uint64_t) = b->op ? empty_op_run : empty_run;
 	double v[5];
-	uint64_t ns;
+	uint64_t t0, ns;
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(v); i++) {
-		timed_run(empty_run, ctx, iters, &ns);
+		t0 = pm_now_ns();
+		loop(ctx, iters);
+		ns = pm_now_ns() - t0;
 		v[i] = (double)ns / (double)iters;
 	}
 	return pm_median(v, PM_ARRAY_SIZE(v));
@@ -410,7 +460,7 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 	if (!err)
 		err = pm_counters_enable(c);
 	if (!err)
-		err = timed_run(b->run, ctx, total, &ns);
+		err = timed_run(b, ctx, total, &ns);
 	pm_counters_disable(c);
 	if (!err)
 		err = pm_counters_delta(c, cnt);
@@ -439,7 +489,7 @@ static void counted_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 
 /*
  * The sampled pass: the same loop in chunks of one trial, sampling
- * enabled around run() only and drained between chunks, so pmbench's own
+ * enabled around the loop only and drained between chunks, so pmbench's own
  * bookkeeping is never sampled as the benchmark's.
  */
 static void profile_pass(const struct pm_bench *b, struct pm_ctx *ctx,
@@ -466,7 +516,7 @@ static void profile_pass(const struct pm_bench *b, struct pm_ctx *ctx,
 		ns = 0;
 		err = pm_profile_enable(pr);
 		if (!err)
-			err = timed_run(b->run, ctx, iters, &ns);
+			err = timed_run(b, ctx, iters, &ns);
 		pm_profile_disable(pr);
 		pm_profile_drain(pr);
 		if (err)
@@ -514,7 +564,7 @@ static int copy_work(struct copy *cp)
 	/* ready, then wait for the release (EOF on go) */
 	if (pm_write_full(cp->done, &status, sizeof(status)) == 0 && status == 0 &&
 	    read(cp->go, &c, 1) == 0)
-		status = cp->b->run(&ctx, cp->iters);
+		status = bench_iterate(cp->b, &ctx, cp->iters);
 	pm_write_full(cp->done, &status, sizeof(status));
 	if (cp->b->teardown)
 		cp->b->teardown(&ctx);
@@ -832,10 +882,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		if (err)
 			return err;
 	}
-	overhead = loop_overhead_ns(ctx, iters) / ctx->ops_per_iter + ctx->overhead_ns;
+	overhead = loop_overhead_ns(b, ctx, iters) / ctx->ops_per_iter + ctx->overhead_ns;
 
 	/* Warm up: caches, TLBs, page cache, CPU frequency. */
-	err = timed_run(b->run, ctx, iters, &ns);
+	err = timed_run(b, ctx, iters, &ns);
 	if (err)
 		return err;
 
@@ -848,7 +898,7 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	for (;;) {
 		int r;
 
-		err = timed_run(b->run, ctx, iters, &ns);
+		err = timed_run(b, ctx, iters, &ns);
 		if (err)
 			goto fail;
 		if (n == cap) {

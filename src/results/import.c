@@ -984,28 +984,29 @@ static int add_figure(struct lctx *c, struct pm_result *r, const struct lsec *s,
 {
 	const struct pm_lmb_column *lc = &s->sec->cols[col];
 	const char *text = s->rows[row].text[col];
-	const struct pm_bench *rb = pm_bench_find_lmbench(lc->key);
-	bool measured = pm_lmb_unit_is_measured(lc->unit);
-	bool mbs = !strcmp(lc->unit, "MB/s");
+	const struct pm_bench *rb = pm_lmb_bench(lc);
+	const char *unit = pm_lmb_unit(lc);
+	bool measured = pm_lmb_unit_is_measured(unit);
+	bool mbs = !strcmp(unit, "MB/s");
 	struct pm_bench_result *b;
 	double v;
 	size_t i;
 
-	if (!lmb_number(text, !strcmp(lc->unit, "us") ? 3 : 0, &v))
+	if (!lmb_number(text, !strcmp(unit, "us") ? 3 : 0, &v))
 		return row_err(c, s, row, "\"%s\" is not a figure in column %s", text,
 			       col_name(lc));
 	if (mbs && !(v > 0))
 		return row_err(c, s, row, "a bandwidth of %s in column %s", text, col_name(lc));
 	b = add_bench(r, mbs ? 1e9 / v : v);
-	b->name = pm_xstrdup(rb ? rb->name : lc->name);
+	b->name = pm_xstrdup(pm_lmb_name(lc));
 	b->group = pm_xstrdup(rb ? rb->group : "lmbench");
-	b->summary = pm_xstrdup(rb ? rb->summary : lc->summary);
-	b->unit = pm_xstrdup(rb && rb->unit ? rb->unit : lc->unit);
+	b->summary = pm_xstrdup(pm_lmb_summary(lc));
+	b->unit = pm_xstrdup(unit);
 	b->lmbench = pm_xstrdup(lc->key);
 	b->aim9 = rb && rb->aim9 ? pm_xstrdup(rb->aim9) : NULL;
 	b->measured = measured;
 	b->bytes_per_op = mbs ? 1048576 : 0;
-	b->params = pm_xasprintf("lmbench summary: \"%s\" %s", text, lc->unit);
+	b->params = pm_xasprintf("lmbench summary: \"%s\" %s", text, unit);
 	for (i = 0; i + 1 < r->nbench; i++)
 		if (!strcmp(r->bench[i].name, b->name))
 			return row_err(c, s, row, "columns %s and %s are both benchmark %s",

@@ -14,11 +14,28 @@
 #include "results/lmbench.h"
 #include "sysinfo/sysinfo.h"
 
-/* Figure columns: key, benchmark name, unit, num() length, field width. */
-#define NUM(k, n, u, l, w, s) { .key = k, .name = n, .unit = u, .summary = s, \
-	.kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM, .len = l, .width = w, .sep = " " }
-#define INUM(k, n, u, l, s) { .key = k, .name = n, .unit = u, .summary = s, \
-	.kind = PM_LMB_FIGURE, .fmt = PM_LMB_INUM, .len = l, .width = l, .sep = " " }
+/*
+ * Figure columns: the key (a benchmark's .lmbench, which gives the name,
+ * unit and summary), num() length and field width.  The _IMPORTED ones
+ * are figures no pmbench benchmark measures (another host, lmbench's own
+ * settings): read from summaries only, their name, unit and summary here.
+ */
+#define NUM(k, l, w) { .key = k, .kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM, \
+	.len = l, .width = w, .sep = " " }
+#define INUM(k, l) { .key = k, .kind = PM_LMB_FIGURE, .fmt = PM_LMB_INUM, \
+	.len = l, .width = l, .sep = " " }
+#define NUM_IMPORTED(k, n, u, l, w, s) { .key = k, .name = n, .unit = u, \
+	.summary = s, .imported_only = true, .kind = PM_LMB_FIGURE, \
+	.fmt = PM_LMB_NUM, .len = l, .width = w, .sep = " " }
+#define INUM_IMPORTED(k, n, u, l, s) { .key = k, .name = n, .unit = u, \
+	.summary = s, .imported_only = true, .kind = PM_LMB_FIGURE, \
+	.fmt = PM_LMB_INUM, .len = l, .width = l, .sep = " " }
+/* A section's columns and older layouts, counted by the compiler. */
+#define COLS(...) .cols = { __VA_ARGS__ }, \
+	.ncols = sizeof((struct pm_lmb_column[]){ __VA_ARGS__ }) / sizeof(struct pm_lmb_column)
+#define VARIANTS(...) .variants = { __VA_ARGS__ }, \
+	.nvariants = sizeof((struct pm_lmb_variant[]){ __VA_ARGS__ }) / \
+		     sizeof(struct pm_lmb_variant)
 #define MHZ(f, sp) { .kind = PM_LMB_MHZ, .fmt = f, .len = 4, .width = 4, .sep = sp }
 
 #define D61 "-------------------------------------------------------------"
@@ -34,29 +51,24 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                                                           bytes  ",
 		},
 		.dashes = "--------- ------------- ----------------------- ---- ----- ----- ------ ----",
-		.cols = {
+		COLS(
 			{ .kind = PM_LMB_DESC, .fmt = PM_LMB_TEXT, .len = 23, .width = 23, .sep = " " },
 			MHZ(PM_LMB_INUM, " "),
-			INUM("basic: tlb pages", "tlb-pages", "pages", 5,
-			     "TLB size: pages mapped without TLB misses"),
-			INUM("basic: cache line bytes", "cache-line", "bytes", 5,
-			     "cache line size"),
-			NUM("basic: mem par", "mem-par", "x", 6, 6,
-			    "memory load parallelism"),
-			INUM("basic: scal load", "scal-load", "copies", 4,
-			     "copies of each benchmark run at once (lmbench SYNC_MAX)"),
-		},
-		.ncols = 6,
-		.variants = {
+			INUM("basic: tlb pages", 5),
+			INUM("basic: cache line bytes", 5),
+			NUM("basic: mem par", 6, 6),
+			INUM_IMPORTED("basic: scal load", "scal-load", "copies", 4,
+				      "copies of each benchmark run at once (lmbench SYNC_MAX)")
+		),
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS Description              Mhz" },
 			  { 0, 1, -1 } },
 			{ "lmbench 3 alpha",
 			  { "Host                 OS Description              Mhz tlb   cacheline  memory",
 			    "                                                     pages   bytes    parallel" },
-			  { 0, 1, 2, 3, 4, -1 } },
-		},
-		.nvariants = 2,
+			  { 0, 1, 2, 3, 4, -1 } }
+		),
 	},
 	{
 		.key = "proc", .name = "Processor, Processes",
@@ -67,32 +79,25 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                             call  I/O stat clos TCP  inst hndl proc proc proc",
 		},
 		.dashes = "--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----",
-		.cols = {
+		COLS(
 			MHZ(PM_LMB_FIXED, " "),
-			NUM("proc: null call", "null", "us", 4, 4, "getppid() system call"),
-			NUM("proc: null I/O", "null-io", "us", 4, 4,
-			    "1-byte read of /dev/zero and write to /dev/null (mean)"),
-			NUM("proc: stat", "stat", "us", 4, 4, "stat() of a file"),
-			NUM("proc: open clos", "open", "us", 4, 4, "open() and close() of a file"),
-			NUM("proc: slct TCP", "select-tcp", "us", 4, 4,
-			    "select() on 100 TCP sockets"),
-			NUM("proc: sig inst", "sig-install", "us", 4, 4,
-			    "sigaction() to install a handler"),
-			NUM("proc: sig hndl", "sig-catch", "us", 4, 4,
-			    "a signal sent to itself and caught"),
-			NUM("proc: fork proc", "fork", "us", 4, 4, "fork+exit+wait"),
-			NUM("proc: exec proc", "exec", "us", 4, 4, "fork+execve+wait of a tiny program"),
-			NUM("proc: sh proc", "sh", "us", 4, 4,
-			    "fork+/bin/sh -c of a tiny program+wait"),
-		},
-		.ncols = 11,
-		.variants = {
+			NUM("proc: null call", 4, 4),
+			NUM("proc: null I/O", 4, 4),
+			NUM("proc: stat", 4, 4),
+			NUM("proc: open clos", 4, 4),
+			NUM("proc: slct TCP", 4, 4),
+			NUM("proc: sig inst", 4, 4),
+			NUM("proc: sig hndl", 4, 4),
+			NUM("proc: fork proc", 4, 4),
+			NUM("proc: exec proc", 4, 4),
+			NUM("proc: sh proc", 4, 4)
+		),
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS  Mhz null null      open selct sig  sig  fork exec sh  ",
 			    "                             call  I/O stat clos TCP   inst hndl proc proc proc" },
-			  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1 } },
-		},
-		.nvariants = 1,
+			  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1 } }
+		),
 	},
 	{
 		.key = "int", .name = "Basic integer operations",
@@ -103,14 +108,13 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                          bit   add    mul    div    mod   ",
 		},
 		.dashes = "--------- ------------- ------ ------ ------ ------ ------ ",
-		.cols = {
-			NUM("int: intgr bit", "int-bit", "ns", 6, 6, "integer bit operation"),
-			NUM("int: intgr add", "int-add", "ns", 6, 6, "integer addition"),
-			NUM("int: intgr mul", "int-mul", "ns", 6, 6, "integer multiplication"),
-			NUM("int: intgr div", "int-div", "ns", 6, 6, "integer division"),
-			NUM("int: intgr mod", "int-mod", "ns", 6, 6, "integer modulo"),
-		},
-		.ncols = 5,
+		COLS(
+			NUM("int: intgr bit", 6, 6),
+			NUM("int: intgr add", 6, 6),
+			NUM("int: intgr mul", 6, 6),
+			NUM("int: intgr div", 6, 6),
+			NUM("int: intgr mod", 6, 6)
+		),
 	},
 	{
 		.key = "int64", .name = "Basic int64 operations",
@@ -121,16 +125,20 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                         bit    add    mul    div    mod   ",
 		},
 		.dashes = "--------- ------------- ------ ------ ------ ------ ------ ",
-		.cols = {
+		COLS(
 			{ .key = "int64: int64 bit", .name = "int64-bit", .unit = "ns",
-			  .summary = "64-bit integer bit operation", .kind = PM_LMB_FIGURE,
-			  .fmt = PM_LMB_NUM, .len = 6, .width = 5, .sep = "  " },
-			NUM("int64: int64 add", "int64-add", "ns", 6, 6, "64-bit integer addition"),
-			NUM("int64: int64 mul", "int64-mul", "ns", 6, 6, "64-bit integer multiplication"),
-			NUM("int64: int64 div", "int64-div", "ns", 6, 6, "64-bit integer division"),
-			NUM("int64: int64 mod", "int64-mod", "ns", 6, 6, "64-bit integer modulo"),
-		},
-		.ncols = 5,
+			  .summary = "64-bit integer bit operation", .imported_only = true,
+			  .kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM, .len = 6, .width = 5,
+			  .sep = "  " },
+			NUM_IMPORTED("int64: int64 add", "int64-add", "ns", 6, 6,
+				     "64-bit integer addition"),
+			NUM_IMPORTED("int64: int64 mul", "int64-mul", "ns", 6, 6,
+				     "64-bit integer multiplication"),
+			NUM_IMPORTED("int64: int64 div", "int64-div", "ns", 6, 6,
+				     "64-bit integer division"),
+			NUM_IMPORTED("int64: int64 mod", "int64-mod", "ns", 6, 6,
+				     "64-bit integer modulo")
+		),
 	},
 	{
 		.key = "float", .name = "Basic float operations",
@@ -141,14 +149,12 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                         add    mul    div    bogo",
 		},
 		.dashes = "--------- ------------- ------ ------ ------ ------ ",
-		.cols = {
-			NUM("float: float add", "float-add", "ns", 6, 6, "float addition"),
-			NUM("float: float mul", "float-mul", "ns", 6, 6, "float multiplication"),
-			NUM("float: float div", "float-div", "ns", 6, 6, "float division"),
-			NUM("float: float bogo", "float-bogo", "ns", 6, 6,
-			    "float bogomflop (a mix of operations)"),
-		},
-		.ncols = 4,
+		COLS(
+			NUM("float: float add", 6, 6),
+			NUM("float: float mul", 6, 6),
+			NUM("float: float div", 6, 6),
+			NUM("float: float bogo", 6, 6)
+		),
 	},
 	{
 		.key = "double", .name = "Basic double operations",
@@ -159,14 +165,12 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                         add    mul    div    bogo",
 		},
 		.dashes = "--------- ------------- ------  ------ ------ ------ ",
-		.cols = {
-			NUM("double: double add", "double-add", "ns", 6, 6, "double addition"),
-			NUM("double: double mul", "double-mul", "ns", 6, 6, "double multiplication"),
-			NUM("double: double div", "double-div", "ns", 6, 6, "double division"),
-			NUM("double: double bogo", "double-bogo", "ns", 6, 6,
-			    "double bogomflop (a mix of operations)"),
-		},
-		.ncols = 4,
+		COLS(
+			NUM("double: double add", 6, 6),
+			NUM("double: double mul", 6, 6),
+			NUM("double: double div", 6, 6),
+			NUM("double: double bogo", 6, 6)
+		),
 	},
 	{
 		.key = "ctx", .name = "Context switching",
@@ -177,22 +181,15 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                         ctxsw  ctxsw  ctxsw ctxsw  ctxsw   ctxsw   ctxsw",
 		},
 		.dashes = "--------- ------------- ------ ------ ------ ------ ------ ------- -------",
-		.cols = {
-			NUM("ctx: 2p/0K", "ctx", "us", 6, 6, "context switch, 2 processes, no working set"),
-			NUM("ctx: 2p/16K", "ctx-2p-16k", "us", 6, 6,
-			    "context switch, 2 processes touching 16 KB each"),
-			NUM("ctx: 2p/64K", "ctx-2p-64k", "us", 6, 6,
-			    "context switch, 2 processes touching 64 KB each"),
-			NUM("ctx: 8p/16K", "ctx-8p-16k", "us", 6, 6,
-			    "context switch, 8 processes touching 16 KB each"),
-			NUM("ctx: 8p/64K", "ctx-8p-64k", "us", 6, 6,
-			    "context switch, 8 processes touching 64 KB each"),
-			NUM("ctx: 16p/16K", "ctx-16p-16k", "us", 7, 7,
-			    "context switch, 16 processes touching 16 KB each"),
-			NUM("ctx: 16p/64K", "ctx-16p-64k", "us", 7, 7,
-			    "context switch, 16 processes touching 64 KB each"),
-		},
-		.ncols = 7,
+		COLS(
+			NUM("ctx: 2p/0K", 6, 6),
+			NUM("ctx: 2p/16K", 6, 6),
+			NUM("ctx: 2p/64K", 6, 6),
+			NUM("ctx: 8p/16K", 6, 6),
+			NUM("ctx: 8p/64K", 6, 6),
+			NUM("ctx: 16p/16K", 7, 7),
+			NUM("ctx: 16p/64K", 7, 7)
+		),
 	},
 	{
 		.key = "lat", .name = "*Local* Communication latencies",
@@ -203,24 +200,22 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                        ctxsw       UNIX         UDP         TCP conn",
 		},
 		.dashes = "--------- ------------- ----- ----- ---- ----- ----- ----- ----- ----",
-		.cols = {
+		COLS(
 			/* lmbench 3.0-a3 could print a figure here other than
 			 * the Context switching one: kept apart */
 			{ .key = "lat: 2p/0K ctxsw", .name = "lat-ctxsw", .unit = "us",
 			  .summary = "context switch, 2 processes (as in the latency table)",
-			  .alt = "ctx: 2p/0K", .kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM,
+			  .imported_only = true, .alt = "ctx: 2p/0K", .kind = PM_LMB_FIGURE, .fmt = PM_LMB_NUM,
 			  .len = 5, .width = 5, .sep = " " },
-			NUM("lat: Pipe", "pipe", "us", 5, 5, "pipe round trip"),
-			NUM("lat: AF UNIX", "unix", "us", 4, 4, "AF_UNIX stream socket round trip"),
-			NUM("lat: UDP", "udp", "us", 5, 5, "UDP round trip over loopback"),
-			NUM("lat: RPC/UDP", "rpc-udp", "us", 5, 5, "Sun RPC round trip over UDP"),
-			NUM("lat: TCP", "tcp", "us", 5, 5, "TCP round trip over loopback"),
-			NUM("lat: RPC/TCP", "rpc-tcp", "us", 5, 5, "Sun RPC round trip over TCP"),
+			NUM("lat: Pipe", 5, 5),
+			NUM("lat: AF UNIX", 4, 4),
+			NUM("lat: UDP", 5, 5),
+			NUM("lat: RPC/UDP", 5, 5),
+			NUM("lat: TCP", 5, 5),
+			NUM("lat: RPC/TCP", 5, 5),
 			/* scale_num(v, 5) printed "%4.4s" */
-			NUM("lat: TCP conn", "tcp-connect", "us", 5, 4,
-			    "TCP connection to a loopback server"),
-		},
-		.ncols = 8,
+			NUM("lat: TCP conn", 5, 4)
+		),
 	},
 	{
 		.key = "remote", .name = "*Remote* Communication latencies",
@@ -231,17 +226,18 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                               UDP         TCP  conn",
 		},
 		.dashes = "--------- ------------- ----- ----- ----- ----- ----",
-		.cols = {
-			NUM("remote: UDP", "remote-udp", "us", 5, 5, "UDP round trip to another host"),
-			NUM("remote: RPC/UDP", "remote-rpc-udp", "us", 5, 5,
-			    "Sun RPC round trip over UDP to another host"),
-			NUM("remote: TCP", "remote-tcp", "us", 5, 5, "TCP round trip to another host"),
-			NUM("remote: RPC/TCP", "remote-rpc-tcp", "us", 5, 5,
-			    "Sun RPC round trip over TCP to another host"),
-			NUM("remote: TCP conn", "remote-tcp-connect", "us", 4, 4,
-			    "TCP connection to another host"),
-		},
-		.ncols = 5,
+		COLS(
+			NUM_IMPORTED("remote: UDP", "remote-udp", "us", 5, 5,
+				     "UDP round trip to another host"),
+			NUM_IMPORTED("remote: RPC/UDP", "remote-rpc-udp", "us", 5, 5,
+				     "Sun RPC round trip over UDP to another host"),
+			NUM_IMPORTED("remote: TCP", "remote-tcp", "us", 5, 5,
+				     "TCP round trip to another host"),
+			NUM_IMPORTED("remote: RPC/TCP", "remote-rpc-tcp", "us", 5, 5,
+				     "Sun RPC round trip over TCP to another host"),
+			NUM_IMPORTED("remote: TCP conn", "remote-tcp-connect", "us", 4, 4,
+				     "TCP connection to another host")
+		),
 	},
 	{
 		.key = "fs", .name = "File & VM system latencies",
@@ -252,26 +248,22 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                        Create Delete Create Delete Latency Fault  Fault  selct",
 		},
 		.dashes = "--------- ------------- ------ ------ ------ ------ ------- ----- ------- -----",
-		.cols = {
-			NUM("fs: 0K File Create", "create-0k", "us", 6, 6, "create an empty file"),
-			NUM("fs: 0K File Delete", "delete-0k", "us", 6, 6, "delete an empty file"),
-			NUM("fs: 10K File Create", "create-10k", "us", 6, 6,
-			    "create and write a 10 KB file"),
-			NUM("fs: 10K File Delete", "delete-10k", "us", 6, 6, "delete a 10 KB file"),
-			NUM("fs: Mmap Latency", "mmap", "us", 7, 7, "mmap+touch+munmap of a file"),
-			NUM("fs: Prot Fault", "prot-fault", "us", 5, 5, "protection fault (SIGSEGV caught)"),
-			NUM("fs: Page Fault", "page-fault-lmb", "us", 7, 7,
-			    "cost per page of mapping a cached file (lat_pagefault)"),
-			NUM("fs: 100fd selct", "select", "us", 5, 5, "select() on 100 file descriptors"),
-		},
-		.ncols = 8,
-		.variants = {
+		COLS(
+			NUM("fs: 0K File Create", 6, 6),
+			NUM("fs: 0K File Delete", 6, 6),
+			NUM("fs: 10K File Create", 6, 6),
+			NUM("fs: 10K File Delete", 6, 6),
+			NUM("fs: Mmap Latency", 7, 7),
+			NUM("fs: Prot Fault", 5, 5),
+			NUM("fs: Page Fault", 7, 7),
+			NUM("fs: 100fd selct", 5, 5)
+		),
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS   0K File      10K File      Mmap    Prot    Page",
 			    "                        Create Delete Create Delete  Latency Fault   Fault " },
-			  { 0, 1, 2, 3, 4, 5, 6, -1 } },
-		},
-		.nvariants = 1,
+			  { 0, 1, 2, 3, 4, 5, 6, -1 } }
+		),
 	},
 	{
 		.key = "bw", .name = "*Local* Communication bandwidths",
@@ -282,21 +274,17 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"                             UNIX      reread reread (libc) (hand) read write",
 		},
 		.dashes = "--------- ------------- ---- ---- ---- ------ ------ ------ ------ ---- -----",
-		.cols = {
-			NUM("bw: Pipe", "bw-pipe", "MB/s", 4, 4, "pipe bandwidth"),
-			NUM("bw: AF UNIX", "bw-unix", "MB/s", 4, 4, "AF_UNIX stream socket bandwidth"),
-			NUM("bw: TCP", "bw-tcp", "MB/s", 4, 4, "TCP bandwidth over loopback"),
-			NUM("bw: File reread", "bw-file-reread", "MB/s", 6, 6,
-			    "read() of a cached file"),
-			NUM("bw: Mmap reread", "bw-mmap-reread", "MB/s", 6, 6,
-			    "reading a cached file through mmap"),
-			NUM("bw: Bcopy (libc)", "bw-bcopy-libc", "MB/s", 6, 6, "memcpy() of a large buffer"),
-			NUM("bw: Bcopy (hand)", "bw-bcopy-hand", "MB/s", 6, 6,
-			    "unrolled word copy of a large buffer"),
-			NUM("bw: Mem read", "bw-mem-read", "MB/s", 4, 4, "reading and summing memory"),
-			NUM("bw: Mem write", "bw-mem-write", "MB/s", 5, 5, "writing memory"),
-		},
-		.ncols = 9,
+		COLS(
+			NUM("bw: Pipe", 4, 4),
+			NUM("bw: AF UNIX", 4, 4),
+			NUM("bw: TCP", 4, 4),
+			NUM("bw: File reread", 6, 6),
+			NUM("bw: Mmap reread", 6, 6),
+			NUM("bw: Bcopy (libc)", 6, 6),
+			NUM("bw: Bcopy (hand)", 6, 6),
+			NUM("bw: Mem read", 4, 4),
+			NUM("bw: Mem write", 5, 5)
+		),
 	},
 	{
 		.key = "mem", .name = "Memory latencies",
@@ -307,22 +295,19 @@ const struct pm_lmb_section pm_lmb_sections[] = {
 			"Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem    Guesses",
 		},
 		.dashes = "--------- -------------   ---   ----   ----    --------    --------    -------",
-		.cols = {
+		COLS(
 			MHZ(PM_LMB_INT, "  "),
-			NUM("mem: L1 $", "lat-l1", "ns", 6, 6, "load latency in the L1 cache"),
-			NUM("mem: L2 $", "lat-l2", "ns", 6, 6, "load latency in the L2 cache"),
-			NUM("mem: Main mem", "lat-mem", "ns", 6, 6, "load latency in main memory"),
-			NUM("mem: Rand mem", "lat-rand", "ns", 6, 11,
-			    "load latency in main memory, random addresses"),
-			{ .kind = PM_LMB_GUESS, .fmt = PM_LMB_TEXT, .sep = "" },
-		},
-		.ncols = 6,
-		.variants = {
+			NUM("mem: L1 $", 6, 6),
+			NUM("mem: L2 $", 6, 6),
+			NUM("mem: Main mem", 6, 6),
+			NUM("mem: Rand mem", 6, 11),
+			{ .kind = PM_LMB_GUESS, .fmt = PM_LMB_TEXT, .sep = "" }
+		),
+		VARIANTS(
 			{ "lmbench 2",
 			  { "Host                 OS   Mhz  L1 $   L2 $    Main mem    Guesses" },
-			  { 0, 1, 2, 3, 5, -1 } },
-		},
-		.nvariants = 1,
+			  { 0, 1, 2, 3, 5, -1 } }
+		),
 	},
 };
 
@@ -344,6 +329,35 @@ const struct pm_lmb_column *pm_lmb_find(const char *key,
 			}
 		}
 	return NULL;
+}
+
+const struct pm_bench *pm_lmb_bench(const struct pm_lmb_column *col)
+{
+	return col->kind == PM_LMB_FIGURE && !col->imported_only ?
+	       pm_bench_find_lmbench(col->key) : NULL;
+}
+
+/* A column that names no benchmark (a typo in a key) reads as "?": the
+ * registry test (tests/unit/test-import.c) keeps that from happening. */
+const char *pm_lmb_name(const struct pm_lmb_column *col)
+{
+	const struct pm_bench *b = pm_lmb_bench(col);
+
+	return b ? b->name : col->name ? col->name : "?";
+}
+
+const char *pm_lmb_unit(const struct pm_lmb_column *col)
+{
+	const struct pm_bench *b = pm_lmb_bench(col);
+
+	return b ? b->unit : col->unit ? col->unit : "?";
+}
+
+const char *pm_lmb_summary(const struct pm_lmb_column *col)
+{
+	const struct pm_bench *b = pm_lmb_bench(col);
+
+	return b ? b->summary : col->summary ? col->summary : "?";
 }
 
 int pm_lmb_unit_is_measured(const char *unit)
@@ -428,9 +442,9 @@ static bool figure(const struct pm_result *r, const struct pm_lmb_column *c,
 	ns = b->stats.median;
 	if (b->measured)
 		*v = ns;
-	else if (!strcmp(c->unit, "MB/s"))
+	else if (!strcmp(pm_lmb_unit(c), "MB/s"))
 		*v = b->unit && !strcmp(b->unit, "MB/s") ? pm_bench_result_value(b, ns) : NAN;
-	else if (!strcmp(c->unit, "us"))
+	else if (!strcmp(pm_lmb_unit(c), "us"))
 		*v = ns / 1e3;
 	else
 		*v = ns;

@@ -5,6 +5,7 @@
 #ifndef PM_LMBENCH_H
 #define PM_LMBENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,11 +27,17 @@ enum pm_lmb_fmt {
 	PM_LMB_TEXT,		/* "%<width>.<width>s" */
 };
 
+/*
+ * A figure column is the benchmark whose .lmbench is its key: name, unit
+ * and summary are the benchmark's (pm_lmb_name() and friends).  Only a
+ * column no benchmark measures (imported_only) has its own.
+ */
 struct pm_lmb_column {
 	const char *key;	/* "proc: fork proc"; NULL but for figures */
-	const char *name;	/* the pmbench benchmark */
-	const char *summary;	/* what one operation is */
-	const char *unit;	/* us, ns, MB/s; pages, bytes, x, copies */
+	const char *name;	/* imported_only: the name results get */
+	const char *summary;	/* imported_only: what one operation is */
+	const char *unit;	/* imported_only: us, ns, MB/s; copies */
+	bool imported_only;	/* read from summaries, never measured */
 	const char *alt;	/* key whose figure this column repeats, if absent */
 	enum pm_lmb_kind kind;
 	enum pm_lmb_fmt fmt;
@@ -65,6 +72,13 @@ struct pm_lmb_section {
 
 extern const struct pm_lmb_section pm_lmb_sections[];
 extern const size_t pm_lmb_nsections;
+
+/* The benchmark measuring a figure column, NULL when imported_only. */
+const struct pm_bench *pm_lmb_bench(const struct pm_lmb_column *col);
+/* A figure column's benchmark name, unit and summary. */
+const char *pm_lmb_name(const struct pm_lmb_column *col);
+const char *pm_lmb_unit(const struct pm_lmb_column *col);
+const char *pm_lmb_summary(const struct pm_lmb_column *col);
 
 /* The figure column with this key ("lat: TCP"), or NULL. */
 const struct pm_lmb_column *pm_lmb_find(const char *key,

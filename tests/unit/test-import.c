@@ -298,9 +298,9 @@ static const struct pm_bench_result *by_key(const struct pm_result *r, const cha
 /* The figure as the table printed it, back from the stored trial. */
 static double figure_of(const struct pm_bench_result *b, const struct pm_lmb_column *col)
 {
-	if (!strcmp(col->unit, "us"))
+	if (!strcmp(pm_lmb_unit(col), "us"))
 		return b->trials[0] / 1e3;
-	if (!strcmp(col->unit, "MB/s"))
+	if (!strcmp(pm_lmb_unit(col), "MB/s"))
 		return pm_bench_result_value(b, b->trials[0]);
 	return b->trials[0];
 }
@@ -354,10 +354,10 @@ static void check_runs(const struct pm_result *runs, size_t n, const char *file,
 				ck_assert_msg(b != NULL, "%s run %zu: no %s", file, r + 1, key);
 				ck_assert_int_eq(b->status, PM_BENCH_OK);
 				ck_assert_uint_eq(b->ntrials, 1);
-				ck_assert_str_eq(b->name, rb ? rb->name : col->name);
+				ck_assert_str_eq(b->name, pm_lmb_name(col));
 				ck_assert_str_eq(b->group, rb ? rb->group : "lmbench");
-				ck_assert(b->measured == (bool)pm_lmb_unit_is_measured(col->unit));
-				ck_assert(b->bytes_per_op == (strcmp(col->unit, "MB/s") ? 0 : 1048576));
+				ck_assert(b->measured == (bool)pm_lmb_unit_is_measured(pm_lmb_unit(col)));
+				ck_assert(b->bytes_per_op == (strcmp(pm_lmb_unit(col), "MB/s") ? 0 : 1048576));
 				ck_assert_msg(same_figure(figure_of(b, col), want),
 					      "%s run %zu %s: %.17g, expected %.17g", file, r + 1,
 					      key, figure_of(b, col), want);
@@ -1295,25 +1295,32 @@ END_TEST
 
 /* ---- the layout table and the registry agree ---- */
 
+/*
+ * The lmbench layout (what show --format lmbench prints and the importer
+ * reads) and the benchmarks' .lmbench declarations: every figure column
+ * is exactly one benchmark's, unless it is marked as only imported (and
+ * then no benchmark's), and every benchmark with a column is in the layout.
+ */
 START_TEST(layout_matches_registry)
 {
 	const struct pm_bench *b;
-	size_t i, s, c;
+	size_t i, s, c, n;
 
-	/* every benchmark with an lmbench column is in the layout, same unit */
 	for (i = 0; (b = pm_bench_at(i)); i++) {
 		const struct pm_lmb_column *col;
+		const struct pm_lmb_section *in;
 
 		if (!b->lmbench)
 			continue;
-		col = pm_lmb_find(b->lmbench, NULL);
+		col = pm_lmb_find(b->lmbench, &in);
 		ck_assert_msg(col != NULL, "%s: \"%s\" is not a column of the layout",
 			      b->name, b->lmbench);
-		ck_assert_msg(!strcmp(col->unit, b->unit), "%s: unit %s, the column's is %s",
-			      b->name, b->unit, col->unit);
+		ck_assert_msg(!col->imported_only, "%s: \"%s\" is marked imported only",
+			      b->name, b->lmbench);
+		ck_assert_ptr_eq(pm_lmb_bench(col), b);
+		ck_assert_str_eq(pm_lmb_name(col), b->name);
+		ck_assert_str_eq(pm_lmb_unit(col), b->unit);
 	}
-	/* every column named after a registered benchmark is its column;
-	 * keys and names unique */
 	for (s = 0; s < pm_lmb_nsections; s++) {
 		const struct pm_lmb_section *sec = &pm_lmb_sections[s];
 
@@ -1329,18 +1336,28 @@ START_TEST(layout_matches_registry)
 				      col->key[strlen(sec->key)] == ':', "%s", col->key);
 			ck_assert_ptr_eq(pm_lmb_find(col->key, &in), col);
 			ck_assert_ptr_eq(in, sec);
-			b = pm_bench_find(col->name);
-			if (b)
-				ck_assert_msg(b->lmbench && !strcmp(b->lmbench, col->key),
-					      "benchmark %s is lmbench \"%s\", the layout says \"%s\"",
-					      col->name, b->lmbench ? b->lmbench : "(none)", col->key);
+			/* one benchmark declares it, or none and the column says so */
+			for (i = n = 0; (b = pm_bench_at(i)); i++)
+				n += b->lmbench && !strcmp(b->lmbench, col->key);
+			if (col->imported_only) {
+				ck_assert_msg(n == 0, "column \"%s\" is marked imported only, "
+					      "but a benchmark measures it", col->key);
+				ck_assert(col->name && col->unit && col->summary);
+				ck_assert_ptr_null(pm_bench_find(col->name));
+			} else {
+				ck_assert_msg(n == 1, "column \"%s\": %zu benchmarks declare it "
+					      "(.lmbench)", col->key, n);
+				ck_assert_msg(!col->name && !col->unit && !col->summary,
+					      "column \"%s\" repeats what its benchmark declares",
+					      col->key);
+			}
 			for (t = 0; t < pm_lmb_nsections; t++)
 				for (d = 0; d < pm_lmb_sections[t].ncols; d++) {
 					const struct pm_lmb_column *o = &pm_lmb_sections[t].cols[d];
 
 					if (o != col && o->kind == PM_LMB_FIGURE)
-						ck_assert_msg(strcmp(o->name, col->name),
-							      "name %s twice", col->name);
+						ck_assert_msg(strcmp(pm_lmb_name(o), pm_lmb_name(col)),
+							      "name %s twice", pm_lmb_name(col));
 				}
 		}
 	}

@@ -45,8 +45,8 @@ START_TEST(descriptors_complete)
 
 	for (i = 0; (b = pm_bench_at(i)); i++) {
 		ck_assert_msg(b->summary && *b->summary, "%s: no summary", b->name);
-		ck_assert_msg(!b->run != !b->measure, "%s: needs run() or measure(), not both",
-			      b->name);
+		ck_assert_msg(!!b->op + !!b->run + !!b->measure == 1,
+			      "%s: needs exactly one of op(), run() and measure()", b->name);
 		/* timed loops use a time or rate unit; measured values their own */
 		ck_assert_msg(b->unit && (b->measure || !strcmp(b->unit, "us") ||
 			      !strcmp(b->unit, "ns") || !strcmp(b->unit, "ms") ||

@@ -397,6 +397,54 @@ START_TEST(unsupported_and_failed)
 }
 END_TEST
 
+/* op(): the runner's loop calls it; failing_op fails at its 1000th call. */
+static uint64_t op_calls;
+
+static int spin_op(struct pm_ctx *ctx)
+{
+	op_calls++;
+	return spin_run(ctx, 1);
+}
+
+static int failing_op(struct pm_ctx *ctx)
+{
+	if (++op_calls < 1000)
+		return 0;
+	snprintf(ctx->why, sizeof(ctx->why), "op %" PRIu64 " failed", op_calls);
+	return -EIO;
+}
+
+START_TEST(runs_op_in_the_runner_loop)
+{
+	struct pm_bench b = { .name = "spin-op", .group = "proc", .summary = "spin",
+			      .unit = "ns", .op = spin_op };
+	struct pm_bench_result r = { 0 };
+	struct pm_run_opts o;
+	struct pm_err e;
+
+	opts(&o);
+	op_calls = 0;
+	ck_assert_int_eq(pm_run_bench(&b, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_OK);
+	ck_assert_uint_gt(r.iterations, 0);
+	ck_assert(r.counters.done);
+	/* every trial, the warm-up and the counted pass went through op() */
+	ck_assert_uint_ge(op_calls, (r.ntrials + 1) * r.iterations + r.counters.ops);
+	/* the loop overhead subtracted includes the call, and is small */
+	ck_assert(r.overhead_ns > 0 && r.overhead_ns < r.stats.median);
+	pm_bench_result_free(&r);
+
+	memset(&r, 0, sizeof(r));
+	b.op = failing_op;
+	op_calls = 0;
+	ck_assert_int_eq(pm_run_bench(&b, &o, &r, &e), 0);
+	ck_assert_int_eq(r.status, PM_BENCH_FAILED);
+	ck_assert_str_eq(r.reason, "op 1000 failed");
+	ck_assert_uint_eq(op_calls, 1000);	/* stopped at the first error */
+	pm_bench_result_free(&r);
+}
+END_TEST
+
 START_TEST(interrupted)
 {
 	struct pm_bench_result r = { 0 };
@@ -483,6 +531,7 @@ int main(void)
 	tcase_add_test(tc, counts_peers);
 	tcase_add_test(tc, unsupported_and_failed);
 	tcase_add_test(tc, interrupted);
+	tcase_add_test(tc, runs_op_in_the_runner_loop);
 	tcase_add_test(tc, budget_goes_to_the_noisy);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
