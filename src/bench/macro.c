@@ -196,7 +196,7 @@ static const char *const cc_sources[] = {
 	"src/stats/stats.c", "src/bench/spawner.c", "src/bench/hello.c",
 };
 static const char *const cc_files[] = {
-	"src/stats/stats.c", "src/stats/stats.h", "src/util.h",
+	"src/stats/stats.c", "src/stats/stats.h",
 	"src/bench/spawner.c", "src/bench/hello.c",
 };
 

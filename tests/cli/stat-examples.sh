@@ -12,7 +12,6 @@ src="${PMBENCH_DATADIR:?}/src"
 mkdir -p "$T/ex/tree/stats" "$T/bin"
 cp "$src/stats/stats.c" "$src/bench/spawner.c" "$src/bench/hello.c" "$T/ex/tree/"
 cp "$src/stats/stats.h" "$T/ex/tree/stats/"
-cp "$src/util.h" "$T/ex/tree/"	# stats.c includes it (pm_sort)
 echo '#define _GNU_SOURCE 1' > "$T/ex/tree/config.h"
 printf 'CFLAGS = -O2 -I.\nOBJS = stats.o spawner.o hello.o\nall: $(OBJS)\nclean:\n\trm -f $(OBJS)\n' \
 	> "$T/ex/tree/Makefile"
