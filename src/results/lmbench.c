@@ -463,16 +463,16 @@ static bool section_has_figures(const struct pm_lmb_section *s,
 	return false;
 }
 
-static const char *si_str(const struct pm_result *r, const char *key)
+static const char *si_str(const struct pm_result *r, enum pm_fp_key key)
 {
-	const json_t *j = pm_sysinfo_get(r->sysinfo, key);
+	const json_t *j = pm_sysinfo_at(r->sysinfo, key);
 
 	return json_is_string(j) ? json_string_value(j) : NULL;
 }
 
 static double mhz_of(const struct pm_result *r)
 {
-	const json_t *j = pm_sysinfo_get(r->sysinfo, "cpu.cur_mhz");
+	const json_t *j = pm_sysinfo_at(r->sysinfo, PM_FP_CPU_CUR_MHZ);
 
 	return json_is_number(j) ? json_number_value(j) : NAN;
 }
@@ -482,7 +482,7 @@ static void description(const struct pm_result *r, char *buf, size_t size)
 {
 	const json_t *imp = json_object_get(r->options, "import");
 	const char *d = json_string_value(json_object_get(imp, "description"));
-	const char *mach = si_str(r, "kernel.machine");
+	const char *mach = si_str(r, PM_FP_KERNEL_MACHINE);
 
 	if (d)
 		snprintf(buf, size, "%s", d);
@@ -526,7 +526,7 @@ static void put_line(FILE *f, const char *line)
 static void render_row(const struct pm_lmb_section *s, const struct pm_result *r,
 		       FILE *f)
 {
-	const char *host = si_str(r, "hostname"), *rel = si_str(r, "kernel.release");
+	const char *host = si_str(r, PM_FP_HOSTNAME), *rel = si_str(r, PM_FP_KERNEL_RELEASE);
 	char line[512], field[64], os[64];
 	size_t c, n;
 	double v;

@@ -33,9 +33,9 @@ static bool is_sw_column(const char *name)
 	return false;
 }
 
-static const char *si_str(const json_t *si, const char *key)
+static const char *si_str(const json_t *si, enum pm_fp_key key)
 {
-	const json_t *j = pm_sysinfo_get(si, key);
+	const json_t *j = pm_sysinfo_at(si, key);
 
 	return json_is_string(j) ? json_string_value(j) : NULL;
 }
@@ -125,11 +125,11 @@ static void import_notes(const struct pm_result *r, struct notes *ns)
 char *pm_render_machine(const struct pm_result *r)
 {
 	const json_t *si = r->sysinfo;
-	const json_t *ncpu = pm_sysinfo_get(si, "cpu.online");
-	const char *host = si_str(si, "hostname");
-	const char *rel = si_str(si, "kernel.release");
-	const char *mach = si_str(si, "kernel.machine");
-	const char *cpu = si_str(si, "cpu.model_name");
+	const json_t *ncpu = pm_sysinfo_at(si, PM_FP_CPU_ONLINE);
+	const char *host = si_str(si, PM_FP_HOSTNAME);
+	const char *rel = si_str(si, PM_FP_KERNEL_RELEASE);
+	const char *mach = si_str(si, PM_FP_KERNEL_MACHINE);
+	const char *cpu = si_str(si, PM_FP_CPU_MODEL_NAME);
 	char *buf = NULL, *out;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -155,7 +155,7 @@ char *pm_render_machine(const struct pm_result *r)
 
 static void header(const struct pm_result *r, FILE *f, enum pm_table_format fmt)
 {
-	const char *host = si_str(r->sysinfo, "hostname");
+	const char *host = si_str(r->sysinfo, PM_FP_HOSTNAME);
 	char *m = pm_render_machine(r), *rest = m;
 
 	/* "host: " is printed as " on host: " */
