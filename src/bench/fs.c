@@ -374,7 +374,7 @@ struct reread {
 	int *buf;		/* read() target */
 	char *map;		/* the mapping */
 	size_t off;		/* next chunk */
-	volatile int sink;
+	volatile unsigned sink;
 };
 
 static void reread_teardown(struct pm_ctx *ctx)
@@ -402,9 +402,10 @@ static void reread_teardown(struct pm_ctx *ctx)
  * (across a 64-byte boundary it can run at half speed on some CPUs).
  * Both the buffer and the mapping are page aligned.
  */
-typedef int reread_v4 __attribute__((vector_size(16), may_alias));
+/* unsigned: the sum of a file's words wraps (signed overflow is undefined) */
+typedef unsigned reread_v4 __attribute__((vector_size(16), may_alias));
 
-static inline int reread_sum(const int *p)
+static inline unsigned reread_sum(const void *p)
 {
 	const reread_v4 *v = (const reread_v4 *)p;
 	reread_v4 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
@@ -450,7 +451,7 @@ static int reread_setup(struct pm_ctx *ctx, bool mapped)
 		}
 		/* Map every page now: the loop rereads a mapped file. */
 		for (off = 0; off < REREAD_SIZE; off += REREAD_CHUNK)
-			st->sink += reread_sum((const int *)(st->map + off));
+			st->sink += reread_sum(st->map + off);
 	} else {
 		if (posix_memalign((void **)&st->buf, 4096, REREAD_CHUNK)) {
 			err = pm_bench_fail(ctx, -ENOMEM, "allocating the buffer");
@@ -482,7 +483,7 @@ static int mmap_reread_setup(struct pm_ctx *ctx)
 static int file_reread_op(struct pm_ctx *ctx)
 {
 	struct reread *st = ctx->priv;
-	int sum = 0;
+	unsigned sum = 0;
 	ssize_t r;
 
 	if (st->off >= REREAD_SIZE) {
@@ -509,11 +510,11 @@ static int file_reread_op(struct pm_ctx *ctx)
 static int mmap_reread_op(struct pm_ctx *ctx)
 {
 	struct reread *st = ctx->priv;
-	int sum = 0;
+	unsigned sum = 0;
 
 	if (st->off >= REREAD_SIZE)
 		st->off = 0;
-	sum += reread_sum((const int *)(st->map + st->off));
+	sum += reread_sum(st->map + st->off);
 	st->off += REREAD_CHUNK;
 	st->sink += sum;
 	return 0;

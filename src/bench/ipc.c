@@ -194,7 +194,7 @@ struct ipc {
 #endif
 	struct sigaction oldpipe;
 	bool pipe_saved;
-	volatile int sink;
+	volatile unsigned sink;
 };
 
 static struct ipc *ipc_new(struct pm_ctx *ctx, enum ipc_kind kind)
@@ -307,7 +307,8 @@ static int ipc_setup_failed(struct pm_ctx *ctx, int err)
  * sum is part of the subtracted overhead, and the smaller that is, the
  * less the noise of the two measurements swamps their difference.
  */
-static int ring_sum(const int *d, size_t n)
+/* unsigned: a working set's sum wraps (signed overflow is undefined) */
+static unsigned ring_sum(const int *d, size_t n)
 {
 	unsigned s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 	size_t i;
@@ -320,7 +321,7 @@ static int ring_sum(const int *d, size_t n)
 	}
 	for (; i < n; i++)
 		s0 += (unsigned)d[i];
-	return (int)(s0 + s1 + s2 + s3);
+	return s0 + s1 + s2 + s3;
 }
 
 /* Helper process st->me: read the token, sum, pass it on, until EOF. */
@@ -329,7 +330,8 @@ static int ring_peer(void *arg)
 	struct ipc *st = arg;
 	int me = st->me, rd = st->ring[me - 1][0], wr = st->ring[me][1];
 	size_t ints = st->wss / sizeof(int);
-	int i, msg, sum = 0, err;
+	int i, msg, err;
+	unsigned sum = 0;
 	int *data;
 
 	/* Only our two ends: the EOF of the ring must get through. */
@@ -366,7 +368,8 @@ static int ring_op(struct pm_ctx *ctx)
 	struct ipc *st = ctx->priv;
 	int wr = st->ring[0][1], rd = st->ring[st->nprocs - 1][0];
 	size_t ints = st->wss / sizeof(int);
-	int msg = 1, sum = 0, err;
+	int msg = 1, err;
+	unsigned sum = 0;
 
 	err = pm_write_full(wr, &msg, sizeof(msg));
 	if (err)
@@ -391,13 +394,14 @@ struct ring_ovh {
 	int n;
 	const int *data;
 	size_t ints;
-	int sum;
+	unsigned sum;
 };
 
 static int ring_ovh_loop(void *arg, uint64_t iters)
 {
 	struct ring_ovh *o = arg;
-	int i = 0, msg = 1, sum = 0, err;
+	int i = 0, msg = 1, err;
+	unsigned sum = 0;
 
 	while (iters--) {
 		err = pm_write_full(o->p[i][1], &msg, sizeof(msg));
