@@ -203,3 +203,53 @@ software:
 		pm_warn("software events: %s", e.msg);
 	return 0;
 }
+
+int pm_cli_uint(const char *cmd, const char *usage, const char *opt, const char *s,
+		unsigned long lo, unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
+		pm_usage_error(cmd, usage, "%s: '%s' is not a whole number in [%lu, %lu]",
+			       opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int pm_cli_double(const char *cmd, const char *usage, const char *opt, const char *s,
+		  double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		pm_usage_error(cmd, usage, "%s: '%s' is not a number in [%g, %g]",
+			       opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf)
+{
+	if (strcmp(s, "fp") && strcmp(s, "dwarf")) {
+		pm_usage_error(cmd, usage, "--call-graph: '%s' is not one of fp, dwarf", s);
+		return -EINVAL;
+	}
+	*dwarf = !strcmp(s, "dwarf");
+#ifndef HAVE_LIBUNWIND
+	if (*dwarf) {
+		pm_usage_error(cmd, usage, "--call-graph dwarf: pmbench was built without libunwind");
+		return -EINVAL;
+	}
+#endif
+	return 0;
+}

@@ -139,35 +139,13 @@ static void restore_signals(void)
 static int parse_uint(const char *opt, const char *s, unsigned long lo,
 		      unsigned long hi, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
-		pm_usage_error("stat", usage, "%s: '%s' is not a whole number in [%lu, %lu]",
-			       opt, s, lo, hi);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
+	return pm_cli_uint("stat", usage, opt, s, lo, hi, out);
 }
 
 static int parse_double(const char *opt, const char *s, double lo, double hi,
 			double *out)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-		pm_usage_error("stat", usage, "%s: '%s' is not a number in [%g, %g]",
-			       opt, s, lo, hi);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
+	return pm_cli_double("stat", usage, opt, s, lo, hi, out);
 }
 
 /* Repeated options (--prepare, --cleanup, -n): in order. */
@@ -465,15 +443,8 @@ static int stat__output_option(struct stat_cmd *s, int c, const char *arg)
 		s->popts.freq = (unsigned)u;
 		break;
 	case OPT_CALL_GRAPH:
-		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
-			return pm_usage_error("stat", usage,
-					      "--call-graph: '%s' is not one of fp, dwarf", arg);
-		s->popts.dwarf = !strcmp(arg, "dwarf");
-#ifndef HAVE_LIBUNWIND
-		if (s->popts.dwarf)
-			return pm_usage_error("stat", usage,
-					      "--call-graph dwarf: pmbench was built without libunwind");
-#endif
+		if (pm_cli_call_graph("stat", usage, arg, &s->popts.dwarf))
+			return PM_EXIT_USAGE;
 		break;
 	case OPT_VMLINUX:
 		s->popts.vmlinux = arg;

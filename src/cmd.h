@@ -33,6 +33,17 @@ bool pm_is_command(const char *name);
 struct pm_events;
 int pm_cli_events(const char *spec, bool counters, struct pm_events *ev);
 
+/*
+ * Option values of run and stat: a whole number or a number in [lo, hi],
+ * or the --call-graph mode (fp, dwarf).  Bad input: the message and the
+ * usage are printed (status 2 for the caller) and -EINVAL returned.
+ */
+int pm_cli_uint(const char *cmd, const char *usage, const char *opt, const char *s,
+		unsigned long lo, unsigned long hi, unsigned long *out);
+int pm_cli_double(const char *cmd, const char *usage, const char *opt, const char *s,
+		  double lo, double hi, double *out);
+int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf);
+
 /* "pmbench: " + message on stderr. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1763,59 +1763,54 @@ fail:
 	return err;
 }
 
+/* A UDP socket bound to a free port of 127.0.0.1; its address in *sa. */
+static int udp_loopback(struct pm_ctx *ctx, struct sockaddr_in *sa, int *out)
+{
+	socklen_t len = sizeof(*sa);
+	int fd, err;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return pm_bench_fail(ctx, -errno, "socket");
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) != 0) {
+		err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
+		close(fd);
+		return err;
+	}
+	if (getsockname(fd, (struct sockaddr *)sa, &len) != 0) {
+		err = pm_bench_fail(ctx, -errno, "getsockname");
+		close(fd);
+		return err;
+	}
+	*out = fd;
+	return 0;
+}
+
 static int udp_test_op(struct pm_ctx *ctx)
 {
 	struct aim *st = ctx->priv;
 	struct sockaddr_in wr_in, rd_in;
-	socklen_t len;
 	int wr, rd, err;
 
-	rd = -1;
-	wr = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (wr < 0)
-		return pm_bench_fail(ctx, -errno, "socket");
-	memset(&wr_in, 0, sizeof(wr_in));
-	wr_in.sin_family = AF_INET;
-	wr_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(wr, (struct sockaddr *)&wr_in, sizeof(wr_in)) != 0) {
-		err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
-		goto fail;
-	}
-	len = sizeof(wr_in);
-	if (getsockname(wr, (struct sockaddr *)&wr_in, &len) != 0) {
-		err = pm_bench_fail(ctx, -errno, "getsockname");
-		goto fail;
-	}
-	rd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (rd < 0) {
-		err = pm_bench_fail(ctx, -errno, "socket");
-		goto fail;
-	}
-	memset(&rd_in, 0, sizeof(rd_in));
-	rd_in.sin_family = AF_INET;
-	rd_in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(rd, (struct sockaddr *)&rd_in, sizeof(rd_in)) != 0) {
-		err = pm_bench_fail(ctx, -errno, "bind 127.0.0.1");
-		goto fail;
-	}
-	len = sizeof(rd_in);
-	if (getsockname(rd, (struct sockaddr *)&rd_in, &len) != 0) {
-		err = pm_bench_fail(ctx, -errno, "getsockname");
-		goto fail;
+	err = udp_loopback(ctx, &wr_in, &wr);
+	if (err)
+		return err;
+	err = udp_loopback(ctx, &rd_in, &rd);
+	if (err) {
+		close(wr);
+		return err;
 	}
 	if (connect(wr, (struct sockaddr *)&rd_in, sizeof(rd_in)) != 0) {
 		err = pm_bench_fail(ctx, -errno, "connect");
-		goto fail;
-	}
-	err = aim_rwc(ctx, st, 100, rd, wr, "UDP/IP");
-	if (err)
-		return err;
-	return 0;
-fail:
-	if (rd >= 0)
 		close(rd);
-	close(wr);
-	return err;
+		close(wr);
+		return err;
+	}
+	/* aim_rwc closes both */
+	return aim_rwc(ctx, st, 100, rd, wr, "UDP/IP");
 }
 
 static int socketpair_op(struct pm_ctx *ctx, int type, const char *what)
