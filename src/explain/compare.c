@@ -465,14 +465,19 @@ static double side_rel_ci(const struct vec *u, double level)
 static enum pm_verdict verdict_of(const struct pm_bench_cmp *c, double floor)
 {
 	double up = 1 + c->margin, down = 1 / (1 + c->margin);
+	/* one run a side against the history's spread: the estimate must
+	 * clear the single-run margin (twice the floor), so the interval
+	 * need only exclude no change */
+	bool one_run = c->unit == PM_UNIT_RUNS && c->prior_runs && (c->n_old < 2 || c->n_new < 2);
+	double clear = one_run ? 0 : floor;
 
 	if (isnan(c->ci_low))
 		return fabs(c->ratio - 1) < floor ? PM_NO_CHANGE :
 		       c->ratio < up && c->ratio > down ? PM_INCONCLUSIVE :
 		       c->ratio > 1 ? PM_REGRESSION : PM_IMPROVEMENT;
-	if (c->ci_low > 1 + floor && c->ratio >= up)
+	if (c->ci_low > 1 + clear && c->ratio >= up)
 		return PM_REGRESSION;
-	if (c->ci_high < 1 / (1 + floor) && c->ratio <= down)
+	if (c->ci_high < 1 / (1 + clear) && c->ratio <= down)
 		return PM_IMPROVEMENT;
 	if (c->ci_low >= 1 / (1 + floor) && c->ci_high <= 1 + floor)
 		return PM_NO_CHANGE;
@@ -619,8 +624,8 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->spread_old = expm1(c->prior_sd);
 	if (use_prior && ub->n < 2)
 		c->spread_new = expm1(c->prior_sd);
-	c->rel_ci_old = side_rel_ci(ua, o->level);
-	c->rel_ci_new = side_rel_ci(ub, o->level);
+	c->rel_ci_old = side_rel_ci(ua, c->level);
+	c->rel_ci_new = side_rel_ci(ub, c->level);
 	if (isnan(c->rel_ci_old))
 		c->rel_ci_old = 0;
 	if (isnan(c->rel_ci_new))
@@ -644,7 +649,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	if (c->unit == PM_UNIT_RUNS && a.within_df + b.within_df > 0)
 		min_var = (a.within_ss + b.within_ss) / (a.within_df + b.within_df) /
 			  ((double)(a.rounds.n + b.rounds.n) / (double)(a.runs.n + b.runs.n));
-	if (pm_log_ratio_t_prior(ua->v, ua->n, ub->v, ub->n, o->level, min_var,
+	if (pm_log_ratio_t_prior(ua->v, ua->n, ub->v, ub->n, c->level, min_var,
 				 use_prior ? prior_ss : 0, use_prior ? c->prior_df : 0,
 				 &lc) == 0) {
 		c->ratio = lc.ratio;
@@ -788,6 +793,65 @@ bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explana
 	return fabs(log(c->ratio)) > fabs(log(rc)) + log1p(c->margin);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Did the whole suite move one way?  Of the timed benchmarks, at least
+ * five and three in five beyond the noise floor in the same direction.
+ * On a shared host a run can be slower or faster throughout (the host's
+ * own load on caches and memory, its placement of the vCPUs), the
+ * machine-speed probe, a loop on registers, sees little of it, and a
+ * kernel change that moves every kind of operation at once shows in the
+ * fingerprint.
+ */
+void pm_suite_shift(struct pm_explanation *x)
+{
+	double floor = x->opts.noise_floor, *lr;
+	size_t i, n = 0, up = 0, down = 0;
+
+	x->suite_dir = 0;
+	x->suite_moved = x->suite_n = 0;
+	x->suite_ratio = NAN;
+	lr = pm_xcalloc(x->ncmp + 1, sizeof(*lr));
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->measured || !(c->raw_ratio > 0) || !isfinite(c->raw_ratio))
+			continue;
+		lr[n++] = log(c->raw_ratio);
+		up += c->raw_ratio > 1 + floor;
+		down += c->raw_ratio < 1 / (1 + floor);
+	}
+	x->suite_n = n;
+	if (n) {
+		qsort(lr, n, sizeof(*lr), cmp_double);
+		x->suite_ratio = exp(n % 2 ? lr[n / 2] : (lr[n / 2 - 1] + lr[n / 2]) / 2);
+	}
+	free(lr);
+	if (n < 5)
+		return;
+	if (5 * up >= 3 * n) {
+		x->suite_dir = 1;
+		x->suite_moved = up;
+	} else if (5 * down >= 3 * n) {
+		x->suite_dir = -1;
+		x->suite_moved = down;
+	}
+}
+
+/* Identical fingerprints and the whole suite moved this benchmark's way. */
+static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	if (!x->suite_dir || !same_fingerprint(x))
+		return false;
+	return x->suite_dir > 0 ? c->ratio > 1 : c->ratio < 1;
+}
+
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	double r = c->ref_ratio, lr = log(r), lb = log(c->ratio);
@@ -808,6 +872,19 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	 */
 	if (contention_explains(c, x))
 		return;
+	if (suite_moved_with(c, x)) {
+		c->verdict = PM_INCONCLUSIVE;
+		c->machine_note = pm_xasprintf(
+			"%zu of the %zu benchmarks compared ran %s between two runs with "
+			"identical fingerprints (median %+.1f%%; this one %+.1f%%): the machine's "
+			"state moved the whole run, which is not a change of the code",
+			x->suite_moved, x->suite_n, x->suite_dir > 0 ? "slower" : "faster",
+			100 * (x->suite_ratio - 1), 100 * (c->ratio - 1));
+		free(c->settle);
+		c->settle = pm_xstrdup("several runs per side taken at different times (or "
+				       "interleaved, as pmbench ab does), on a quieter host");
+		return;
+	}
 	/*
 	 * The machine-speed probe (a fixed user-space loop timed after every
 	 * trial) moved in the same direction by at least half as much as the

@@ -153,6 +153,7 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 		free(b[i]);
 	free(a);
 	free(b);
+	pm_suite_shift(x);
 	for (i = 0; i < x->ncmp; i++) {
 		pm_gather_evidence(&x->cmp[i], old, new);
 		pm_adjust_for_machine(&x->cmp[i], x);

@@ -185,6 +185,12 @@ struct pm_explanation {
 	size_t ndiffs;
 	char **unavailable;	/* missing evidence and what it weakens */
 	size_t nunavailable;
+	/* the whole suite moved one way (pm_suite_shift): how many of how
+	 * many timed benchmarks, the direction (+1 slower, -1 faster, 0 not)
+	 * and the median ratio */
+	size_t suite_moved, suite_n;
+	int suite_dir;
+	double suite_ratio;
 };
 
 void pm_explain_opts_default(struct pm_explain_opts *o);
@@ -201,6 +207,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		      const struct pm_explain_opts *o);
 /* Take machine speed and an unchanged profile into account (after
  * evidence): a uniformly faster or slower machine is not a code change. */
+void pm_suite_shift(struct pm_explanation *x);
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* A workload's change (pmbench stat) too large for the difference in
  * competition for the CPUs between the sides to account for. */

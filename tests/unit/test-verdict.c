@@ -495,6 +495,113 @@ START_TEST(negative_round_left_out)
 }
 END_TEST
 
+/*
+ * One run a side, runs 1.5% apart (the null call here): with the
+ * history's spread the estimate must clear the 6% single-run margin and
+ * the interval exclude no change.  A/A is never called; +12% nearly
+ * always is (the interval clearing the 3% floor as well, as for several
+ * runs, would miss about one in six).
+ */
+START_TEST(one_run_clears_margin)
+{
+	const struct shape sh = { 1, 5, 10, 0.015, 0.005, 0.005 };
+	const struct shape hist = { 10, 5, 10, 0.015, 0.005, 0.005 };
+	struct pm_side h;
+	struct pm_rng rng;
+	unsigned n[5];
+	enum pm_unit u;
+
+	pm_rng_seed(&rng, 31);
+	make_side(&h, &hist, 1000, &rng);
+	history = &h;
+	verdicts(&sh, 0, 200, 32, n, &u);
+	ck_assert_int_eq(u, PM_UNIT_RUNS);
+	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] == 0,
+		      "A/A, one run, runs 1.5%% apart: %u regressions, %u improvements in 200",
+		      n[PM_REGRESSION], n[PM_IMPROVEMENT]);
+	verdicts(&sh, 0.12, 200, 33, n, &u);
+	ck_assert_msg(n[PM_REGRESSION] >= 190, "+12%%, one run, history: only %u of 200",
+		      n[PM_REGRESSION]);
+	history = NULL;
+	pm_side_free(&h);
+}
+END_TEST
+
+/* COUNT benchmarks, the first MOVED of them +20% (one run a side, tight
+ * rounds: each alone a regression), compared into x; a[i] and b[i] are
+ * their sides (x's sides are the first). */
+static void suite_of(struct pm_explanation *x, struct pm_bench_cmp *c, struct pm_side *a,
+		     struct pm_side *b, size_t count, size_t moved, struct pm_rng *rng)
+{
+	const struct shape sh = { 1, 5, 10, 0.002, 0.002, 0.002 };
+	size_t i;
+
+	memset(x, 0, sizeof(*x));
+	pm_explain_opts_default(&x->opts);
+	for (i = 0; i < count; i++) {
+		make_side(&a[i], &sh, 1000, rng);
+		make_side(&b[i], &sh, i < moved ? 1200 : 1000, rng);
+		memset(&c[i], 0, sizeof(c[i]));
+		pm_compare_bench(&c[i], &a[i], &b[i], "x", &x->opts);
+	}
+	x->old = &a[0];
+	x->new = &b[0];
+	x->cmp = c;
+	x->ncmp = count;
+	pm_suite_shift(x);
+}
+
+static void suite_free(struct pm_bench_cmp *c, struct pm_side *a, struct pm_side *b,
+		       size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		free_cmp(&c[i]);
+		pm_side_free(&a[i]);
+		pm_side_free(&b[i]);
+	}
+}
+
+/*
+ * The whole suite slower between two runs with identical fingerprints
+ * (a busy host): no benchmark is called a regression, and the note says
+ * how many moved.  The same with a fingerprint difference (another
+ * command line) is a kernel's doing and stays a regression, and so does
+ * one benchmark slower alone.
+ */
+START_TEST(suite_shift_held_back)
+{
+	struct pm_bench_cmp c[8];
+	struct pm_side a[8], b[8];
+	struct pm_explanation x;
+	struct pm_fp_diff d = { (char *)"kernel.cmdline", (char *)"quiet", (char *)"quiet pti=on" };
+	struct pm_rng rng;
+
+	pm_rng_seed(&rng, 41);
+	suite_of(&x, c, a, b, 8, 7, &rng);
+	ck_assert_int_eq(x.suite_dir, 1);
+	ck_assert_uint_eq(x.suite_moved, 7);
+	ck_assert_int_eq(c[0].verdict, PM_REGRESSION);
+	pm_adjust_for_machine(&c[0], &x);
+	ck_assert_int_eq(c[0].verdict, PM_INCONCLUSIVE);
+	ck_assert_msg(c[0].machine_note && strstr(c[0].machine_note, "7 of the 8 benchmarks"),
+		      "%s", c[0].machine_note ? c[0].machine_note : "(no note)");
+
+	x.diffs = &d;
+	x.ndiffs = 1;
+	pm_adjust_for_machine(&c[1], &x);
+	ck_assert_int_eq(c[1].verdict, PM_REGRESSION);
+	suite_free(c, a, b, 8);
+
+	suite_of(&x, c, a, b, 8, 1, &rng);
+	ck_assert_int_eq(x.suite_dir, 0);
+	pm_adjust_for_machine(&c[0], &x);
+	ck_assert_int_eq(c[0].verdict, PM_REGRESSION);
+	suite_free(c, a, b, 8);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -514,6 +621,8 @@ int main(void)
 	tcase_add_test(tc, history_pools_runs);
 	tcase_add_test(tc, history_groups_by_kernel);
 	tcase_add_test(tc, negative_round_left_out);
+	tcase_add_test(tc, one_run_clears_margin);
+	tcase_add_test(tc, suite_shift_held_back);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
