@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "results/anonymize.h"
+#include "sysinfo/sysinfo.h"
 
 /* ---- strings: home directories and user names ---- */
 
@@ -298,26 +299,25 @@ static char *anon_proc_version(const char *v)
 	return pm_xasprintf("%.*s(%s)%s", (int)(open - v), v, PM_ANONYMIZED, close + 1);
 }
 
-static void set_string(json_t *obj, const char *key, char *value)
+/* The string item of k replaced by value (owned), when it is a string. */
+static void set_string(json_t *si, enum pm_fp_key k, char *value)
 {
-	json_object_set_new(obj, key, json_string(value));
+	pm_sysinfo_set(si, k, json_string(value));
 	free(value);
 }
 
 static void anon_sysinfo(const struct names *nm, json_t *si)
 {
-	json_t *kernel = json_object_get(si, "kernel"), *j;
+	const json_t *j;
 
 	if (!json_is_object(si))
 		return;
-	if (json_is_string(json_object_get(si, "hostname")))
-		json_object_set_new(si, "hostname", json_string(PM_ANONYMIZED));
-	if (json_is_object(kernel)) {
-		if (json_is_string(j = json_object_get(kernel, "proc_version")))
-			set_string(kernel, "proc_version", anon_proc_version(json_string_value(j)));
-		if (json_is_string(j = json_object_get(kernel, "cmdline")))
-			set_string(kernel, "cmdline", anon_cmdline(nm, json_string_value(j)));
-	}
+	if (json_is_string(pm_sysinfo_at(si, PM_FP_HOSTNAME)))
+		pm_sysinfo_set(si, PM_FP_HOSTNAME, json_string(PM_ANONYMIZED));
+	if (json_is_string(j = pm_sysinfo_at(si, PM_FP_KERNEL_PROC_VERSION)))
+		set_string(si, PM_FP_KERNEL_PROC_VERSION, anon_proc_version(json_string_value(j)));
+	if (json_is_string(j = pm_sysinfo_at(si, PM_FP_KERNEL_CMDLINE)))
+		set_string(si, PM_FP_KERNEL_CMDLINE, anon_cmdline(nm, json_string_value(j)));
 	anon_json(nm, si);
 }
 

@@ -25,6 +25,7 @@
 #include "bench/bench.h"
 #include "results/import.h"
 #include "results/lmbench.h"
+#include "sysinfo/sysinfo.h"
 
 /* ---- text ---- */
 
@@ -949,20 +950,30 @@ static int map_runs(struct lctx *c, size_t *nruns, struct lsec **ref)
 
 /* ---- building results ---- */
 
-static const char *const not_in_summary[] = {
-	"kernel.version", "kernel.machine", "kernel.config", "kernel.cmdline",
-	"cpu.vendor", "cpu.model_name", "cpu.online", "cpu.caches",
-	"memory.total_kb", "vulnerabilities", "clocksource.current", "libc",
+static const enum pm_fp_key not_in_summary[] = {
+	PM_FP_KERNEL_VERSION, PM_FP_KERNEL_MACHINE, PM_FP_KERNEL_CONFIG, PM_FP_KERNEL_CMDLINE,
+	PM_FP_CPU_VENDOR, PM_FP_CPU_MODEL_NAME, PM_FP_CPU_ONLINE, PM_FP_CPU_CACHES,
+	PM_FP_MEMORY_TOTAL_KB, PM_FP_VULNERABILITIES, PM_FP_CLOCKSOURCE_CURRENT, PM_FP_LIBC,
 };
 
-static json_t *unavailable(const char *why)
+/* The fingerprint of an import: host, release and clock (NULL: null,
+ * with why in unavailable), and why the rest is missing. */
+static json_t *import_sysinfo(const char *host, const char *release, json_t *mhz,
+			      const char *why)
 {
-	json_t *u = json_object();
+	json_t *si = json_object();
 	size_t i;
 
+	pm_sysinfo_set(si, PM_FP_HOSTNAME, host ? json_string(host) : json_null());
+	pm_sysinfo_set(si, PM_FP_KERNEL_RELEASE, release ? json_string(release) : json_null());
+	pm_sysinfo_set(si, PM_FP_CPU_CUR_MHZ, mhz);
 	for (i = 0; i < PM_ARRAY_SIZE(not_in_summary); i++)
-		json_object_set_new(u, not_in_summary[i], json_string(why));
-	return u;
+		pm_sysinfo_set_unavailable(si, not_in_summary[i], why);
+	if (!host)
+		pm_sysinfo_set_unavailable(si, PM_FP_HOSTNAME, why);
+	if (!release)
+		pm_sysinfo_set_unavailable(si, PM_FP_KERNEL_RELEASE, why);
+	return si;
 }
 
 static struct pm_bench_result *add_bench(struct pm_result *r, double trial)
@@ -1086,13 +1097,11 @@ static int build_run(struct lctx *c, size_t run, size_t nruns,
 		jmhz = v == floor(v) && v < 1e9 ? json_integer((json_int_t)v) : json_real(v);
 	else
 		jmhz = json_null();
-	si = json_pack("{s:s,s:{s:s},s:{s:o},s:o}", "hostname", id->host,
-		       "kernel", "release", id->rel, "cpu", "cur_mhz", jmhz,
-		       "unavailable", unavailable("not in an lmbench summary"));
+	si = import_sysinfo(id->host, id->rel, jmhz, "not in an lmbench summary");
 	if (!mhz)
-		json_object_set_new(json_object_get(si, "unavailable"), "cpu.cur_mhz",
-				    json_string(mhz_col ? "not measured (Mhz -1 or blank in the lmbench summary)" :
-						"no Mhz column in the lmbench summary"));
+		pm_sysinfo_set_unavailable(si, PM_FP_CPU_CUR_MHZ,
+					   mhz_col ? "not measured (Mhz -1 or blank in the lmbench summary)" :
+						     "no Mhz column in the lmbench summary");
 	r->sysinfo = si;
 	return 0;
 }
@@ -1292,7 +1301,6 @@ static void atests_free(struct atest *t, size_t n)
 static void aim9_run(const char *file, struct atest *tests, size_t ntests,
 		     size_t k, size_t nruns, struct pm_result *r)
 {
-	json_t *u;
 	size_t i;
 
 	pm_result_init(r);
@@ -1302,13 +1310,8 @@ static void aim9_run(const char *file, struct atest *tests, size_t ntests,
 	r->options = json_pack("{s:{s:s,s:s,s:I,s:I}}", "import", "format", "aim9",
 			       "file", file, "run", (json_int_t)k + 1,
 			       "runs", (json_int_t)nruns);
-	r->sysinfo = json_pack("{s:n,s:{s:n},s:{s:n},s:o}", "hostname", "kernel",
-			       "release", "cpu", "cur_mhz",
-			       "unavailable", unavailable("not in an AIM9 log"));
-	u = json_object_get(r->sysinfo, "unavailable");
-	json_object_set_new(u, "hostname", json_string("not in an AIM9 log"));
-	json_object_set_new(u, "kernel.release", json_string("not in an AIM9 log"));
-	json_object_set_new(u, "cpu.cur_mhz", json_string("not in an AIM9 log"));
+	r->sysinfo = import_sysinfo(NULL, NULL, json_null(), "not in an AIM9 log");
+	pm_sysinfo_set_unavailable(r->sysinfo, PM_FP_CPU_CUR_MHZ, "not in an AIM9 log");
 	for (i = 0; i < ntests; i++) {
 		const struct aline *a = &tests[i].v[k];
 		const struct pm_bench *rb = pm_bench_find_aim9(a->name);

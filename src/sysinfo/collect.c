@@ -220,6 +220,50 @@ const json_t *pm_sysinfo_at(const json_t *si, enum pm_fp_key k)
 	return pm_sysinfo_get(si, pm_fp_key(k));
 }
 
+int pm_sysinfo_set(json_t *si, enum pm_fp_key k, json_t *v)
+{
+	const char *key = pm_fp_key(k), *dot;
+	json_t *cur = si;
+
+	while (json_is_object(cur) && (dot = strchr(key, '.'))) {
+		char part[64];
+		json_t *next;
+
+		if ((size_t)(dot - key) >= sizeof(part))
+			break;
+		memcpy(part, key, (size_t)(dot - key));
+		part[dot - key] = '\0';
+		next = json_object_get(cur, part);
+		if (!next) {
+			next = json_object();
+			json_object_set_new(cur, part, next);
+		}
+		cur = next;
+		key = dot + 1;
+	}
+	if (!json_is_object(cur) || strchr(key, '.') || strchr(key, '*')) {
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_object_set_new(cur, key, v);
+	return 0;
+}
+
+int pm_sysinfo_set_unavailable(json_t *si, enum pm_fp_key k, const char *why)
+{
+	json_t *u = json_object_get(si, pm_fp_key(PM_FP_UNAVAILABLE));
+
+	if (!u) {
+		u = json_object();
+		if (json_object_set_new(si, pm_fp_key(PM_FP_UNAVAILABLE), u))
+			return -EINVAL;
+	}
+	if (!json_is_object(u))
+		return -EINVAL;
+	json_object_set_new(u, pm_fp_key(k), json_string(why));
+	return 0;
+}
+
 static json_t *collect_clocksource(struct si_ctx *c)
 {
 	json_t *o = json_object();

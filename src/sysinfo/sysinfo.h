@@ -42,5 +42,11 @@ int pm_sysinfo_cmdline_param(const char *cmdline, const char *name,
 const json_t *pm_sysinfo_get(const json_t *si, const char *dotted);
 /* The item of a named key: pm_sysinfo_at(si, PM_FP_KERNEL_RELEASE). */
 const json_t *pm_sysinfo_at(const json_t *si, enum pm_fp_key k);
+/* Set the item of a named key (not an array item), making the objects on
+ * its path; takes v.  0, or -EINVAL when a part of the path is not an
+ * object. */
+int pm_sysinfo_set(json_t *si, enum pm_fp_key k, json_t *v);
+/* Record why the item of k is null: unavailable["kernel.release"] = why. */
+int pm_sysinfo_set_unavailable(json_t *si, enum pm_fp_key k, const char *why);
 
 #endif
