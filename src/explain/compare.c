@@ -815,6 +815,7 @@ void pm_suite_shift(struct pm_explanation *x)
 	size_t i, n = 0, up = 0, down = 0;
 
 	x->suite_dir = 0;
+	x->suite_held = false;
 	x->suite_moved = x->suite_n = 0;
 	x->suite_ratio = NAN;
 	lr = pm_xcalloc(x->ncmp + 1, sizeof(*lr));
@@ -842,12 +843,13 @@ void pm_suite_shift(struct pm_explanation *x)
 		x->suite_dir = -1;
 		x->suite_moved = down;
 	}
+	x->suite_held = x->suite_dir && same_fingerprint(x);
 }
 
 /* Identical fingerprints and the whole suite moved this benchmark's way. */
 static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	if (!x->suite_dir || !same_fingerprint(x))
+	if (!x->suite_held)
 		return false;
 	return x->suite_dir > 0 ? c->ratio > 1 : c->ratio < 1;
 }

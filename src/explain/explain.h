@@ -191,6 +191,7 @@ struct pm_explanation {
 	size_t suite_moved, suite_n;
 	int suite_dir;
 	double suite_ratio;
+	bool suite_held;	/* ... and the fingerprints are identical: held back */
 };
 
 void pm_explain_opts_default(struct pm_explain_opts *o);

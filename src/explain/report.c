@@ -348,6 +348,12 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 		pm_table_free(t);
 		fputc('\n', f);
 	}
+	if (x->suite_held)
+		fprintf(f, "The whole run moved: %zu of the %zu benchmarks ran %s (median %+.1f%%) "
+			"and the fingerprints are identical, so the machine's state changed (a "
+			"shared host's load), not the code; nothing that moved with it is called "
+			"a change.\n\n", x->suite_moved, x->suite_n,
+			x->suite_dir > 0 ? "slower" : "faster", 100 * (x->suite_ratio - 1));
 	/* changed benchmarks first: regressions, then improvements */
 	for (int pass = 0; pass < 2; pass++)
 		for (i = 0; i < x->ncmp; i++) {
@@ -496,6 +502,10 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_array_append_new(benches, b);
 	}
 	json_object_set_new(o, "benchmarks", benches);
+	json_object_set_new(o, "suite", json_pack("{s:I,s:I,s:s?,s:o,s:b}",
+		"compared", (json_int_t)x->suite_n, "moved", (json_int_t)x->suite_moved,
+		"direction", x->suite_dir > 0 ? "slower" : x->suite_dir < 0 ? "faster" : NULL,
+		"median_ratio", num(x->suite_ratio), "held_back", x->suite_held));
 	for (i = 0; i < x->nonly_old; i++)
 		json_array_append_new(oo, json_string(x->only_old[i]));
 	for (i = 0; i < x->nonly_new; i++)

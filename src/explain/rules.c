@@ -997,14 +997,20 @@ static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explan
 		double fl = x->opts.noise_floor;
 
 		if (c->verdict == PM_INCONCLUSIVE) {
+			/* one run a side: the interval need only exclude no change */
+			bool within = c->n_old < 2 || c->n_new < 2 ?
+				c->ci_low <= 1 && c->ci_high >= 1 :
+				c->ci_low <= 1 + fl && c->ci_high >= 1 / (1 + fl);
+
 			f->confidence = 0.6;
 			say(f, "Runs of the same thing differ by ±%.1f%% on this machine (%zu runs "
-			    "in %s): with one run on a side, the %.1f%% difference %s.",
+			    "in %s): with one run on a side, the %.1f%% difference %s%s.",
 			    100 * expm1(c->prior_sd), c->prior_runs, c->prior_from, 100 * effect,
 			    effect < c->margin ? "is below the margin a single run needs" :
-			    c->ci_low <= 1 + fl && c->ci_high >= 1 / (1 + fl) ?
-			    "is within what that spread allows" :
-			    "is held back by the evidence above");
+			    within ? "is within what that spread allows" :
+			    c->machine_note ? "would stand out, but is held back: " :
+			    "is held back by the evidence above",
+			    effect >= c->margin && !within && c->machine_note ? c->machine_note : "");
 		} else {
 			f->confidence = 0.2;
 			say(f, "Runs of the same thing differ by ±%.1f%% on this machine (%zu runs "
@@ -1100,6 +1106,13 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		/* the change stood the test against runs' spread and competition:
 		 * noise is a caveat then, not the first cause */
 		f->confidence = fmin(f->confidence, 0.45);
+	if (c->verdict == PM_INCONCLUSIVE && c->machine_note && effect > 2 * wide) {
+		/* the intervals alone would call it: the machine held it back */
+		say(f, "Beyond the intervals (±%.1f%% and ±%.1f%%), but held back: %s.",
+		    100 * c->rel_ci_old, 100 * c->rel_ci_new, c->machine_note);
+		evidence(f, "compared: %zu vs %zu %s", c->n_old, c->n_new, pm_unit_name(c->unit));
+		return;
+	}
 	{
 		char bs[160] = "", io[24], in[24];
 

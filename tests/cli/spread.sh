@@ -50,4 +50,19 @@ expect_status 2 "--spread-from a missing file"
 expect_err "^pmbench: --spread-from: $T/nonexistent: "
 expect_one_line_error
 
+# The whole run slower with identical fingerprints: the machine, held
+# back; the same figures with another kernel command line are the kernel's.
+S="$TEST_DATA/explain/suite"
+pm explain --spread-from none "$S/old.json" "$S/new.json"
+expect_status 0 "explain, the whole run slower"
+expect_out '^The whole run moved: 7 of the 8 benchmarks ran slower \(median \+2[0-9]\.[0-9]%\)'
+expect_no_out '^[a-z-]+  (REGRESSION|IMPROVEMENT)' "a run slower throughout"
+expect_out 'fork: .*held back: 7 of the 8 benchmarks compared ran slower'
+pm explain --format json --spread-from none "$S/old.json" "$S/new.json"
+expect_out '"held_back": true'
+pm explain --spread-from none "$S/old.json" "$S/new-cmdline.json"
+expect_status 0 "explain, another command line"
+expect_no_out '^The whole run moved'
+expect_out '^fork  REGRESSION '
+
 finish

@@ -590,6 +590,8 @@ START_TEST(suite_shift_held_back)
 
 	x.diffs = &d;
 	x.ndiffs = 1;
+	pm_suite_shift(&x);
+	ck_assert(!x.suite_held);
 	pm_adjust_for_machine(&c[1], &x);
 	ck_assert_int_eq(c[1].verdict, PM_REGRESSION);
 	suite_free(c, a, b, 8);
