@@ -846,12 +846,16 @@ void pm_suite_shift(struct pm_explanation *x)
 	x->suite_held = x->suite_dir && same_fingerprint(x);
 }
 
-/* Identical fingerprints and the whole suite moved this benchmark's way. */
+/* Identical fingerprints, the whole suite moved this benchmark's way,
+ * and by at least half as much (in logarithms): a benchmark that moved
+ * far beyond the rest, as one change of the code would, is judged alone. */
 static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
+	double ls = log(x->suite_ratio), lb = log(c->ratio);
+
 	if (!x->suite_held)
 		return false;
-	return x->suite_dir > 0 ? c->ratio > 1 : c->ratio < 1;
+	return ls * lb > 0 && fabs(ls) >= 0.5 * fabs(lb);
 }
 
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)

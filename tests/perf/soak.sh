@@ -106,17 +106,24 @@ for i in $(seq 1 "$PAIRS"); do
 	v=$(verdicts "$T/aa$i.txt" | wc -l)
 	hit=$(verdicts "$T/ap$i.txt" | grep -c '^null REGRESSION' || true)
 	other=$(verdicts "$T/ap$i.txt" | grep -vc '^null ' || true)
+	# the planted comparison of null: its change and how much runs differ
+	"$PM" explain --format json -b null "$T/b$i.json" "$T/p$i.json" > "$T/pn$i.json" 2>/dev/null || true
+	pchg=$(sed -n 's/^ *"ratio": \([-0-9.e+]*\).*/\1/p' "$T/pn$i.json" | head -n 1)
+	psd=$(sed -n 's/^ *"spread_sd": \([-0-9.e+]*\).*/\1/p' "$T/pn$i.json" | head -n 1)
 	compared=$((compared + n))
 	false_v=$((false_v + v))
 	found=$((found + hit))
 	planted_false=$((planted_false + other))
-	printf 'pair %2d: A/A %d of %d benchmarks called changed%s; planted: null %s%s\n' \
+	printf 'pair %2d: A/A %d of %d benchmarks called changed%s; planted: null %s%s%s\n' \
 		"$i" "$v" "$n" "$(verdicts "$T/aa$i.txt" | awk '{ s = s " " $1 " " tolower($2) } END { if (s != "") printf " (%s)", substr(s, 2) }')" \
 		"$([ "$hit" -eq 1 ] && echo found || echo MISSED)" \
+		"$(awk -v r="${pchg:-}" -v s="${psd:-}" 'BEGIN { if (r != "") printf " %+.1f%%", 100 * (r - 1)
+			if (s != "") printf " (runs here differ by ±%.1f%%)", 100 * (exp(s) - 1) }')" \
 		"$([ "$other" -gt 0 ] && echo ", $other other benchmark(s) called changed" || true)"
 done
 echo "A/A false verdicts: $false_v in $compared comparisons ($PAIRS pairs)"
 echo "planted +10% slowdown of null found: $found of $PAIRS (other benchmarks called changed meanwhile: $planted_false)"
+echo "whole run moved (machine state, held back): $(cat "$T"/aa*.txt | grep -c '^The whole run moved' || true) of $PAIRS A/A and $(cat "$T"/ap*.txt | grep -c '^The whole run moved' || true) of $PAIRS planted comparisons"
 
 # ---- 3: the smallest effect found every time, by runs per side ----
 echo

@@ -528,10 +528,12 @@ START_TEST(one_run_clears_margin)
 END_TEST
 
 /* COUNT benchmarks, the first MOVED of them +20% (one run a side, tight
- * rounds: each alone a regression), compared into x; a[i] and b[i] are
- * their sides (x's sides are the first). */
+ * rounds: each alone a regression) and the last LAST times slower when
+ * LAST > 0, compared into x; a[i] and b[i] are their sides (x's sides are
+ * the first). */
 static void suite_of(struct pm_explanation *x, struct pm_bench_cmp *c, struct pm_side *a,
-		     struct pm_side *b, size_t count, size_t moved, struct pm_rng *rng)
+		     struct pm_side *b, size_t count, size_t moved, double last,
+		     struct pm_rng *rng)
 {
 	const struct shape sh = { 1, 5, 10, 0.002, 0.002, 0.002 };
 	size_t i;
@@ -540,7 +542,8 @@ static void suite_of(struct pm_explanation *x, struct pm_bench_cmp *c, struct pm
 	pm_explain_opts_default(&x->opts);
 	for (i = 0; i < count; i++) {
 		make_side(&a[i], &sh, 1000, rng);
-		make_side(&b[i], &sh, i < moved ? 1200 : 1000, rng);
+		make_side(&b[i], &sh, i == count - 1 && last > 0 ? 1000 * last :
+				      i < moved ? 1200 : 1000, rng);
 		memset(&c[i], 0, sizeof(c[i]));
 		pm_compare_bench(&c[i], &a[i], &b[i], "x", &x->opts);
 	}
@@ -579,14 +582,17 @@ START_TEST(suite_shift_held_back)
 	struct pm_rng rng;
 
 	pm_rng_seed(&rng, 41);
-	suite_of(&x, c, a, b, 8, 7, &rng);
+	suite_of(&x, c, a, b, 8, 7, 1.6, &rng);
 	ck_assert_int_eq(x.suite_dir, 1);
-	ck_assert_uint_eq(x.suite_moved, 7);
+	ck_assert_uint_eq(x.suite_moved, 8);
 	ck_assert_int_eq(c[0].verdict, PM_REGRESSION);
 	pm_adjust_for_machine(&c[0], &x);
 	ck_assert_int_eq(c[0].verdict, PM_INCONCLUSIVE);
-	ck_assert_msg(c[0].machine_note && strstr(c[0].machine_note, "7 of the 8 benchmarks"),
+	ck_assert_msg(c[0].machine_note && strstr(c[0].machine_note, "8 of the 8 benchmarks"),
 		      "%s", c[0].machine_note ? c[0].machine_note : "(no note)");
+	/* +60% where the rest moved +20%: beyond the run's move, its own */
+	pm_adjust_for_machine(&c[7], &x);
+	ck_assert_int_eq(c[7].verdict, PM_REGRESSION);
 
 	x.diffs = &d;
 	x.ndiffs = 1;
@@ -596,7 +602,7 @@ START_TEST(suite_shift_held_back)
 	ck_assert_int_eq(c[1].verdict, PM_REGRESSION);
 	suite_free(c, a, b, 8);
 
-	suite_of(&x, c, a, b, 8, 1, &rng);
+	suite_of(&x, c, a, b, 8, 1, 0, &rng);
 	ck_assert_int_eq(x.suite_dir, 0);
 	pm_adjust_for_machine(&c[0], &x);
 	ck_assert_int_eq(c[0].verdict, PM_REGRESSION);
