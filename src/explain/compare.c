@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "explain/explain.h"
 #include "results/history.h"
@@ -224,10 +225,36 @@ static void vec_push(struct vec *a, double x)
  */
 struct side_data {
 	struct vec runs, rounds, trials, refs, busy, waited, others;
+	struct vec run_t;	/* when each run was taken (s since the epoch, NAN unknown) */
 	double within_ss, within_df;	/* log round medians around their run's mean */
 	const struct pm_bench_result *first;
 	bool converged;
 };
+
+/* "2026-12-04T12:09:58Z" in seconds since the epoch, NAN when not that. */
+static double iso_seconds(const char *s)
+{
+	struct tm tm = { 0 };
+	char z = 0;
+
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z) != 7 || z != 'Z')
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+/* When run `run` of a result file was taken: its entry in a merged
+ * file's runs, else the file's own time. */
+static double run_seconds(const struct pm_result *r, unsigned run)
+{
+	const json_t *e = json_array_get(r->runs, run);
+
+	if (json_is_object(e))
+		return iso_seconds(json_string_value(json_object_get(e, "created")));
+	return iso_seconds(r->created);
+}
 
 static void side_collect(const struct pm_side *s, const char *name, struct side_data *d)
 {
@@ -283,7 +310,9 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 			if (!isnan(rounds[k].others))
 				vec_push(&d->others, rounds[k].others);
 		}
-		/* one value per run: the geometric mean of its rounds */
+		/* one value per run: the median of its rounds (a round in a busy
+		 * minute of the host moves it no more than any other round),
+		 * the geometric mean of one or two */
 		for (k = 0; k < nr; k++) {
 			struct vec r = { 0 };
 			size_t m;
@@ -296,7 +325,8 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 				done[m] = true;
 				vec_push(&r, med[m]);
 			}
-			vec_push(&d->runs, pm_geomean(r.v, r.n));
+			vec_push(&d->runs, r.n >= 3 ? pm_median(r.v, r.n) : pm_geomean(r.v, r.n));
+			vec_push(&d->run_t, run_seconds(&s->runs[i], rounds[k].run));
 			for (m = 0; m < r.n; m++)
 				d->within_ss += (log(r.v[m]) - log(d->runs.v[d->runs.n - 1])) *
 						(log(r.v[m]) - log(d->runs.v[d->runs.n - 1]));
@@ -310,6 +340,7 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 
 static void side_free(struct side_data *d)
 {
+	free(d->run_t.v);
 	free(d->runs.v);
 	free(d->rounds.v);
 	free(d->trials.v);
@@ -424,6 +455,16 @@ static void spread_collect(const struct pm_side *ref, const char *name,
 	if (c->prior_df > 0)
 		c->prior_sd = sqrt(*ss / c->prior_df);
 }
+
+/*
+ * Degrees of freedom the history's spread counts for, at most.  Runs a
+ * minute apart share the host's state of that minute (its states last
+ * minutes), so sixty runs of an hour are not sixty independent draws:
+ * the t quantile stays that of a dozen runs, which keeps a rare jump
+ * (the page-fault benchmarks 30-40% slower for one run) from looking
+ * like a change.
+ */
+#define PRIOR_DF_MAX 10.0
 
 /* The finest level both sides can be compared at, and the margin it needs. */
 static enum pm_unit choose_unit(const struct side_data *a, const struct side_data *b,
@@ -572,6 +613,86 @@ static double vec_mean(const struct vec *u)
 	return u->n ? s / (double)u->n : NAN;
 }
 
+/* Sample standard deviation of v[0..n). */
+static double sd_of(const double *v, size_t n)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += v[i] / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+}
+
+static int cmp_by_time(const void *x, const void *y, void *t)
+{
+	double a = ((const double *)t)[*(const size_t *)x], b = ((const double *)t)[*(const size_t *)y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Runs taken in turn (A, B, A, B ..., as pmbench ab boots them, or by
+ * hand): d[i] = log(B_i / A_i) for the i-th run of each side in time, when
+ * both sides have n runs and no pair overlaps the next in time.  A drift
+ * of the host then hits both runs of a pair alike and drops out of d.
+ */
+static bool taken_in_turn(const struct side_data *a, const struct side_data *b, double **d)
+{
+	size_t n = a->runs.n, i, *ia, *ib;
+	bool ok = n == b->runs.n && a->run_t.n == n && b->run_t.n == n;
+
+	*d = NULL;
+	for (i = 0; ok && i < n; i++)
+		ok = isfinite(a->run_t.v[i]) && isfinite(b->run_t.v[i]);
+	if (!ok)
+		return false;
+	ia = pm_xcalloc(n, sizeof(*ia));
+	ib = pm_xcalloc(n, sizeof(*ib));
+	for (i = 0; i < n; i++)
+		ia[i] = ib[i] = i;
+	qsort_r(ia, n, sizeof(*ia), cmp_by_time, a->run_t.v);
+	qsort_r(ib, n, sizeof(*ib), cmp_by_time, b->run_t.v);
+	for (i = 0; ok && i + 1 < n; i++)
+		ok = fmax(a->run_t.v[ia[i]], b->run_t.v[ib[i]]) <
+		     fmin(a->run_t.v[ia[i + 1]], b->run_t.v[ib[i + 1]]);
+	if (ok) {
+		*d = pm_xcalloc(n, sizeof(**d));
+		for (i = 0; i < n; i++)
+			(*d)[i] = log(b->runs.v[ib[i]]) - log(a->runs.v[ia[i]]);
+	}
+	free(ia);
+	free(ib);
+	return ok;
+}
+
+/*
+ * Runs taken in turn, enough pairs for an interval at c->level (8 at
+ * 99%): compare them pair by pair, by signed ranks, which weigh a pair
+ * that drifted far (a busy minute) as one rank.
+ */
+static void compare_paired(struct pm_bench_cmp *c, const struct side_data *a,
+			   const struct side_data *b)
+{
+	struct pm_signed_rank sr;
+	double *d;
+
+	if (c->unit != PM_UNIT_RUNS || a->runs.n < 2 || !taken_in_turn(a, b, &d))
+		return;
+	if (a->runs.n <= PM_SIGNED_RANK_MAX &&
+	    pm_signed_rank(d, a->runs.n, c->level, &sr) == 0 && isfinite(sr.lo)) {
+		c->paired = true;
+		c->ratio = exp(sr.estimate);
+		c->ci_low = exp(sr.lo);
+		c->ci_high = exp(sr.hi);
+		c->p_value = sr.p;
+		c->unit_sd = sd_of(d, a->runs.n) / sqrt(2);
+	}
+	free(d);
+}
+
 void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		      const struct pm_side *new, const char *name,
 		      const struct pm_explain_opts *o)
@@ -650,7 +771,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		min_var = (a.within_ss + b.within_ss) / (a.within_df + b.within_df) /
 			  ((double)(a.rounds.n + b.rounds.n) / (double)(a.runs.n + b.runs.n));
 	if (pm_log_ratio_t_prior(ua->v, ua->n, ub->v, ub->n, c->level, min_var,
-				 use_prior ? prior_ss : 0, use_prior ? c->prior_df : 0,
+				 use_prior ? prior_ss : 0, use_prior ? fmin(c->prior_df, PRIOR_DF_MAX) : 0,
 				 &lc) == 0) {
 		c->ratio = lc.ratio;
 		c->unit_sd = lc.sd;
@@ -662,6 +783,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->ratio = c->med_new / c->med_old;
 		c->ci_low = c->ci_high = c->p_value = c->unit_sd = NAN;
 	}
+	compare_paired(c, &a, &b);
 	side_free(&a);
 	side_free(&b);
 	c->raw_ratio = c->ratio;
@@ -855,7 +977,7 @@ static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_expla
 
 	if (!x->suite_held)
 		return false;
-	return ls * lb > 0 && fabs(ls) >= 0.5 * fabs(lb);
+	return ls * lb > 0 && 3 * fabs(ls) >= fabs(lb);
 }
 
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)

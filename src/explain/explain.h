@@ -105,6 +105,7 @@ struct pm_bench_cmp {
 	size_t n_old, n_new;	/* units compared */
 	size_t runs_old, runs_new, rounds_old, rounds_new;
 	bool by_runs;		/* unit == PM_UNIT_RUNS */
+	bool paired;		/* runs taken in turn, compared pair by pair (signed ranks) */
 	double med_old, med_new;	/* side estimates: geometric means of the units */
 	double ratio, ci_low, ci_high;	/* new/old and its CI (Welch t on logs) */
 	double level;		/* of that CI */

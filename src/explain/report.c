@@ -58,7 +58,10 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 {
 	switch (c->unit) {
 	case PM_UNIT_RUNS:
-		if (!c->prior_runs)
+		if (c->paired)
+			snprintf(buf, len, "%zu vs %zu runs taken in turn, compared in pairs",
+				 c->n_old, c->n_new);
+		else if (!c->prior_runs)
 			snprintf(buf, len, "%zu vs %zu runs", c->n_old, c->n_new);
 		else if (c->runs_old < 2 || c->runs_new < 2)
 			snprintf(buf, len, "%zu vs %zu runs; runs here differ by ±%.1f%% "
@@ -455,6 +458,7 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "by_runs", json_boolean(c->by_runs));
 		json_object_set_new(b, "unit", json_string(pm_unit_name(c->unit)));
 		json_object_set_new(b, "margin", num(c->margin));
+		json_object_set_new(b, "paired", json_boolean(c->paired));
 		json_object_set_new(b, "spread_runs", json_integer((json_int_t)c->prior_runs));
 		json_object_set_new(b, "spread_sd", c->prior_runs ? num(expm1(c->prior_sd)) :
 				    json_null());

@@ -106,4 +106,22 @@ int pm_log_ratio_t_prior(const double *a, size_t na, const double *b, size_t nb,
 			 double level, double min_var, double prior_ss,
 			 double prior_df, struct pm_log_cmp *out);
 
+/* Paired differences compared by their signed ranks. */
+struct pm_signed_rank {
+	double estimate;	/* Hodges-Lehmann: the median of the Walsh averages */
+	double lo, hi;		/* its distribution-free interval (-inf/+inf: none) */
+	double p;		/* Wilcoxon's two-sided exact p-value */
+};
+
+#define PM_SIGNED_RANK_MAX 60
+
+/*
+ * Wilcoxon's signed-rank test on d[0..n) (differences of pairs, zeros
+ * dropped) with the Hodges-Lehmann estimate and its interval at level,
+ * all exact.  A pair that drifted far (a busy minute on a shared host)
+ * weighs as one rank, not by its size.  0, or -EINVAL when n is 0 or
+ * above PM_SIGNED_RANK_MAX, -ENOMEM.
+ */
+int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_rank *out);
+
 #endif

@@ -493,6 +493,43 @@ START_TEST(test_mean_ci)
 }
 END_TEST
 
+/* Signed ranks: exact p-values and intervals from the tables (n = 8:
+ * all eight pairs one way is p = 2/256; the 95% interval drops the
+ * three most extreme Walsh averages at each end, the 99% none). */
+START_TEST(test_signed_rank)
+{
+	/* boot pairs of pmbench ab: B slower in all eight, one pair far off */
+	const double d[8] = { 0.075, 0.080, 0.038, 0.068, 0.310, 0.101, 0.024, 0.015 };
+	const double sym[6] = { -3, -2, -1, 1, 2, 3 };
+	double w[36], lo95, hi95;
+	struct pm_signed_rank r;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < 8; i++)
+		for (j = i; j < 8; j++)
+			w[k++] = (d[i] + d[j]) / 2;
+	qsort(w, 36, sizeof(*w), pm_cmp_double);
+	lo95 = w[3];
+	hi95 = w[32];
+	ck_assert_int_eq(pm_signed_rank(d, 8, 0.99, &r), 0);
+	ck_assert_double_eq_tol(r.p, 2.0 / 256, 1e-12);
+	ck_assert_double_eq_tol(r.lo, 0.015, 1e-12);
+	ck_assert_double_eq_tol(r.hi, 0.310, 1e-12);
+	ck_assert_double_eq_tol(r.estimate, (w[17] + w[18]) / 2, 1e-12);
+	ck_assert_int_eq(pm_signed_rank(d, 8, 0.95, &r), 0);
+	ck_assert_double_eq_tol(r.lo, lo95, 1e-12);
+	ck_assert_double_eq_tol(r.hi, hi95, 1e-12);
+	/* symmetric, with ties: no difference */
+	ck_assert_int_eq(pm_signed_rank(sym, 6, 0.95, &r), 0);
+	ck_assert_double_eq_tol(r.p, 1, 1e-12);
+	ck_assert_double_eq_tol(r.estimate, 0, 1e-12);
+	/* three pairs cannot reach 99%: no interval */
+	ck_assert_int_eq(pm_signed_rank(d, 3, 0.99, &r), 0);
+	ck_assert(isinf(r.lo) && isinf(r.hi));
+	ck_assert_int_eq(pm_signed_rank(d, 0, 0.99, &r), -EINVAL);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -518,6 +555,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_t_quantile);
 	tcase_add_test(tc, test_log_ratio_t);
 	tcase_add_test(tc, test_mean_ci);
+	tcase_add_test(tc, test_signed_rank);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -116,8 +116,9 @@ static void verdicts(const struct shape *sh, double effect, unsigned pairs,
 }
 
 /* Runs 2% apart (sd), rounds 2%, trials 1%: A/A is never called a
- * change; a shift of several times the spread between runs always is:
- * +25% with three runs a side, +12% with five. */
+ * change; a shift of several times the spread between runs nearly
+ * always is (a run is the median of its rounds, a little wider than
+ * their mean): +25% with three runs a side, +15% with five. */
 START_TEST(runs_noise_and_shift)
 {
 	const struct shape sh = { 3, 5, 10, 0.02, 0.02, 0.01 };
@@ -135,13 +136,13 @@ START_TEST(runs_noise_and_shift)
 		      "A/A, five runs: %u regressions, %u improvements in 200",
 		      n[PM_REGRESSION], n[PM_IMPROVEMENT]);
 	verdicts(&sh, 0.25, 200, 2, n, &u);
-	ck_assert_msg(n[PM_REGRESSION] == 200, "+25%%: only %u of 200 found",
+	ck_assert_msg(n[PM_REGRESSION] >= 198, "+25%%: only %u of 200 found",
 		      n[PM_REGRESSION]);
 	verdicts(&sh, -0.25, 200, 3, n, &u);
-	ck_assert_msg(n[PM_IMPROVEMENT] == 200, "-25%%: only %u of 200 found",
+	ck_assert_msg(n[PM_IMPROVEMENT] >= 198, "-25%%: only %u of 200 found",
 		      n[PM_IMPROVEMENT]);
 	verdicts(&five, 0.15, 200, 14, n, &u);
-	ck_assert_msg(n[PM_REGRESSION] == 200, "+15%%, five runs: only %u of 200 found",
+	ck_assert_msg(n[PM_REGRESSION] >= 198, "+15%%, five runs: only %u of 200 found",
 		      n[PM_REGRESSION]);
 }
 END_TEST
@@ -396,7 +397,8 @@ START_TEST(one_run_against_history)
 END_TEST
 
 /* Three runs a side: the history's runs add degrees of freedom to the
- * spread, so a change three runs alone cannot settle is found. */
+ * spread (ten at most: its runs share the host's states), so a change
+ * three runs alone rarely settle is found more often. */
 START_TEST(history_pools_runs)
 {
 	const struct shape sh = { 3, 5, 10, 0.015, 0.01, 0.01 };
@@ -413,8 +415,8 @@ START_TEST(history_pools_runs)
 	history = &h;
 	verdicts(&sh, 0.08, 200, 31, pooled, &u);
 	ck_assert_int_eq(u, PM_UNIT_RUNS);
-	ck_assert_msg(pooled[PM_REGRESSION] >= 140 && pooled[PM_REGRESSION] >
-		      alone[PM_REGRESSION] + 60, "+8%%, 3 runs: %u alone, %u with the history",
+	ck_assert_msg(pooled[PM_REGRESSION] >= 85 && pooled[PM_REGRESSION] >
+		      alone[PM_REGRESSION] + 25, "+8%%, 3 runs: %u alone, %u with the history",
 		      alone[PM_REGRESSION], pooled[PM_REGRESSION]);
 	verdicts(&sh, 0, 200, 33, pooled, &u);
 	ck_assert_msg(pooled[PM_REGRESSION] + pooled[PM_IMPROVEMENT] == 0,
@@ -582,7 +584,7 @@ START_TEST(suite_shift_held_back)
 	struct pm_rng rng;
 
 	pm_rng_seed(&rng, 41);
-	suite_of(&x, c, a, b, 8, 7, 1.6, &rng);
+	suite_of(&x, c, a, b, 8, 7, 1.9, &rng);
 	ck_assert_int_eq(x.suite_dir, 1);
 	ck_assert_uint_eq(x.suite_moved, 8);
 	ck_assert_int_eq(c[0].verdict, PM_REGRESSION);
@@ -590,7 +592,7 @@ START_TEST(suite_shift_held_back)
 	ck_assert_int_eq(c[0].verdict, PM_INCONCLUSIVE);
 	ck_assert_msg(c[0].machine_note && strstr(c[0].machine_note, "8 of the 8 benchmarks"),
 		      "%s", c[0].machine_note ? c[0].machine_note : "(no note)");
-	/* +60% where the rest moved +20%: beyond the run's move, its own */
+	/* +90% where the rest moved +20%: beyond three times the run's move, its own */
 	pm_adjust_for_machine(&c[7], &x);
 	ck_assert_int_eq(c[7].verdict, PM_REGRESSION);
 
@@ -607,6 +609,64 @@ START_TEST(suite_shift_held_back)
 	pm_adjust_for_machine(&c[0], &x);
 	ck_assert_int_eq(c[0].verdict, PM_REGRESSION);
 	suite_free(c, a, b, 8);
+}
+END_TEST
+
+/* Scale every trial of run i of s by f[i]; date it minute m0 + 2i. */
+static void drift_and_date(struct pm_side *s, const double *f, int m0)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nruns; i++) {
+		struct pm_bench_result *b = &s->runs[i].bench[0];
+
+		for (k = 0; k < b->ntrials; k++)
+			b->trials[k] *= f[i];
+		free(s->runs[i].created);
+		s->runs[i].created = pm_xasprintf("2026-12-04T10:%02d:00Z", m0 + 2 * (int)i);
+	}
+}
+
+/*
+ * Eight runs a side taken in turn (A, B, A, B ...) while the host drifts
+ * by ±15% from pair to pair: compared as two groups the drift swamps a
+ * +5% change; compared pair by pair it is found.  Dated out of turn
+ * (all of A, then all of B), the runs are not paired.
+ */
+START_TEST(taken_in_turn_paired)
+{
+	const struct shape sh = { 8, 3, 10, 0.005, 0.005, 0.005 };
+	struct pm_explain_opts o;
+	struct pm_rng rng;
+	double f[8];
+	size_t i;
+	int pass;
+
+	pm_explain_opts_default(&o);
+	pm_rng_seed(&rng, 51);
+	for (pass = 0; pass < 2; pass++) {
+		struct pm_side a, b;
+		struct pm_bench_cmp c = { 0 };
+
+		for (i = 0; i < 8; i++)
+			f[i] = exp(0.15 * normal(&rng));
+		make_side(&a, &sh, 1000, &rng);
+		make_side(&b, &sh, 1050, &rng);
+		drift_and_date(&a, f, 0);
+		drift_and_date(&b, f, pass == 0 ? 1 : 17);
+		pm_compare_bench(&c, &a, &b, "x", &o);
+		if (pass == 0) {
+			ck_assert(c.paired);
+			ck_assert_int_eq(c.verdict, PM_REGRESSION);
+			ck_assert_msg(c.ratio > 1.03 && c.ratio < 1.07, "ratio %.4f", c.ratio);
+		} else {
+			ck_assert(!c.paired);
+			ck_assert_int_eq(c.verdict, PM_INCONCLUSIVE);
+		}
+		free_cmp(&c);
+		pm_side_free(&a);
+		pm_side_free(&b);
+	}
 }
 END_TEST
 
@@ -631,6 +691,7 @@ int main(void)
 	tcase_add_test(tc, negative_round_left_out);
 	tcase_add_test(tc, one_run_clears_margin);
 	tcase_add_test(tc, suite_shift_held_back);
+	tcase_add_test(tc, taken_in_turn_paired);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
