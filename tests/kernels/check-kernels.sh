@@ -9,7 +9,7 @@
 #   check-kernels.sh BUILDDIR
 #   CASES="mitigations thp"  run only these cases
 #   KERNEL=/boot/vmlinuz-R   this kernel (default: the newest installed)
-#   ROUNDS=N                 boots per side (default 3)
+#   ROUNDS=N                 boots per side (default 3; page-tables 12)
 #   OUT=DIR                  where the cases' directories go
 #                            (default BUILDDIR/check-kernels.out, replaced)
 set -u
@@ -18,6 +18,7 @@ BUILD=${1:?usage: check-kernels.sh BUILDDIR}
 PMBENCH=$BUILD/pmbench
 QEMU=/usr/bin/qemu-system-x86_64
 ROUNDS=${ROUNDS:-3}
+PT_ROUNDS=${ROUNDS_PAGE_TABLES:-$(( ROUNDS > 12 ? ROUNDS : 12 ))}
 OUT=${OUT:-$BUILD/check-kernels.out}
 CASES=${CASES:-mitigations page-tables same preemption thp}
 
@@ -49,17 +50,18 @@ verdict_cause() {
 		"\(.verdict) \(.causes[0].rule // "none")"' "$1"
 }
 
-# run_case NAME EXPECTED "KEY BENCHES" [ab options] -- BENCHES
+# run_case NAME EXPECTED "KEY BENCHES" BOOTS NOISE [ab options] -- BENCHES
 #   EXPECTED: a rule id (every key benchmark changed, that rule first),
-#   or "no-change" (no benchmark called a regression or improvement)
+#   or "no-change" (no benchmark called a regression or improvement);
+#   BOOTS per side; NOISE: explain's --noise (percent)
 run_case() {
-	name=$1 expected=$2 keys=$3
-	shift 3
+	name=$1 expected=$2 keys=$3 boots=$4 noise=$5
+	shift 5
 	case " $CASES " in *" $name "*) ;; *) return 0 ;; esac
 	dir=$OUT/$name
 	start=$(date +%s)
 	echo "check-kernels: case $name: pmbench ab $*" >&2
-	"$PMBENCH" ab -q --kernel "$KERNEL" --rounds "$ROUNDS" -o "$dir" "$@" \
+	"$PMBENCH" ab -q --kernel "$KERNEL" --rounds "$boots" -o "$dir" "$@" \
 		2> "$OUT/$name.stderr"
 	st=$?
 	secs=$(( $(date +%s) - start ))
@@ -67,7 +69,8 @@ run_case() {
 	if [ ! -s "$dir/a.json" ] || [ ! -s "$dir/b.json" ]; then
 		found="pmbench ab failed (exit $st): see $OUT/$name.stderr"
 		pass=no
-	elif ! "$PMBENCH" explain --format json "$dir/a.json" "$dir/b.json" \
+	elif ! "$PMBENCH" explain --format json --noise "$noise" --spread-from none \
+			"$dir/a.json" "$dir/b.json" \
 			> "$dir/explain.json" 2>> "$OUT/$name.stderr"; then
 		found="pmbench explain failed: see $OUT/$name.stderr"
 		pass=no
@@ -101,22 +104,26 @@ RUN="--max-time 0.5 --rounds-per-boot 2"
 
 # 1. mitigations off (A) and on (B), on a CPU the kernel treats as Intel:
 #    page-table isolation and MDS buffer clearing on every system call.
-run_case mitigations mitigations "null null-io" \
+run_case mitigations mitigations "null null-io" "$ROUNDS" 3 \
 	--cpu max,vendor=GenuineIntel --append-a mitigations=off $RUN -- null null-io
 
 # 2. 4-level (A, no5lvl) and 5-level (B) page tables on a CPU with LA57.
-#    The key is page-walk (every load a full walk after a TLB flush): the
-#    faults and mmap of the issue's first plan did not move (+0.1%), the
-#    extra level is one more page-table read per walk.  Under TCG that
-#    read is a small part of QEMU's TLB fill, so page-walk is slower by
-#    only about 5% (each B boot slower than every A boot in the pairs
-#    tried, one vCPU: 158-162 ns against 166-174 ns); one vCPU halves the spread
-#    between boots.  The others run for the table.
-run_case page-tables page-table-levels "page-walk" --vcpus 1 \
-	--cpu max,la57=on --append-a no5lvl $RUN -- page-walk page-fault-anon mmap
+#    The key is page-walk (every load a full walk after a TLB flush); the
+#    faults and mmap of the issue's first plan did not move (+0.1%).  The
+#    extra level is one more page-table read per walk, of an entry that
+#    is always in the host's cache (user space is one top-level entry),
+#    so under TCG it is a small part of QEMU's TLB fill: page-walk is
+#    2.5-5% slower, below the default floor, while the host's busy minutes
+#    move a boot by 10-100%.  Hence 12 boots a side, which explain compares
+#    pair by pair (signed ranks: a drift hits both boots of a pair, and a
+#    pair that drifted far counts as one rank), page-walk alone, one vCPU
+#    (it halves the spread between boots), and a 1% floor.
+run_case page-tables page-table-levels "page-walk" "$PT_ROUNDS" 1 --vcpus 1 \
+	--cpu max,la57=on --append-a no5lvl --max-time 0.5 --rounds-per-boot 3 \
+	-- page-walk
 
 # 3. the same kernel and command line twice: nothing may be called a change.
-run_case same no-change "" $RUN -- null pipe page-fault-anon
+run_case same no-change "" "$ROUNDS" 3 $RUN -- null pipe page-fault-anon
 
 # 4. preempt=none (A) and preempt=full (B): how long a timer-woken task
 #    waits while another on its CPU is in a long system call (full
@@ -125,14 +132,14 @@ run_case same no-change "" $RUN -- null pipe page-fault-anon
 #    either model, and their figures only showed boot-to-boot noise.  One
 #    vCPU: the two tasks share it anyway, and one QEMU thread less
 #    competes with the host's other work.
-run_case preemption preemption "wakeup-kernel-hog" --vcpus 1 \
+run_case preemption preemption "wakeup-kernel-hog" "$ROUNDS" 3 --vcpus 1 \
 	--append-a preempt=none --append-b preempt=full $RUN -- wakeup-kernel-hog
 
 # 5. THP always (A) and never (B), on anonymous faults asking for huge
 #    pages: the key is the read variant (the zero page, 4 KiB or huge),
 #    since under TCG clearing a page costs as much per byte as the 512
 #    faults THP saves, so the write variant (run too) hardly changes.
-run_case thp thp "page-fault-thp-read" \
+run_case thp thp "page-fault-thp-read" "$ROUNDS" 3 \
 	--append-a transparent_hugepage=always --append-b transparent_hugepage=never \
 	$RUN -- page-fault-thp-read page-fault-thp
 
