@@ -366,16 +366,14 @@ static const struct vec *side_units(const struct side_data *d, enum pm_unit u)
 }
 
 /*
- * Runs of the same thing: the same host, kernel release and command line,
- * and the same run settings and benchmarks (a benchmark alone and in the
- * quick suite, pinned or not, are measured under different conditions).
+ * What a run measured and how: the host, the run settings and the
+ * benchmarks (a benchmark alone and in the quick suite, pinned or not,
+ * are measured under different conditions).
  */
-static char *run_group_key(const struct pm_result *r)
+static char *run_settings_key(const struct pm_result *r)
 {
 	static const char *const opts[] = { "cpu", "rounds", "max_time_s", "placement" };
-	char *key = pm_xasprintf("%s\x1f%s\x1f%s", fp_str(r, PM_FP_HOSTNAME),
-				 fp_str(r, PM_FP_KERNEL_RELEASE),
-				 fp_str(r, PM_FP_KERNEL_CMDLINE));
+	char *key = pm_xstrdup(fp_str(r, PM_FP_HOSTNAME));
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(opts); i++) {
@@ -396,14 +394,47 @@ static char *run_group_key(const struct pm_result *r)
 	return key;
 }
 
+/* Runs of the same thing: the same settings, kernel release and command line. */
+static char *run_group_key(const struct pm_result *r)
+{
+	char *settings = run_settings_key(r);
+	char *key = pm_xasprintf("%s\x1f%s\x1f%s", settings, fp_str(r, PM_FP_KERNEL_RELEASE),
+				 fp_str(r, PM_FP_KERNEL_CMDLINE));
+
+	free(settings);
+	return key;
+}
+
+/* Was r taken with the settings of a run of either side? */
+static bool same_settings_as_a_side(const struct pm_result *r, const struct pm_side *old,
+				    const struct pm_side *new)
+{
+	const struct pm_side *sides[2] = { old, new };
+	char *key = run_settings_key(r);
+	bool same = false;
+	size_t s, i;
+
+	for (s = 0; s < 2 && !same; s++)
+		for (i = 0; sides[s] && i < sides[s]->nruns && !same; i++) {
+			char *k = run_settings_key(&sides[s]->runs[i]);
+
+			same = !strcmp(k, key);
+			free(k);
+		}
+	free(key);
+	return same;
+}
+
 /*
- * How much runs differ, from other runs of the same thing: each run's
- * value as side_collect makes it, grouped by run_group_key (a real
- * difference between two kernels is no spread); a group of n runs gives
- * n - 1 degrees of freedom.  *ss: the squared
+ * How much runs differ, from other runs taken as the sides' runs were
+ * (the same host, settings and benchmarks; any kernel): each run's value
+ * as side_collect makes it, grouped by run_group_key (a real difference
+ * between two kernels is no spread); a group of n runs gives n - 1
+ * degrees of freedom.  *ss: the squared
  * deviations of the log values from their groups' means.
  */
-static void spread_collect(const struct pm_side *ref, const char *name,
+static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
+			   const struct pm_side *new, const char *name,
 			   struct pm_bench_cmp *c, double *ss)
 {
 	struct group {
@@ -420,8 +451,12 @@ static void spread_collect(const struct pm_side *ref, const char *name,
 		const struct pm_result *r = &ref->runs[i];
 		struct pm_side one = { .runs = (struct pm_result *)r, .nruns = 1 };
 		struct side_data d;
-		char *key = run_group_key(r);
+		char *key;
 
+		/* the spread of runs taken as the sides' were, of any kernel */
+		if (!same_settings_as_a_side(r, old, new))
+			continue;
+		key = run_group_key(r);
 		side_collect(&one, name, &d);
 		for (j = 0; j < ng && strcmp(g[j].key, key); j++)
 			;
@@ -716,7 +751,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->rounds_old = a.rounds.n;
 	c->rounds_new = b.rounds.n;
 	c->unit = choose_unit(&a, &b, o, &c->margin);
-	spread_collect(o->spread, name, c, &prior_ss);
+	spread_collect(o->spread, old, new, name, c, &prior_ss);
 	/*
 	 * Three runs of a group at least (2 degrees of freedom) before the
 	 * spread they show is trusted.  A side of one run is then compared

@@ -25,6 +25,12 @@ expect_out 'would be settled by about [0-9]+ runs per side'
 pm explain --format json "$D/old.json" "$D/new.json"
 expect_out '"spread_runs": 9,'
 
+# Runs of another benchmark list (null within a suite) were measured
+# under other conditions: their spread is not counted.
+cp "$D"/other-suite/*.json "$H"/
+pm explain --format json "$D/old.json" "$D/new.json"
+expect_out '"spread_runs": 9,' "runs of another benchmark list in the history"
+
 # The sides themselves are not their own history.
 cp "$D/old.json" "$H/20261202T100000Z-6.1.0-spread.json"
 cp "$D/new.json" "$H/20261202T100100Z-6.1.0-spread.json"

@@ -384,6 +384,12 @@ def spread():
               one(f, "2026-12-01T12:%02d:00Z" % i, sysinfo("6.9.0-other", host="spreadbox")))
     write("spread", "old.json", one(1.00, "2026-12-02T10:00:00Z"))
     write("spread", "new.json", one(1.12, "2026-12-02T10:01:00Z"))
+    # runs of another benchmark list (null within a suite): other conditions
+    for i, f in enumerate([1.00, 1.30, 0.75]):
+        r = result(None, si, [bench("null", f, rng, rel=0.004, round_sd=0.002),
+                              bench("stat", 2.0 * f, rng, rel=0.004, round_sd=0.002)])
+        r["created"] = "2026-12-01T13:%02d:00Z" % i
+        write("spread/other-suite", "20261201T13%02d00Z-6.1.0-spread.json" % i, r)
 
 def suite():
     """The whole run slower: one run a side, eight benchmarks with tight
