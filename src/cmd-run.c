@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench/runner.h"
@@ -250,17 +249,6 @@ static json_t *options_json(const struct pm_run_opts *o, const struct pm_events 
 			 "events", events));
 	json_object_set_new(j, "rounds", json_integer(rounds));
 	return j;
-}
-
-static char *now_iso8601(void)
-{
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return pm_xstrdup(buf);
 }
 
 /* The small programs some benchmarks start; NULL when missing (those
@@ -610,7 +598,7 @@ static void run__start_result(struct run_cmd *r)
 	r->o.progress = pm_stderr_is_tty() && !r->quiet;
 
 	res->source = pm_xstrdup("run");
-	res->created = now_iso8601();
+	res->created = pm_fmt_now_utc();
 	res->version = pm_xstrdup(PACKAGE_VERSION);
 	res->label = pm_xstrdup(r->label);
 	res->command = json_array();

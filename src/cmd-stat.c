@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench/runner.h"
@@ -249,17 +248,6 @@ fail:
 		pm_command_free(&c[i]);
 	free(c);
 	return -EINVAL;
-}
-
-static char *now_iso8601(void)
-{
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return pm_xstrdup(buf);
 }
 
 static int make_scratch(struct pm_err *e)
@@ -551,7 +539,7 @@ static void stat__start_result(struct stat_cmd *s)
 	s->o.progress = pm_stderr_is_tty() && !s->quiet;
 
 	res->source = pm_xstrdup("stat");
-	res->created = now_iso8601();
+	res->created = pm_fmt_now_utc();
 	res->version = pm_xstrdup(PACKAGE_VERSION);
 	res->label = pm_xstrdup(s->label);
 	res->command = json_array();

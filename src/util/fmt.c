@@ -1,9 +1,10 @@
-/* Figures for people: times, counts, sizes. */
+/* Figures for people: times, counts, sizes; the time of day for results. */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -77,4 +78,15 @@ void pm_fmt_count(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f", v);
 	else
 		snprintf(buf, len, "%.2f", v);
+}
+
+char *pm_fmt_now_utc(void)
+{
+	char buf[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return pm_xstrdup(buf);
 }

@@ -12,4 +12,7 @@ void pm_fmt_time(char *buf, size_t len, double ns);
 /* Count with SI suffix: "1.23 K", "0.25". */
 void pm_fmt_count(char *buf, size_t len, double v);
 
+/* The time now as a result file records it, "2026-12-04T12:09:58Z" (owned). */
+char *pm_fmt_now_utc(void);
+
 #endif
