@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ab/ab.h"
@@ -352,13 +351,7 @@ static int explain_sides(const char *out, const char *header, bool quiet, struct
 
 static char *default_output(void)
 {
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "ab-%Y%m%d-%H%M%S", &tm);
-	return pm_xstrdup(buf);
+	return pm_fmt_now("ab-%Y%m%d-%H%M%S", false);
 }
 
 static int mkdir_p(const char *path)

@@ -598,7 +598,7 @@ static void run__start_result(struct run_cmd *r)
 	r->o.progress = pm_stderr_is_tty() && !r->quiet;
 
 	res->source = pm_xstrdup("run");
-	res->created = pm_fmt_now_utc();
+	res->created = pm_fmt_now(PM_TIME_RESULT, true);
 	res->version = pm_xstrdup(PACKAGE_VERSION);
 	res->label = pm_xstrdup(r->label);
 	res->command = json_array();

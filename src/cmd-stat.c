@@ -539,7 +539,7 @@ static void stat__start_result(struct stat_cmd *s)
 	s->o.progress = pm_stderr_is_tty() && !s->quiet;
 
 	res->source = pm_xstrdup("stat");
-	res->created = pm_fmt_now_utc();
+	res->created = pm_fmt_now(PM_TIME_RESULT, true);
 	res->version = pm_xstrdup(PACKAGE_VERSION);
 	res->label = pm_xstrdup(s->label);
 	res->command = json_array();

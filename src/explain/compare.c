@@ -405,22 +405,32 @@ static char *run_group_key(const struct pm_result *r)
 	return key;
 }
 
-/* Was r taken with the settings of a run of either side? */
-static bool same_settings_as_a_side(const struct pm_result *r, const struct pm_side *old,
-				    const struct pm_side *new)
+/* The settings keys of the runs of both sides (*n of them, owned). */
+static char **side_settings_keys(const struct pm_side *old, const struct pm_side *new,
+				 size_t *n)
 {
 	const struct pm_side *sides[2] = { old, new };
-	char *key = run_settings_key(r);
-	bool same = false;
+	char **keys = NULL;
 	size_t s, i;
 
-	for (s = 0; s < 2 && !same; s++)
-		for (i = 0; sides[s] && i < sides[s]->nruns && !same; i++) {
-			char *k = run_settings_key(&sides[s]->runs[i]);
-
-			same = !strcmp(k, key);
-			free(k);
+	*n = 0;
+	for (s = 0; s < 2; s++)
+		for (i = 0; sides[s] && i < sides[s]->nruns; i++) {
+			keys = pm_xrealloc(keys, (*n + 1) * sizeof(*keys));
+			keys[(*n)++] = run_settings_key(&sides[s]->runs[i]);
 		}
+	return keys;
+}
+
+/* Was r taken with the settings of a run of either side (keys[0..n))? */
+static bool same_settings(const struct pm_result *r, char **keys, size_t n)
+{
+	char *key = run_settings_key(r);
+	bool same = false;
+	size_t i;
+
+	for (i = 0; i < n && !same; i++)
+		same = !strcmp(keys[i], key);
 	free(key);
 	return same;
 }
@@ -441,7 +451,8 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		char *key;
 		struct vec v;
 	} *g = NULL;
-	size_t ng = 0, i, j, k;
+	size_t ng = 0, nkeys, i, j, k;
+	char **keys = side_settings_keys(old, new, &nkeys);
 
 	*ss = 0;
 	c->prior_df = 0;
@@ -454,7 +465,7 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		char *key;
 
 		/* the spread of runs taken as the sides' were, of any kernel */
-		if (!same_settings_as_a_side(r, old, new))
+		if (!same_settings(r, keys, nkeys))
 			continue;
 		key = run_group_key(r);
 		side_collect(&one, name, &d);
@@ -487,6 +498,9 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		free(g[j].v.v);
 	}
 	free(g);
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
 	if (c->prior_df > 0)
 		c->prior_sd = sqrt(*ss / c->prior_df);
 }
@@ -538,14 +552,18 @@ static double side_rel_ci(const struct vec *u, double level)
  * the spread between runs is unknown).  No change: the interval lies
  * within the floor.
  */
+bool pm_one_run_by_history(const struct pm_bench_cmp *c)
+{
+	return c->unit == PM_UNIT_RUNS && c->prior_runs && (c->n_old < 2 || c->n_new < 2);
+}
+
 static enum pm_verdict verdict_of(const struct pm_bench_cmp *c, double floor)
 {
 	double up = 1 + c->margin, down = 1 / (1 + c->margin);
 	/* one run a side against the history's spread: the estimate must
 	 * clear the single-run margin (twice the floor), so the interval
 	 * need only exclude no change */
-	bool one_run = c->unit == PM_UNIT_RUNS && c->prior_runs && (c->n_old < 2 || c->n_new < 2);
-	double clear = one_run ? 0 : floor;
+	double clear = pm_one_run_by_history(c) ? 0 : floor;
 
 	if (isnan(c->ci_low))
 		return fabs(c->ratio - 1) < floor ? PM_NO_CHANGE :
@@ -950,13 +968,6 @@ bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explana
 	return fabs(log(c->ratio)) > fabs(log(rc)) + log1p(c->margin);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Did the whole suite move one way?  Of the timed benchmarks, at least
  * five and three in five beyond the noise floor in the same direction.
@@ -986,10 +997,7 @@ void pm_suite_shift(struct pm_explanation *x)
 		down += c->raw_ratio < 1 / (1 + floor);
 	}
 	x->suite_n = n;
-	if (n) {
-		qsort(lr, n, sizeof(*lr), cmp_double);
-		x->suite_ratio = exp(n % 2 ? lr[n / 2] : (lr[n / 2 - 1] + lr[n / 2]) / 2);
-	}
+	x->suite_ratio = exp(pm_median(lr, n));
 	free(lr);
 	if (n < 5)
 		return;
@@ -1004,7 +1012,7 @@ void pm_suite_shift(struct pm_explanation *x)
 }
 
 /* Identical fingerprints, the whole suite moved this benchmark's way,
- * and by at least half as much (in logarithms): a benchmark that moved
+ * and by at least a third as much (in logarithms): a benchmark that moved
  * far beyond the rest, as one change of the code would, is judged alone. */
 static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_explanation *x)
 {

@@ -210,6 +210,8 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 /* Take machine speed and an unchanged profile into account (after
  * evidence): a uniformly faster or slower machine is not a code change. */
 void pm_suite_shift(struct pm_explanation *x);
+/* One run on a side, compared as a run against the history's spread. */
+bool pm_one_run_by_history(const struct pm_bench_cmp *c);
 void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* A workload's change (pmbench stat) too large for the difference in
  * competition for the CPUs between the sides to account for. */

@@ -998,9 +998,8 @@ static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explan
 
 		if (c->verdict == PM_INCONCLUSIVE) {
 			/* one run a side: the interval need only exclude no change */
-			bool within = c->n_old < 2 || c->n_new < 2 ?
-				c->ci_low <= 1 && c->ci_high >= 1 :
-				c->ci_low <= 1 + fl && c->ci_high >= 1 / (1 + fl);
+			double clear = pm_one_run_by_history(c) ? 0 : fl;
+			bool within = c->ci_low <= 1 + clear && c->ci_high >= 1 / (1 + clear);
 
 			f->confidence = 0.6;
 			say(f, "Runs of the same thing differ by ±%.1f%% on this machine (%zu runs "

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "report/report.h"
 #include "results/render.h"
@@ -488,13 +487,9 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 		   const struct pm_report_opts *o, FILE *f)
 {
 	struct pm_table *t = pm_compare_table(r, names, n);
-	char *title, now[64];
-	time_t tt = time(NULL);
-	struct tm tm;
+	char *title, *now = pm_fmt_now("%Y-%m-%d %H:%M:%SZ", true);
 	size_t k, i;
 
-	gmtime_r(&tt, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%d %H:%M:%SZ", &tm);
 	if (o->title)
 		title = pm_xstrdup(o->title);
 	else if (n == 2)
@@ -589,5 +584,6 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 	}
 	fputs("</body>\n</html>\n", f);
 	free(title);
+	free(now);
 	return ferror(f) ? -EIO : 0;
 }

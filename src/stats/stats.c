@@ -693,7 +693,7 @@ int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_ran
 		for (j = i; j < n; j++)
 			w[nw++] = (d[i] + d[j]) / 2;
 	sort_any(w, nw, sizeof(*w), pm_cmp_double);
-	out->estimate = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
+	out->estimate = pm_quantile_sorted(w, nw, 0.5);
 	for (i = 0; i < n; i++)
 		if (d[i] != 0)
 			r[m++] = (struct abs_rank){ fabs(d[i]), d[i] > 0 };
@@ -706,21 +706,19 @@ int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_ran
 			if (r[k].pos)
 				tplus += (double)(i + 1 + j) / 2;
 	}
-	cdf = signed_rank_cdf(m > 0 ? m : 1);
-	if (!cdf) {
-		free(r);
-		free(w);
-		return -ENOMEM;
-	}
-	if (m == 0) {
-		out->p = 1;
-	} else {
+	out->p = 1;
+	if (m > 0) {
+		if (!(cdf = signed_rank_cdf(m))) {
+			free(r);
+			free(w);
+			return -ENOMEM;
+		}
 		/* ties make T+ a half-integer: round towards the tail, conservatively */
 		lower = cdf[(size_t)floor(tplus)];
 		upper = ceil(tplus) < 1 ? 1 : 1 - cdf[(size_t)ceil(tplus) - 1];
 		out->p = fmin(1, 2 * fmin(lower, upper));
+		free(cdf);
 	}
-	free(cdf);
 	/* interval: [w_(k), w_(nw+1-k)], k the largest with P(T <= k-1) <= alpha/2,
 	 * from the distribution for all n pairs */
 	cdf = signed_rank_cdf(n);

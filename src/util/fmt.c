@@ -80,13 +80,21 @@ void pm_fmt_count(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
-char *pm_fmt_now_utc(void)
+char *pm_fmt_now(const char *format, bool utc)
 {
-	char buf[64];
+	char buf[128];
 	time_t t = time(NULL);
 	struct tm tm;
 
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	/* the attribute in fmt.h checks the callers' formats */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (!strftime(buf, sizeof(buf), format, &tm))
+		buf[0] = '\0';
+#pragma GCC diagnostic pop
 	return pm_xstrdup(buf);
 }

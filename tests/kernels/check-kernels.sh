@@ -144,7 +144,7 @@ run_case thp thp "page-fault-thp-read" "$ROUNDS" 3 \
 	$RUN -- page-fault-thp-read page-fault-thp
 
 echo
-echo "pmbench check-kernels: $KERNEL, $ROUNDS boots per side, A,B interleaved (TCG unless KVM runs it)"
+echo "pmbench check-kernels: $KERNEL, $ROUNDS boots per side ($PT_ROUNDS for page-tables), A,B interleaved (TCG unless KVM runs it)"
 {
 	printf 'case\texpected cause\ttop cause found\tpass\ttime\n'
 	cat "$RESULTS"

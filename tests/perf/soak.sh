@@ -118,7 +118,7 @@ for i in $(seq 1 "$PAIRS"); do
 		"$i" "$v" "$n" "$(verdicts "$T/aa$i.txt" | awk '{ s = s " " $1 " " tolower($2) } END { if (s != "") printf " (%s)", substr(s, 2) }')" \
 		"$([ "$hit" -eq 1 ] && echo found || echo MISSED)" \
 		"$(awk -v r="${pchg:-}" -v s="${psd:-}" 'BEGIN { if (r != "") printf " %+.1f%%", 100 * (r - 1)
-			if (s != "") printf " (runs here differ by ±%.1f%%)", 100 * (exp(s) - 1) }')" \
+			if (s != "") printf " (runs here differ by ±%.1f%%)", 100 * s }')" \
 		"$([ "$other" -gt 0 ] && echo ", $other other benchmark(s) called changed" || true)"
 done
 echo "A/A false verdicts: $false_v in $compared comparisons ($PAIRS pairs)"

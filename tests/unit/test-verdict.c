@@ -359,6 +359,37 @@ START_TEST(contention_bound)
 END_TEST
 
 /*
+ * One run a side of shape sh against a history of ten runs of the same
+ * shape (drawn from seed hseed): A/A (seed aseed) is never called a
+ * change, and +effect (seed eseed) is found in at least 190 of 200.
+ */
+static void one_run_with_history(const struct shape *sh, double effect, uint64_t hseed,
+				 uint64_t aseed, uint64_t eseed)
+{
+	struct shape hist = *sh;
+	struct pm_side h;
+	struct pm_rng rng;
+	unsigned n[5];
+	enum pm_unit u;
+
+	hist.runs = 10;
+	pm_rng_seed(&rng, hseed);
+	make_side(&h, &hist, 1000, &rng);
+	history = &h;
+	verdicts(sh, 0, 200, aseed, n, &u);
+	ck_assert_int_eq(u, PM_UNIT_RUNS);
+	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] == 0,
+		      "A/A, one run, runs %.1f%% apart, history of 10: %u regressions, "
+		      "%u improvements in 200", 100 * sh->run_sd, n[PM_REGRESSION],
+		      n[PM_IMPROVEMENT]);
+	verdicts(sh, effect, 200, eseed, n, &u);
+	ck_assert_msg(n[PM_REGRESSION] >= 190, "%+.0f%%, one run, history: only %u of 200",
+		      100 * effect, n[PM_REGRESSION]);
+	history = NULL;
+	pm_side_free(&h);
+}
+
+/*
  * One run a side, runs 5% apart, tight rounds inside each: the rounds
  * alone call many A/A pairs changed (what the history is for); with ten
  * earlier runs of the same thing as the spread, none is, and a shift
@@ -367,9 +398,6 @@ END_TEST
 START_TEST(one_run_against_history)
 {
 	const struct shape sh = { 1, 5, 10, 0.05, 0.01, 0.01 };
-	const struct shape hist = { 10, 5, 10, 0.05, 0.01, 0.01 };
-	struct pm_side h;
-	struct pm_rng rng;
 	unsigned n[5];
 	enum pm_unit u;
 
@@ -379,20 +407,7 @@ START_TEST(one_run_against_history)
 	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] >= 20,
 		      "without a history the rounds should be fooled: only %u of 200",
 		      n[PM_REGRESSION] + n[PM_IMPROVEMENT]);
-
-	pm_rng_seed(&rng, 22);
-	make_side(&h, &hist, 1000, &rng);
-	history = &h;
-	verdicts(&sh, 0, 200, 21, n, &u);
-	ck_assert_int_eq(u, PM_UNIT_RUNS);
-	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] == 0,
-		      "A/A, one run, history of 10: %u regressions, %u improvements in 200",
-		      n[PM_REGRESSION], n[PM_IMPROVEMENT]);
-	verdicts(&sh, 0.45, 200, 23, n, &u);
-	ck_assert_msg(n[PM_REGRESSION] >= 190, "+45%%, one run, history: only %u of 200",
-		      n[PM_REGRESSION]);
-	history = NULL;
-	pm_side_free(&h);
+	one_run_with_history(&sh, 0.45, 22, 21, 23);
 }
 END_TEST
 
@@ -507,25 +522,8 @@ END_TEST
 START_TEST(one_run_clears_margin)
 {
 	const struct shape sh = { 1, 5, 10, 0.015, 0.005, 0.005 };
-	const struct shape hist = { 10, 5, 10, 0.015, 0.005, 0.005 };
-	struct pm_side h;
-	struct pm_rng rng;
-	unsigned n[5];
-	enum pm_unit u;
 
-	pm_rng_seed(&rng, 31);
-	make_side(&h, &hist, 1000, &rng);
-	history = &h;
-	verdicts(&sh, 0, 200, 32, n, &u);
-	ck_assert_int_eq(u, PM_UNIT_RUNS);
-	ck_assert_msg(n[PM_REGRESSION] + n[PM_IMPROVEMENT] == 0,
-		      "A/A, one run, runs 1.5%% apart: %u regressions, %u improvements in 200",
-		      n[PM_REGRESSION], n[PM_IMPROVEMENT]);
-	verdicts(&sh, 0.12, 200, 33, n, &u);
-	ck_assert_msg(n[PM_REGRESSION] >= 190, "+12%%, one run, history: only %u of 200",
-		      n[PM_REGRESSION]);
-	history = NULL;
-	pm_side_free(&h);
+	one_run_with_history(&sh, 0.12, 31, 32, 33);
 }
 END_TEST
 
