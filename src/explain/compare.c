@@ -310,9 +310,9 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 			if (!isnan(rounds[k].others))
 				vec_push(&d->others, rounds[k].others);
 		}
-		/* one value per run: the median of its rounds (a round in a busy
-		 * minute of the host moves it no more than any other round),
-		 * the geometric mean of one or two */
+		/* one value per run: the geometric mean of its rounds (their
+		 * median flips between modes when rounds are bimodal, as they
+		 * are on a loaded machine: 3.5 and 6.1 us for null) */
 		for (k = 0; k < nr; k++) {
 			struct vec r = { 0 };
 			size_t m;
@@ -325,7 +325,7 @@ static void side_collect(const struct pm_side *s, const char *name, struct side_
 				done[m] = true;
 				vec_push(&r, med[m]);
 			}
-			vec_push(&d->runs, r.n >= 3 ? pm_median(r.v, r.n) : pm_geomean(r.v, r.n));
+			vec_push(&d->runs, pm_geomean(r.v, r.n));
 			vec_push(&d->run_t, run_seconds(&s->runs[i], rounds[k].run));
 			for (m = 0; m < r.n; m++)
 				d->within_ss += (log(r.v[m]) - log(d->runs.v[d->runs.n - 1])) *
@@ -509,9 +509,7 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
  * Degrees of freedom the history's spread counts for, at most.  Runs a
  * minute apart share the host's state of that minute (its states last
  * minutes), so sixty runs of an hour are not sixty independent draws:
- * the t quantile stays that of a dozen runs, which keeps a rare jump
- * (the page-fault benchmarks 30-40% slower for one run) from looking
- * like a change.
+ * the t quantile stays that of a dozen runs.
  */
 #define PRIOR_DF_MAX 10.0
 
