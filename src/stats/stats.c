@@ -545,6 +545,24 @@ double pm_geomean(const double *v, size_t n)
 	return exp(s / (double)n);
 }
 
+double pm_geomean_faster_half(const double *v, size_t n)
+{
+	double *s, g;
+	/* n/2 rounded down, but 2 of 3 */
+	size_t k = n >= 4 ? n / 2 : n == 3 ? 2 : n;
+
+	if (!n)
+		return NAN;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	sort_any(s, n, sizeof(*s), pm_cmp_double);
+	g = pm_geomean(s, k);
+	free(s);
+	return g;
+}
+
 void pm_mean_ci(const double *v, size_t n, double level, double *mean,
 		double *half)
 {
