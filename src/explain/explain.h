@@ -186,9 +186,9 @@ struct pm_explanation {
 	size_t ndiffs;
 	char **unavailable;	/* missing evidence and what it weakens */
 	size_t nunavailable;
-	/* the whole suite moved one way (pm_suite_shift): how many of how
-	 * many timed benchmarks, the direction (+1 slower, -1 faster, 0 not)
-	 * and the median ratio */
+	/* the machine moved the run one way (pm_suite_shift): how many of
+	 * how many timed benchmarks, the direction (+1 slower, -1 faster, 0
+	 * not) and the median ratio of those that moved */
 	size_t suite_moved, suite_n;
 	int suite_dir;
 	double suite_ratio;

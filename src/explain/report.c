@@ -352,10 +352,10 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 		fputc('\n', f);
 	}
 	if (x->suite_held)
-		fprintf(f, "The whole run moved: %zu of the %zu benchmarks ran %s (median %+.1f%%) "
-			"and the fingerprints are identical, so the machine's state changed (a "
-			"shared host's load), not the code; nothing that moved with it is called "
-			"a change.\n\n", x->suite_moved, x->suite_n,
+		fprintf(f, "The machine moved the run: %zu of the %zu benchmarks ran %s (median move "
+			"%+.1f%%) and the fingerprints are identical, so the machine's state "
+			"changed (a shared host's load), not the code; nothing that moved with it is "
+			"called a change.\n\n", x->suite_moved, x->suite_n,
 			x->suite_dir > 0 ? "slower" : "faster", 100 * (x->suite_ratio - 1));
 	/* changed benchmarks first: regressions, then improvements */
 	for (int pass = 0; pass < 2; pass++)

@@ -61,14 +61,14 @@ expect_one_line_error
 S="$TEST_DATA/explain/suite"
 pm explain --spread-from none "$S/old.json" "$S/new.json"
 expect_status 0 "explain, the whole run slower"
-expect_out '^The whole run moved: 7 of the 8 benchmarks ran slower \(median \+2[0-9]\.[0-9]%\)'
+expect_out '^The machine moved the run: 7 of the 8 benchmarks ran slower \(median move \+2[0-9]\.[0-9]%\)'
 expect_no_out '^[a-z-]+  (REGRESSION|IMPROVEMENT)' "a run slower throughout"
 expect_out 'fork: .*held back: 7 of the 8 benchmarks compared ran slower'
 pm explain --format json --spread-from none "$S/old.json" "$S/new.json"
 expect_out '"held_back": true'
 pm explain --spread-from none "$S/old.json" "$S/new-cmdline.json"
 expect_status 0 "explain, another command line"
-expect_no_out '^The whole run moved'
+expect_no_out '^The machine moved the run'
 expect_out '^fork  REGRESSION '
 
 finish

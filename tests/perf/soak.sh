@@ -123,7 +123,7 @@ for i in $(seq 1 "$PAIRS"); do
 done
 echo "A/A false verdicts: $false_v in $compared comparisons ($PAIRS pairs)"
 echo "planted +10% slowdown of null found: $found of $PAIRS (other benchmarks called changed meanwhile: $planted_false)"
-echo "whole run moved (machine state, held back): $(cat "$T"/aa*.txt | grep -c '^The whole run moved' || true) of $PAIRS A/A and $(cat "$T"/ap*.txt | grep -c '^The whole run moved' || true) of $PAIRS planted comparisons"
+echo "the machine moved the run (held back): $(cat "$T"/aa*.txt | grep -c '^The machine moved the run' || true) of $PAIRS A/A and $(cat "$T"/ap*.txt | grep -c '^The machine moved the run' || true) of $PAIRS planted comparisons"
 
 # ---- 3: the smallest effect found every time, by runs per side ----
 echo
