@@ -120,6 +120,9 @@ for i in $(seq 1 "$PAIRS"); do
 		"$(awk -v r="${pchg:-}" -v s="${psd:-}" 'BEGIN { if (r != "") printf " %+.1f%%", 100 * (r - 1)
 			if (s != "") printf " (runs here differ by ±%.1f%%)", 100 * s }')" \
 		"$([ "$other" -gt 0 ] && echo ", $other other benchmark(s) called changed" || true)"
+	# which, and by how much: the scratch directory goes at the end
+	[ "$other" -eq 0 ] || grep -E '^[a-z0-9-]+  (REGRESSION|IMPROVEMENT)  ' "$T/ap$i.txt" |
+		grep -v '^null ' | cut -c1-100 | sed 's/^/         /'
 done
 echo "A/A false verdicts: $false_v in $compared comparisons ($PAIRS pairs)"
 echo "planted +10% slowdown of null found: $found of $PAIRS (other benchmarks called changed meanwhile: $planted_false)"
