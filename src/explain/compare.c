@@ -219,8 +219,8 @@ static void vec_push(struct vec *a, double x)
 
 /*
  * One side of one benchmark, at every level: each run's value (the
- * geometric mean of the faster half of its rounds' medians), each round's median, every
- * trial, and each round's machine-speed probe.  A file is a run, or
+ * geometric mean of the faster half of its rounds' medians), each
+ * round's median, every trial, and each round's machine-speed probe.  A file is a run, or
  * several when its rounds say so (merged files).
  */
 struct side_data {
@@ -1022,10 +1022,11 @@ void pm_suite_shift(struct pm_explanation *x)
 			down_lr[called_down++] = log(c->raw_ratio);
 	}
 	x->suite_n = n;
+	/* the median move of all, also when the run did not move */
+	x->suite_ratio = n ? exp(pm_median(all, n)) : NAN;
 	if (n >= 5 && (5 * up >= 3 * n || 5 * down >= 3 * n)) {
 		x->suite_dir = 5 * up >= 3 * n ? 1 : -1;
 		x->suite_moved = x->suite_dir > 0 ? up : down;
-		x->suite_ratio = exp(pm_median(all, n));
 	} else if (called_up >= 5 && 4 * called_up >= n && called_up >= called_down) {
 		x->suite_dir = 1;
 		x->suite_moved = called_up;
@@ -1045,8 +1046,8 @@ void pm_suite_shift(struct pm_explanation *x)
  * way, and this one by at most four times the run's median move (in
  * logarithms): a benchmark that moved far beyond the rest, as one
  * change of the code would, is judged alone.  Four: in the machine's
- * moves of 40 back-to-back quick runs here, fork, exec and sh moved 2.8-3.1
- * times the median of the whole run, sig-catch 3.6. */
+ * moves of 40 back-to-back quick runs here, fork, exec and sh moved
+ * 2.8-3.1 times the median of the whole run, sig-catch 3.6. */
 static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	double ls = log(x->suite_ratio), lb = log(c->ratio);

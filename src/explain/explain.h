@@ -188,7 +188,8 @@ struct pm_explanation {
 	size_t nunavailable;
 	/* the machine moved the run one way (pm_suite_shift): how many of
 	 * how many timed benchmarks, the direction (+1 slower, -1 faster, 0
-	 * not) and the median ratio of those that moved */
+	 * not) and the median ratio (of all; of those called changed when
+	 * five or more of them made the move) */
 	size_t suite_moved, suite_n;
 	int suite_dir;
 	double suite_ratio;

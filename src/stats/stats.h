@@ -75,9 +75,10 @@ void pm_mean_ci(const double *v, size_t n, double level, double *mean,
 double pm_geomean(const double *v, size_t n);
 /*
  * Geometric mean of the smaller half of v (n/2 values rounded down, 2 of
- * 3, all of 1 or 2): a run's value from its rounds' times.  Interference only adds
- * time, so the slower rounds are the disturbed ones; averaging the faster
- * half keeps the averaging that a minimum would lose.  NAN as pm_geomean.
+ * 3, all of 1 or 2): a run's value from its rounds' times.  Interference
+ * only adds time, so the slower rounds are the disturbed ones; averaging
+ * the faster half keeps the averaging that a minimum would lose.  NAN as
+ * pm_geomean.
  */
 double pm_geomean_faster_half(const double *v, size_t n);
 
