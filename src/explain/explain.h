@@ -120,6 +120,10 @@ struct pm_bench_cmp {
 	 * when none were used */
 	size_t prior_runs, prior_groups;
 	double prior_df, prior_sd;
+	/* runs left out of each side: their machine-speed probe says the
+	 * host was busy (compare.c, BUSY_PROBE); by pairs when paired */
+	size_t left_out_old, left_out_new;
+	bool left_out_paired;
 	const char *prior_from;	/* where those runs are (opts.spread_name) */
 	double rel_ci_old, rel_ci_new;	/* relative CI half-widths of the sides */
 	bool converged_old, converged_new;

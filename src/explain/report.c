@@ -89,11 +89,23 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 			 "exceed %.0f%%", c->n_old, c->n_new, 100 * c->margin);
 		break;
 	}
+	if (c->left_out_old || c->left_out_new) {
+		size_t at = strlen(buf);
+
+		if (c->left_out_paired)
+			snprintf(buf + at, len - at, "; %zu pair%s left out: the machine-speed "
+				 "probe says the host was busy", c->left_out_old,
+				 c->left_out_old == 1 ? "" : "s");
+		else
+			snprintf(buf + at, len - at, "; %zu and %zu runs left out: the "
+				 "machine-speed probe says the host was busy", c->left_out_old,
+				 c->left_out_new);
+	}
 }
 
 static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
 {
-	char a[32], b[32], why[320];
+	char a[32], b[32], why[448];
 
 	fmt_val(a, sizeof(a), c, c->med_old);
 	fmt_val(b, sizeof(b), c, c->med_new);
@@ -163,7 +175,7 @@ static void where_lines(const struct pm_bench_cmp *c, FILE *f, const char *ind)
 
 static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 {
-	char line[512];
+	char line[640];
 	size_t i, j;
 
 	change_line(c, line, sizeof(line));
@@ -459,6 +471,8 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "unit", json_string(pm_unit_name(c->unit)));
 		json_object_set_new(b, "margin", num(c->margin));
 		json_object_set_new(b, "paired", json_boolean(c->paired));
+		json_object_set_new(b, "left_out_old", json_integer((json_int_t)c->left_out_old));
+		json_object_set_new(b, "left_out_new", json_integer((json_int_t)c->left_out_new));
 		json_object_set_new(b, "spread_runs", json_integer((json_int_t)c->prior_runs));
 		json_object_set_new(b, "spread_sd", c->prior_runs ? num(expm1(c->prior_sd)) :
 				    json_null());
