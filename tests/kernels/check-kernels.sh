@@ -117,7 +117,8 @@ run_case mitigations mitigations "null null-io" "$ROUNDS" 3 \
 #    move a boot by 10-100%.  Hence 12 boots a side, which explain compares
 #    pair by pair (signed ranks: a drift hits both boots of a pair, and a
 #    pair that drifted far counts as one rank), page-walk alone, one vCPU
-#    (it halves the spread between boots), and a 1% floor.
+#    (it halves the spread between boots), and a 1% floor.  A boot that
+#    ran at half speed (its machine-speed probe too) leaves out its pair.
 run_case page-tables page-table-levels "page-walk" "$PT_ROUNDS" 1 --vcpus 1 \
 	--cpu max,la57=on --append-a no5lvl --max-time 0.5 --rounds-per-boot 3 \
 	-- page-walk

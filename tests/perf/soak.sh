@@ -16,17 +16,23 @@
 # private one): WARMUP (default 6) quick-suite runs start it, and the A/A
 # runs join it; the planted runs do not.
 #
+# The files of every pair that called something changed, or missed the
+# plant (runs, explain reports), are kept in BUILDDIR/soak.out (replaced
+# by the next soak), so that a false verdict can be looked into.
+#
 # usage: soak.sh BUILDDIR [PAIRS]     exit 1 when a goal of 1 or 2 is missed
 set -eu
 B=${1:?builddir}
 PAIRS=${2:-10}
 PM="$B/pmbench"
 LIB="$B/tests/helpers/libslowsyscall.so"
+KEEP="$B/soak.out"
 T=$(mktemp -d)
 # runs without -o would go to the result history: keep it here
 XDG_DATA_HOME="$T/xdg"; export XDG_DATA_HOME
 trap 'rm -rf "$T"' EXIT INT TERM
 [ -x "$PM" ] && [ -f "$LIB" ] || { echo "soak: build pmbench and $LIB first" >&2; exit 2; }
+rm -rf "$KEEP" && mkdir -p "$KEEP" || { echo "soak: cannot create $KEEP" >&2; exit 2; }
 
 # FILE: the last "KEY": number of a one-benchmark result file
 json_num() {
@@ -120,13 +126,19 @@ for i in $(seq 1 "$PAIRS"); do
 		"$(awk -v r="${pchg:-}" -v s="${psd:-}" 'BEGIN { if (r != "") printf " %+.1f%%", 100 * (r - 1)
 			if (s != "") printf " (runs here differ by ±%.1f%%)", 100 * s }')" \
 		"$([ "$other" -gt 0 ] && echo ", $other other benchmark(s) called changed" || true)"
-	# which, and by how much: the scratch directory goes at the end
+	# which, and by how much; the pair's files stay in $KEEP
 	[ "$other" -eq 0 ] || grep -E '^[a-z0-9-]+  (REGRESSION|IMPROVEMENT)  ' "$T/ap$i.txt" |
 		grep -v '^null ' | cut -c1-100 | sed 's/^/         /'
+	if [ "$v" -gt 0 ] || [ "$other" -gt 0 ] || [ "$hit" -ne 1 ]; then
+		mkdir -p "$KEEP/pair$i"
+		cp "$T/a$i.json" "$T/b$i.json" "$T/p$i.json" "$T/aa$i.txt" "$T/ap$i.txt" \
+			"$KEEP/pair$i/"
+	fi
 done
 echo "A/A false verdicts: $false_v in $compared comparisons ($PAIRS pairs)"
 echo "planted +10% slowdown of null found: $found of $PAIRS (other benchmarks called changed meanwhile: $planted_false)"
 echo "the machine moved the run (held back): $(cat "$T"/aa*.txt | grep -c '^The machine moved the run' || true) of $PAIRS A/A and $(cat "$T"/ap*.txt | grep -c '^The machine moved the run' || true) of $PAIRS planted comparisons"
+[ -z "$(ls "$KEEP")" ] || echo "the files of the pairs that called something changed or missed the plant: $KEEP"
 
 # ---- 3: the smallest effect found every time, by runs per side ----
 echo
