@@ -9,7 +9,7 @@
 #   check-kernels.sh BUILDDIR
 #   CASES="mitigations thp"  run only these cases
 #   KERNEL=/boot/vmlinuz-R   this kernel (default: the newest installed)
-#   ROUNDS=N                 boots per side (default 3; page-tables 12)
+#   ROUNDS=N                 boots per side (default 3; page-tables 20)
 #   OUT=DIR                  where the cases' directories go
 #                            (default BUILDDIR/check-kernels.out, replaced)
 set -u
@@ -18,7 +18,7 @@ BUILD=${1:?usage: check-kernels.sh BUILDDIR}
 PMBENCH=$BUILD/pmbench
 QEMU=/usr/bin/qemu-system-x86_64
 ROUNDS=${ROUNDS:-3}
-PT_ROUNDS=${ROUNDS_PAGE_TABLES:-$(( ROUNDS > 12 ? ROUNDS : 12 ))}
+PT_ROUNDS=${ROUNDS_PAGE_TABLES:-$(( ROUNDS > 20 ? ROUNDS : 20 ))}
 OUT=${OUT:-$BUILD/check-kernels.out}
 CASES=${CASES:-mitigations page-tables same preemption thp}
 
@@ -114,11 +114,13 @@ run_case mitigations mitigations "null null-io" "$ROUNDS" 3 \
 #    is always in the host's cache (user space is one top-level entry),
 #    so under TCG it is a small part of QEMU's TLB fill: page-walk is
 #    2.5-5% slower, below the default floor, while the host's busy minutes
-#    move a boot by 10-100%.  Hence 12 boots a side, which explain compares
+#    move a boot by 10-100%.  Hence 20 boots a side, which explain compares
 #    pair by pair (signed ranks: a drift hits both boots of a pair, and a
 #    pair that drifted far counts as one rank), page-walk alone, one vCPU
 #    (it halves the spread between boots), and a 1% floor.  A boot that
-#    ran at half speed (its machine-speed probe too) leaves out its pair.
+#    ran at half speed (its machine-speed probe too) leaves out its pair:
+#    2 to 5 pairs of 12 or 20 in the runs of 4 December, and with 12
+#    boots the rest were too few to settle +3 to +5%.
 run_case page-tables page-table-levels "page-walk" "$PT_ROUNDS" 1 --vcpus 1 \
 	--cpu max,la57=on --append-a no5lvl --max-time 0.5 --rounds-per-boot 3 \
 	-- page-walk
