@@ -817,6 +817,30 @@ START_TEST(busy_runs_left_out_by_probe)
 		pm_side_free(&b);
 	}
 	ck_assert_uint_eq(called, 0);
+	/* not taken in turn (all of A, then all of B): runs go one by one */
+	{
+		struct pm_side a, b;
+		struct pm_bench_cmp c = { 0 };
+
+		pm_rng_seed(&rng, 9);
+		for (i = 0; i < 12; i++)
+			f[i] = 1;
+		make_side(&a, &sh, 1000, &rng);
+		make_side(&b, &sh, 1000, &rng);
+		drift_and_date(&a, f, 0);
+		drift_and_date(&b, f, 30);
+		busy_run(&a, 2, 1.9, 2.0);
+		busy_run(&a, 7, 1.9, 2.0);
+		pm_compare_bench(&c, &a, &b, "x", &o);
+		ck_assert(!c.left_out_paired);
+		ck_assert_uint_eq(c.left_out_old, 2);
+		ck_assert_uint_eq(c.left_out_new, 0);
+		ck_assert_uint_eq(c.n_old, 10);
+		ck_assert_uint_eq(c.n_new, 12);
+		free_cmp(&c);
+		pm_side_free(&a);
+		pm_side_free(&b);
+	}
 	/* seven of twelve busy: none left out */
 	{
 		struct pm_side a, b;
