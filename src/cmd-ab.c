@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@ static const char usage[] =
 	"                  [--accel auto|kvm|tcg] [--qemu PATH] [--rounds N]\n"
 	"                  [--timeout SEC] [-o DIR] [--keep-console DIR]\n"
 	"                  [--max-time SEC] [--rounds-per-boot N] [-e EVENTS]\n"
-	"                  [--no-profile] [--no-counters] [--run-option OPT] [-q]\n"
+	"                  [--no-profile] [--no-counters] [--run-option OPT]\n"
+	"                  [--noise PCT] [-q]\n"
 	"                  [--] BENCH|GROUP...\n"
 	"\n"
 	"  Boots kernel A and kernel B in turn (A, B, A, B, ...) in throw-away QEMU\n"
@@ -54,6 +56,7 @@ static const char usage[] =
 	"      --no-profile        the guest run skips the sampled pass\n"
 	"      --no-counters       the guest run skips the counted pass\n"
 	"      --run-option OPT    another option for the guest run (repeatable)\n"
+	"      --noise PCT         the report's noise floor (explain --noise; default 3)\n"
 	"  -q, --quiet             no progress, no report on stdout\n";
 
 /* ---- signals: QEMU and the scratch directory go on Ctrl-C ---- */
@@ -305,7 +308,8 @@ static int write_side(const char *out, struct side *s, const struct pm_ab_opts *
 	return err;
 }
 
-static int explain_sides(const char *out, const char *header, bool quiet, struct pm_err *e)
+static int explain_sides(const char *out, const char *header, bool quiet, double noise,
+			 struct pm_err *e)
 {
 	struct pm_explain_opts xo;
 	struct pm_explanation x;
@@ -319,6 +323,8 @@ static int explain_sides(const char *out, const char *header, bool quiet, struct
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	pm_explain_opts_default(&xo);
+	if (!isnan(noise))
+		xo.noise_floor = noise;
 	err = pm_side_load(&a, pa, e);
 	if (!err)
 		err = pm_side_load(&b, pb, e);
@@ -695,7 +701,7 @@ int cmd_ab(int argc, char **argv)
 			goto done;
 		}
 	header = report_header(sides, &o, accel, accel_why);
-	if (explain_sides(out, header, o.quiet, &e)) {
+	if (explain_sides(out, header, o.quiet, o.noise, &e)) {
 		pm_error("%s", e.msg);
 		status = PM_EXIT_RUNTIME;
 		goto done;

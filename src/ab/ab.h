@@ -235,6 +235,7 @@ struct pm_ab_opts {
 	char **benches;			/* NULL-terminated */
 	size_t nbenches;
 	bool quiet;
+	double noise;			/* the report's noise floor (fraction); NAN: explain's */
 };
 
 #define PM_AB_DEFAULT_BOOTS 3

@@ -17,7 +17,7 @@ enum {
 	OPT_KERNEL = 256, OPT_KERNEL_B, OPT_APPEND, OPT_APPEND_A, OPT_APPEND_B,
 	OPT_VMLINUX_A, OPT_VMLINUX_B, OPT_CPU, OPT_MEMORY, OPT_VCPUS, OPT_ACCEL,
 	OPT_QEMU, OPT_ROUNDS, OPT_TIMEOUT, OPT_KEEP_CONSOLE, OPT_MAX_TIME,
-	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP,
+	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +43,7 @@ static const struct option long_options[] = {
 	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
 	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 	{ "run-option", required_argument, NULL, OPT_RUN_OPTION },
+	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -163,6 +164,7 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 	o->accel = PM_ACCEL_AUTO;
 	o->boots = PM_AB_DEFAULT_BOOTS;
 	o->max_time_s = PM_AB_DEFAULT_MAX_TIME;
+	o->noise = NAN;
 	o->run_rounds = PM_AB_DEFAULT_RUN_ROUNDS;
 	optind = 0;
 	opterr = 0;
@@ -229,6 +231,11 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			break;
 		case OPT_RUN_ROUNDS:
 			err = parse_uint("--rounds-per-boot", optarg, 1, 100, &o->run_rounds, e);
+			break;
+		case OPT_NOISE:
+			/* explain's --noise: a percentage in [0, 100) */
+			err = parse_double("--noise", optarg, 0, 99.99, &o->noise, e);
+			o->noise /= 100;
 			break;
 		case 'e':
 			o->events = optarg;

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -706,6 +707,7 @@ START_TEST(test_options)
 	ck_assert_uint_eq(o.nbenches, 2);
 	ck_assert_str_eq(o.benches[1], "fork");
 	ck_assert_double_eq(o.max_time_s, 0.5);
+	ck_assert(isnan(o.noise));	/* explain's own floor */
 	/* two benchmarks: the boot plus their budgets */
 	ck_assert_double_gt(pm_ab_default_timeout(&o), 120 + 2 * 40);
 	pm_ab_opts_free(&o);
@@ -771,6 +773,11 @@ START_TEST(test_options)
 			 -EINVAL);
 	ck_assert_int_eq(parse(&o, &e, "--kernel", k, "--run-option", "--format=json", "null",
 			       NULL), -EINVAL);
+	ck_assert_int_eq(parse(&o, &e, "--kernel", k, "--noise", "1", "null", NULL), 0);
+	ck_assert_double_eq_tol(o.noise, 0.01, 1e-12);
+	pm_ab_opts_free(&o);
+	ck_assert_int_eq(parse(&o, &e, "--kernel", k, "--noise", "120", "null", NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--noise"));
 	ck_assert_int_eq(parse(&o, &e, "--kernel", k, "--frobnicate", "null", NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--frobnicate"));
 	ck_assert_int_eq(parse(&o, &e, "--kernel", k, "null", "--cpu", NULL), -EINVAL);
