@@ -768,8 +768,8 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
  * A run whose machine-speed probe (the fixed user-space loop timed after
  * every trial) ran this much slower than in its side's fastest run was
  * taken while the host was busy.  Under QEMU's TCG on a shared host, a
- * whole boot now and then runs at half speed (probe 2.0-2.3 ns against
- * 1.48-1.56 in the others, the benchmark 1.9-2.1 times slower); on the
+ * whole boot now and then runs at half speed (probe 1.9-2.3 ns against
+ * 1.37-1.56 in the others, the benchmark 1.5-2.1 times slower); on the
  * host itself the probe stayed within 9% of its fastest run in 40 quick
  * runs, busy minutes included.  The probe does not depend on the code
  * or the kernel compared, so leaving out by it cannot make a change.
