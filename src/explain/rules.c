@@ -401,6 +401,41 @@ static const char *mitigation_mechanism(const struct pm_fp_diff *d)
 }
 
 /*
+ * How much a changed fact says the kernel protects itself: a
+ * vulnerabilities/ file's "Mitigation: ..." 2, buffer clearing attempted
+ * without microcode 1, "Vulnerable" 0; mitigations= "off" 0, else 2;
+ * -1 for other facts.
+ */
+static int protection(const struct pm_fp_diff *d, const char *v)
+{
+	if (pm_fp_diff_member(d, PM_FP_VULNERABILITIES)) {
+		if (!strncmp(v, "Mitigation", 10))
+			return 2;
+		return strstr(v, "Clear CPU buffers attempted") ? 1 : 0;
+	}
+	if (!strcmp(d->key, "mitigations"))
+		return strcmp(v, "off") ? 2 : 0;
+	return -1;
+}
+
+/* The side that has the mitigations the diffs name: "NEW", "OLD", or
+ * "one side" when they disagree or do not say. */
+static const char *protected_side(const struct pm_explanation *x)
+{
+	int vote = 0;
+	size_t i;
+
+	for (i = 0; i < x->ndiffs; i++) {
+		int o = protection(&x->diffs[i], x->diffs[i].old);
+		int n = protection(&x->diffs[i], x->diffs[i].new);
+
+		if (o >= 0 && n >= 0)
+			vote += (n > o) - (n < o);
+	}
+	return vote > 0 ? "NEW" : vote < 0 ? "OLD" : "one side";
+}
+
+/*
  * Mitigations: the fingerprint says for certain that the kernel protects
  * itself differently; the profile says whether that is where the time
  * went (entry/exit symbols and user samples at the syscall's return
@@ -491,9 +526,10 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 			snprintf(kind, sizeof(kind), "; %s is system-call bound%s%s%s", c->name,
 				 slow > 1 ? " and " : "", slow > 1 ? bl : "",
 				 slow > 1 ? " changed alike" : "");
-		say(f, "Speculative-execution mitigations differ (%s)%s%s: every kernel entry "
-		    "and exit pays for them%s%s.", n ? list : "kernel command line",
-		    nmech ? ": NEW has " : "", nmech ? mlist : "", kind, part_s);
+		say(f, "Speculative-execution mitigations differ (%s)%s%s%s%s: every kernel "
+		    "entry and exit pays for them%s%s.", n ? list : "kernel command line",
+		    nmech ? ": " : "", nmech ? protected_side(x) : "", nmech ? " has " : "",
+		    nmech ? mlist : "", kind, part_s);
 	}
 	if (c->have_kernel_syms)
 		evidence(f, "entry/exit cost: %s%s per op (%.0f%% of the change): kernel "

@@ -400,7 +400,7 @@ START_TEST(mitigations_entry_cost)
 	ck_assert_uint_gt(c->ncauses, 1);
 	ck_assert_str_eq(c->causes[0].rule, "mitigations");
 	ck_assert_double_ge(c->causes[0].confidence, 0.7);
-	ck_assert_msg(strstr(c->causes[0].sentence, "page-table isolation"), "%s",
+	ck_assert_msg(strstr(c->causes[0].sentence, "NEW has page-table isolation"), "%s",
 		      c->causes[0].sentence);
 	ck_assert_msg(strstr(c->causes[0].sentence, "system-call bound"), "%s",
 		      c->causes[0].sentence);
@@ -409,6 +409,34 @@ START_TEST(mitigations_entry_cost)
 			    c->causes[0].confidence);
 	/* the wrapper's samples at the return point are not user code */
 	ck_assert_uint_eq(rank_of(c, "user-code"), (size_t)-1);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/*
+ * The same case the other way round (pmbench ab --append-b
+ * mitigations=off): the sentence names OLD as the side that has them.
+ */
+START_TEST(mitigations_turned_off)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 19800, 900,
+		   0.4, 0.66);
+	add_sym(c, "syscall_enter_from_user_mode", "[kernel]", true, 6420, 144, 0, 0);
+	add_sym(c, "syscall", "libc.so.6", false, 7690, 240, 7500, 200);
+	add_diff(&x, "vulnerabilities.meltdown", "Mitigation: PTI", "Vulnerable");
+	add_diff(&x, "vulnerabilities.mds", "Vulnerable: Clear CPU buffers attempted, no "
+		 "microcode; SMT Host state unknown", "Vulnerable; SMT Host state unknown");
+	add_diff(&x, "mitigations", "auto", "off");
+	pm_apply_rules(c, &x);
+	ck_assert_str_eq(c->causes[0].rule, "mitigations");
+	ck_assert_msg(strstr(c->causes[0].sentence, "OLD has page-table isolation"), "%s",
+		      c->causes[0].sentence);
+	ck_assert_msg(!strstr(c->causes[0].sentence, "NEW has"), "%s", c->causes[0].sentence);
 	synth_free(&x, &o, &n);
 }
 END_TEST
@@ -711,6 +739,7 @@ int main(void)
 	tcase_add_test(tc, one_side_only);
 	tcase_add_test(tc, rules_documented);
 	tcase_add_test(tc, mitigations_entry_cost);
+	tcase_add_test(tc, mitigations_turned_off);
 	tcase_add_test(tc, user_code_not_at_syscall);
 	tcase_add_test(tc, thp_read_faults);
 	tcase_add_test(tc, preemption_dynamic);
