@@ -101,6 +101,17 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[*n] = NULL;
 }
 
+/* A percentage as explain's --noise takes it, [0, 100), as a fraction. */
+static int parse_percent(const char *opt, const char *s, double *out, struct pm_err *e)
+{
+	double v;
+	int err = parse_double(opt, s, 0, 99.99, &v, e);
+
+	if (!err)
+		*out = v / 100;
+	return err;
+}
+
 static int parse_accel(const char *s, enum pm_accel *out, struct pm_err *e)
 {
 	if (!strcmp(s, "auto"))
@@ -233,9 +244,7 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			err = parse_uint("--rounds-per-boot", optarg, 1, 100, &o->run_rounds, e);
 			break;
 		case OPT_NOISE:
-			/* explain's --noise: a percentage in [0, 100) */
-			err = parse_double("--noise", optarg, 0, 99.99, &o->noise, e);
-			o->noise /= 100;
+			err = parse_percent("--noise", optarg, &o->noise, e);
 			break;
 		case 'e':
 			o->events = optarg;
