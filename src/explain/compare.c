@@ -729,6 +729,17 @@ static int cmp_by_time(const void *x, const void *y, void *t)
 	return (a > b) - (a < b);
 }
 
+/* The indexes of d's runs, in the order they were taken. */
+static size_t *by_time(const struct side_data *d)
+{
+	size_t *ix = pm_xcalloc(d->runs.n + 1, sizeof(*ix)), i;
+
+	for (i = 0; i < d->runs.n; i++)
+		ix[i] = i;
+	qsort_r(ix, d->runs.n, sizeof(*ix), cmp_by_time, d->run_t.v);
+	return ix;
+}
+
 /*
  * Runs taken in turn (A, B, A, B ..., as pmbench ab boots them, or by
  * hand): d[i] = log(B_i / A_i) for the i-th run of each side in time, when
@@ -745,12 +756,8 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
 		ok = isfinite(a->run_t.v[i]) && isfinite(b->run_t.v[i]);
 	if (!ok)
 		return false;
-	ia = pm_xcalloc(n, sizeof(*ia));
-	ib = pm_xcalloc(n, sizeof(*ib));
-	for (i = 0; i < n; i++)
-		ia[i] = ib[i] = i;
-	qsort_r(ia, n, sizeof(*ia), cmp_by_time, a->run_t.v);
-	qsort_r(ib, n, sizeof(*ib), cmp_by_time, b->run_t.v);
+	ia = by_time(a);
+	ib = by_time(b);
 	for (i = 0; ok && i + 1 < n; i++)
 		ok = fmax(a->run_t.v[ia[i]], b->run_t.v[ib[i]]) <
 		     fmin(a->run_t.v[ia[i + 1]], b->run_t.v[ib[i + 1]]);
@@ -814,14 +821,9 @@ static void leave_out_busy_runs(const struct pm_side *old, const struct pm_side 
 	double *d;
 
 	if ((na || nb) && taken_in_turn(a, b, &d)) {
-		size_t n = a->runs.n, *ia = pm_xcalloc(n, sizeof(*ia)), *ib = pm_xcalloc(n, sizeof(*ib));
-		size_t pairs = 0;
+		size_t n = a->runs.n, *ia = by_time(a), *ib = by_time(b), pairs = 0;
 
 		free(d);
-		for (i = 0; i < n; i++)
-			ia[i] = ib[i] = i;
-		qsort_r(ia, n, sizeof(*ia), cmp_by_time, a->run_t.v);
-		qsort_r(ib, n, sizeof(*ib), cmp_by_time, b->run_t.v);
 		for (i = 0; i < n; i++)
 			if (ba[ia[i]] || bb[ib[i]]) {
 				ba[ia[i]] = bb[ib[i]] = true;

@@ -413,7 +413,7 @@ static int protection(const struct pm_fp_diff *d, const char *v)
 			return 2;
 		return strstr(v, "Clear CPU buffers attempted") ? 1 : 0;
 	}
-	if (!strcmp(d->key, "mitigations"))
+	if (!strcmp(d->key, pm_fp_key(PM_FP_MITIGATIONS)))
 		return strcmp(v, "off") ? 2 : 0;
 	return -1;
 }

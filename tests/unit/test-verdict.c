@@ -755,12 +755,29 @@ static void busy_run(struct pm_side *s, size_t i, double slow, double probe)
  * more than half of its runs busy keeps them all (its fastest run would
  * be the odd one).
  */
+/* Sides a and b of sh->runs runs (at most 30), seeded, no drift, dated
+ * two minutes apart from minute 0 (a) and b_minute (b): 1 for in turn. */
+static void dated_sides(struct pm_side *a, struct pm_side *b, const struct shape *sh,
+			uint64_t seed, double median_b, int b_minute)
+{
+	struct pm_rng rng;
+	double f[30];
+	size_t i;
+
+	pm_rng_seed(&rng, seed);
+	for (i = 0; i < sh->runs; i++)
+		f[i] = 1;
+	make_side(a, sh, 1000, &rng);
+	make_side(b, sh, median_b, &rng);
+	drift_and_date(a, f, 0);
+	drift_and_date(b, f, b_minute);
+}
+
 START_TEST(busy_runs_left_out_by_probe)
 {
 	const struct shape sh = { 12, 3, 10, 0.01, 0.005, 0.005, 0, 0 };
 	struct pm_explain_opts o;
 	struct pm_rng rng;
-	double f[12];
 	size_t i, called = 0, seed;
 	int pass;
 
@@ -769,13 +786,7 @@ START_TEST(busy_runs_left_out_by_probe)
 		struct pm_side a, b;
 		struct pm_bench_cmp c = { 0 };
 
-		pm_rng_seed(&rng, 77);
-		for (i = 0; i < 12; i++)
-			f[i] = 1;
-		make_side(&a, &sh, 1000, &rng);
-		make_side(&b, &sh, 1060, &rng);
-		drift_and_date(&a, f, 0);
-		drift_and_date(&b, f, 1);
+		dated_sides(&a, &b, &sh, 77, 1060, 1);
 		busy_run(&a, 0, 1.9, pass == 0 ? 2.0 : 1.0);
 		busy_run(&a, 4, 2.1, pass == 0 ? 2.1 : 1.0);
 		busy_run(&a, 9, 1.5, pass == 0 ? 1.4 : 1.0);
@@ -800,13 +811,7 @@ START_TEST(busy_runs_left_out_by_probe)
 		struct pm_side a, b;
 		struct pm_bench_cmp c = { 0 };
 
-		pm_rng_seed(&rng, 1000 + seed);
-		for (i = 0; i < 12; i++)
-			f[i] = 1;
-		make_side(&a, &sh, 1000, &rng);
-		make_side(&b, &sh, 1000, &rng);
-		drift_and_date(&a, f, 0);
-		drift_and_date(&b, f, 1);
+		dated_sides(&a, &b, &sh, 1000 + seed, 1000, 1);
 		busy_run(seed % 2 ? &a : &b, seed % 12, 1.9, 2.0);
 		busy_run(seed % 3 ? &a : &b, (seed * 5 + 3) % 12, 1.6, 1.5);
 		pm_compare_bench(&c, &a, &b, "x", &o);
@@ -822,13 +827,7 @@ START_TEST(busy_runs_left_out_by_probe)
 		struct pm_side a, b;
 		struct pm_bench_cmp c = { 0 };
 
-		pm_rng_seed(&rng, 9);
-		for (i = 0; i < 12; i++)
-			f[i] = 1;
-		make_side(&a, &sh, 1000, &rng);
-		make_side(&b, &sh, 1000, &rng);
-		drift_and_date(&a, f, 0);
-		drift_and_date(&b, f, 30);
+		dated_sides(&a, &b, &sh, 9, 1000, 30);
 		busy_run(&a, 2, 1.9, 2.0);
 		busy_run(&a, 7, 1.9, 2.0);
 		pm_compare_bench(&c, &a, &b, "x", &o);
