@@ -258,12 +258,20 @@ static double run_seconds(const struct pm_result *r, unsigned run)
 	return iso_seconds(r->created);
 }
 
+/* Indexes ordered by the values t[index] (qsort_r). */
+static int cmp_index_by(const void *x, const void *y, void *t)
+{
+	double a = ((const double *)t)[*(const size_t *)x], b = ((const double *)t)[*(const size_t *)y];
+
+	return (a > b) - (a < b);
+}
+
 /* The rounds of one run (rounds[idx[0..n)]) into d. */
 static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 			 const struct pm_round *rounds, const size_t *at, const double *med,
 			 const size_t *idx, size_t n, double t)
 {
-	struct vec r = { 0 }, refs = { 0 };
+	struct vec r = { 0 }, probe = { 0 };
 	double all;
 	size_t i, k;
 
@@ -277,7 +285,7 @@ static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 		vec_push(&r, med[idx[i]]);
 		if (!isnan(rd->reference_ns)) {
 			vec_push(&d->refs, rd->reference_ns);
-			vec_push(&refs, rd->reference_ns);
+			vec_push(&probe, rd->reference_ns);
 		}
 		if (!isnan(rd->busy))
 			vec_push(&d->busy, rd->busy);
@@ -297,13 +305,13 @@ static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 	 */
 	vec_push(&d->runs, pm_geomean_faster_half(r.v, r.n));
 	vec_push(&d->run_t, t);
-	vec_push(&d->run_ref, refs.n ? pm_median(refs.v, refs.n) : NAN);
+	vec_push(&d->run_ref, probe.n ? pm_median(probe.v, probe.n) : NAN);
 	all = log(pm_geomean(r.v, r.n));
 	for (i = 0; i < r.n; i++)
 		d->within_ss += (log(r.v[i]) - all) * (log(r.v[i]) - all);
 	d->within_df += (double)r.n - 1;
 	free(r.v);
-	free(refs.v);
+	free(probe.v);
 }
 
 /*
@@ -722,13 +730,6 @@ static double sd_of(const double *v, size_t n)
 	return n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
 }
 
-static int cmp_by_time(const void *x, const void *y, void *t)
-{
-	double a = ((const double *)t)[*(const size_t *)x], b = ((const double *)t)[*(const size_t *)y];
-
-	return (a > b) - (a < b);
-}
-
 /* The indexes of d's runs, in the order they were taken. */
 static size_t *by_time(const struct side_data *d)
 {
@@ -736,7 +737,7 @@ static size_t *by_time(const struct side_data *d)
 
 	for (i = 0; i < d->runs.n; i++)
 		ix[i] = i;
-	qsort_r(ix, d->runs.n, sizeof(*ix), cmp_by_time, d->run_t.v);
+	qsort_r(ix, d->runs.n, sizeof(*ix), cmp_index_by, d->run_t.v);
 	return ix;
 }
 
@@ -746,12 +747,15 @@ static size_t *by_time(const struct side_data *d)
  * both sides have n runs and no pair overlaps the next in time.  A drift
  * of the host then hits both runs of a pair alike and drops out of d.
  */
-static bool taken_in_turn(const struct side_data *a, const struct side_data *b, double **d)
+static bool taken_in_turn(const struct side_data *a, const struct side_data *b, double **d,
+			  double **x)
 {
 	size_t n = a->runs.n, i, *ia, *ib;
 	bool ok = n == b->runs.n && a->run_t.n == n && b->run_t.n == n;
 
 	*d = NULL;
+	if (x)
+		*x = NULL;
 	for (i = 0; ok && i < n; i++)
 		ok = isfinite(a->run_t.v[i]) && isfinite(b->run_t.v[i]);
 	if (!ok)
@@ -765,6 +769,12 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
 		*d = pm_xcalloc(n, sizeof(**d));
 		for (i = 0; i < n; i++)
 			(*d)[i] = log(b->runs.v[ib[i]]) - log(a->runs.v[ia[i]]);
+		/* and the log ratio of each pair's probes (NAN unknown) */
+		if (x) {
+			*x = pm_xcalloc(n, sizeof(**x));
+			for (i = 0; i < n; i++)
+				(*x)[i] = log(b->run_ref.v[ib[i]]) - log(a->run_ref.v[ia[i]]);
+		}
 	}
 	free(ia);
 	free(ib);
@@ -783,22 +793,36 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
  */
 #define BUSY_PROBE 0.20
 
-/* Runs of d whose probe marks them busy; none when d has fewer than 3
- * runs or more than half are (then the fastest run is the odd one). */
-static size_t busy_runs(const struct side_data *d, bool *busy)
+/* The fastest probe of a side's runs, INFINITY when none has one. */
+static double fastest_probe(const struct side_data *d)
 {
 	double lo = INFINITY;
-	size_t i, n = 0;
+	size_t i;
 
 	for (i = 0; i < d->run_ref.n; i++)
 		if (d->run_ref.v[i] > 0 && d->run_ref.v[i] < lo)
 			lo = d->run_ref.v[i];
+	return lo;
+}
+
+/*
+ * Runs of d whose probe marks them busy, against lo, the fastest probe
+ * of both sides (one bar for both: a side busy all along is not compared
+ * in its own slow state with the other side's fast one).  None when d
+ * has fewer than 3 runs, or, with cap, more than half are busy (then the
+ * fastest runs are the odd ones; compare_paired takes the probe into
+ * account).
+ */
+static size_t busy_runs(const struct side_data *d, double lo, bool cap, bool *busy)
+{
+	size_t i, n = 0;
+
 	for (i = 0; i < d->runs.n; i++) {
 		busy[i] = d->runs.n >= 3 && isfinite(lo) && i < d->run_ref.n &&
 			  d->run_ref.v[i] > (1 + BUSY_PROBE) * lo;
 		n += busy[i];
 	}
-	if (2 * n > d->runs.n) {
+	if (cap && 2 * n > d->runs.n) {
 		memset(busy, 0, d->runs.n * sizeof(*busy));
 		n = 0;
 	}
@@ -817,13 +841,14 @@ static void leave_out_busy_runs(const struct pm_side *old, const struct pm_side 
 {
 	bool *ba = pm_xcalloc(a->runs.n + 1, sizeof(*ba));
 	bool *bb = pm_xcalloc(b->runs.n + 1, sizeof(*bb));
-	size_t na = busy_runs(a, ba), nb = busy_runs(b, bb), i;
-	double *d;
+	double lo = fmin(fastest_probe(a), fastest_probe(b)), *d;
+	bool paired = taken_in_turn(a, b, &d, NULL);
+	size_t na = busy_runs(a, lo, !paired, ba), nb = busy_runs(b, lo, !paired, bb), i;
 
-	if ((na || nb) && taken_in_turn(a, b, &d)) {
+	free(d);
+	if ((na || nb) && paired) {
 		size_t n = a->runs.n, *ia = by_time(a), *ib = by_time(b), pairs = 0;
 
-		free(d);
 		for (i = 0; i < n; i++)
 			if (ba[ia[i]] || bb[ib[i]]) {
 				ba[ia[i]] = bb[ib[i]] = true;
@@ -850,29 +875,110 @@ static void leave_out_busy_runs(const struct pm_side *old, const struct pm_side 
 	free(bb);
 }
 
+/* The probes of all runs of both sides spread by more than BUSY_PROBE
+ * (all known): the host ran at more than one speed.  *range: slowest
+ * over fastest. */
+static bool probe_moved(const struct side_data *a, const struct side_data *b, double *range)
+{
+	const struct side_data *side[2] = { a, b };
+	double lo = INFINITY, hi = 0;
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < side[k]->runs.n; i++) {
+			double p = i < side[k]->run_ref.n ? side[k]->run_ref.v[i] : NAN;
+
+			if (!(p > 0))
+				return false;
+			lo = fmin(lo, p);
+			hi = fmax(hi, p);
+		}
+	*range = hi / lo;
+	return hi > (1 + BUSY_PROBE) * lo;
+}
+
+/* Signed ranks of d_i - slope x_i. */
+static int signed_rank_adjusted(const double *d, const double *x, size_t n, double slope,
+				double level, struct pm_signed_rank *sr)
+{
+	double *e = pm_xcalloc(n, sizeof(*e));
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++)
+		e[i] = d[i] - slope * x[i];
+	err = pm_signed_rank(e, n, level, sr);
+	free(e);
+	return err;
+}
+
+/*
+ * Pairs whose runs saw the host at different speeds: d_i, the log ratio
+ * of pair i, carries x_i, the log ratio of its probes, times how much the
+ * benchmark feels the host's speed (under TCG on this shared host,
+ * page-walk ran 1.9 times slower when the probe ran 1.4 times).  Fit
+ * d_i = delta + slope x_i with the Theil-Sen slope (a pair far off the
+ * line moves it by one place) and compare d_i - slope x_i by signed
+ * ranks: delta is the change at equal host speed.  Not knowing the slope
+ * exactly moves the estimate by half the distance between the estimates
+ * at the ends of the slope's interval; that is added to each side of the
+ * signed-rank interval in quadrature (independent errors, same level).
+ */
+static int compare_adjusted(const double *d, const double *x, size_t n, double level,
+			    struct pm_signed_rank *sr, double *slope)
+{
+	struct pm_slope sl;
+	struct pm_signed_rank at_lo, at_hi;
+	double shift;
+
+	if (pm_theil_sen(x, d, n, level, &sl) || !isfinite(sl.lo) || !isfinite(sl.hi) ||
+	    signed_rank_adjusted(d, x, n, sl.slope, level, sr) ||
+	    signed_rank_adjusted(d, x, n, sl.lo, level, &at_lo) ||
+	    signed_rank_adjusted(d, x, n, sl.hi, level, &at_hi))
+		return -EINVAL;
+	shift = fabs(at_hi.estimate - at_lo.estimate) / 2;
+	sr->lo = sr->estimate - hypot(sr->estimate - sr->lo, shift);
+	sr->hi = sr->estimate + hypot(sr->hi - sr->estimate, shift);
+	*slope = sl.slope;
+	return 0;
+}
+
 /*
  * Runs taken in turn, enough pairs for an interval at c->level (8 at
  * 99%): compare them pair by pair, by signed ranks, which weigh a pair
- * that drifted far (a busy minute) as one rank.
+ * that drifted far (a busy minute) as one rank.  When the host ran at
+ * several speeds (the probe moved, probe_moved), at equal host speed
+ * (compare_adjusted).
  */
 static void compare_paired(struct pm_bench_cmp *c, const struct side_data *a,
 			   const struct side_data *b)
 {
 	struct pm_signed_rank sr;
-	double *d;
+	size_t n = a->runs.n, i;
+	double *d, *x, slope;
 
-	if (c->unit != PM_UNIT_RUNS || a->runs.n < 2 || !taken_in_turn(a, b, &d))
+	if (c->unit != PM_UNIT_RUNS || n < 2 || !taken_in_turn(a, b, &d, &x))
 		return;
-	if (a->runs.n <= PM_SIGNED_RANK_MAX &&
-	    pm_signed_rank(d, a->runs.n, c->level, &sr) == 0 && isfinite(sr.lo)) {
-		c->paired = true;
-		c->ratio = exp(sr.estimate);
-		c->ci_low = exp(sr.lo);
-		c->ci_high = exp(sr.hi);
-		c->p_value = sr.p;
-		c->unit_sd = sd_of(d, a->runs.n) / sqrt(2);
+	if (n <= PM_SIGNED_RANK_MAX && probe_moved(a, b, &c->probe_range) &&
+	    compare_adjusted(d, x, n, c->level, &sr, &slope) == 0 && isfinite(sr.lo)) {
+		c->probe_adjusted = true;
+		c->probe_slope = slope;
+		for (i = 0; i < n; i++)
+			d[i] -= slope * x[i];
+	} else if (!(n <= PM_SIGNED_RANK_MAX && pm_signed_rank(d, n, c->level, &sr) == 0 &&
+		     isfinite(sr.lo))) {
+		free(d);
+		free(x);
+		return;
 	}
+	c->paired = true;
+	c->ratio = exp(sr.estimate);
+	c->ci_low = exp(sr.lo);
+	c->ci_high = exp(sr.hi);
+	c->p_value = sr.p;
+	c->unit_sd = sd_of(d, n) / sqrt(2);
 	free(d);
+	free(x);
 }
 
 void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
@@ -1221,6 +1327,14 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	 * benchmark, on the same CPU: the machine ran at another speed, which
 	 * is not a change of the code.  When it did not move, say that too.
 	 */
+	if (c->probe_adjusted) {
+		c->machine_note = pm_xasprintf(
+			"the machine-speed probe differed by up to %.0f%% between runs; the pairs "
+			"were compared at equal host speed (each pair's difference less %.2f "
+			"times its probe's), so the machine's speed is taken out",
+			100 * (c->probe_range - 1), c->probe_slope);
+		return;
+	}
 	if (isnan(r) || !(r > 0)) {
 		c->machine_note = pm_xstrdup("no machine-speed probe on a side (older or "
 					     "imported results): a change of the machine's own "

@@ -124,6 +124,11 @@ struct pm_bench_cmp {
 	 * host was busy (compare.c, BUSY_PROBE); by pairs when paired */
 	size_t left_out_old, left_out_new;
 	bool left_out_paired;
+	/* paired runs compared at equal host speed: the probe moved between
+	 * them, and each pair's difference less probe_slope times its
+	 * probe's (compare.c, compare_adjusted) */
+	bool probe_adjusted;
+	double probe_slope, probe_range;	/* range: slowest probe / fastest */
 	const char *prior_from;	/* where those runs are (opts.spread_name) */
 	double rel_ci_old, rel_ci_new;	/* relative CI half-widths of the sides */
 	bool converged_old, converged_new;

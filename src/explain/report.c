@@ -89,6 +89,13 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 			 "exceed %.0f%%", c->n_old, c->n_new, 100 * c->margin);
 		break;
 	}
+	if (c->probe_adjusted) {
+		size_t at = strlen(buf);
+
+		snprintf(buf + at, len - at, ", at equal host speed (the machine-speed probe "
+			 "differed by up to %.0f%% between runs; each pair's difference less "
+			 "%.2f times its probe's)", 100 * (c->probe_range - 1), c->probe_slope);
+	}
 	if (c->left_out_old || c->left_out_new) {
 		size_t at = strlen(buf);
 
@@ -473,6 +480,8 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "paired", json_boolean(c->paired));
 		json_object_set_new(b, "left_out_old", json_integer((json_int_t)c->left_out_old));
 		json_object_set_new(b, "left_out_new", json_integer((json_int_t)c->left_out_new));
+		json_object_set_new(b, "probe_slope",
+				    c->probe_adjusted ? json_real(c->probe_slope) : json_null());
 		json_object_set_new(b, "spread_runs", json_integer((json_int_t)c->prior_runs));
 		json_object_set_new(b, "spread_sd", c->prior_runs ? num(expm1(c->prior_sd)) :
 				    json_null());

@@ -759,3 +759,71 @@ int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_ran
 	free(w);
 	return 0;
 }
+
+/* The standard normal quantile, by bisection of its CDF. */
+static double normal_quantile(double p)
+{
+	double lo = -40, hi = 40;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(-mid / M_SQRT2) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int pm_theil_sen(const double *x, const double *y, size_t n, double level,
+		 struct pm_slope *out)
+{
+	double *s, *xs, z, c, var;
+	size_t i, j, m = 0, lo, hi;
+
+	if (!x || !y || !out || n < 3)
+		return -EINVAL;
+	s = calloc(n * (n - 1) / 2, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (x[j] != x[i] && isfinite(x[i]) && isfinite(x[j]))
+				s[m++] = (y[j] - y[i]) / (x[j] - x[i]);
+	if (m < 3) {
+		free(s);
+		return -EINVAL;
+	}
+	sort_any(s, m, sizeof(*s), pm_cmp_double);
+	out->slope = pm_quantile_sorted(s, m, 0.5);
+	/* Kendall's S has variance (n(n-1)(2n+5) - sum over groups of equal
+	 * x of t(t-1)(2t+5)) / 18; the interval runs from the ((m - c) / 2)-th
+	 * slope to the ((m + c) / 2 + 1)-th */
+	var = (double)n * (double)(n - 1) * (double)(2 * n + 5);
+	xs = malloc(n * sizeof(*xs));
+	if (!xs) {
+		free(s);
+		return -ENOMEM;
+	}
+	memcpy(xs, x, n * sizeof(*xs));
+	sort_any(xs, n, sizeof(*xs), pm_cmp_double);
+	for (i = 0; i < n; i = j) {
+		double t;
+
+		for (j = i + 1; j < n && xs[j] == xs[i]; j++)
+			;
+		t = (double)(j - i);
+		var -= t * (t - 1) * (2 * t + 5);
+	}
+	free(xs);
+	z = normal_quantile(0.5 + level / 2);
+	c = z * sqrt(var / 18);
+	lo = (double)m > c ? (size_t)floor(((double)m - c) / 2) : 0;
+	hi = (size_t)ceil(((double)m + c) / 2);
+	out->lo = lo >= 1 ? s[lo - 1] : -INFINITY;
+	out->hi = hi < m ? s[hi] : INFINITY;
+	free(s);
+	return 0;
+}

@@ -132,4 +132,20 @@ struct pm_signed_rank {
  */
 int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_rank *out);
 
+/* A straight line's slope, robustly: y = a + slope * x. */
+struct pm_slope {
+	double slope;		/* Theil-Sen: the median of the slopes of all pairs */
+	double lo, hi;		/* Sen's interval at the level asked */
+};
+
+/*
+ * The Theil-Sen slope of y on x[0..n) and Sen's interval for it (from
+ * Kendall's tau, by its normal approximation, ties in x counted).  A
+ * point far off the line moves the median slope by one place, not by its
+ * distance.  Pairs with equal x have no slope and are skipped.  0, -EINVAL when fewer than 3
+ * points or fewer than 3 pairs with a slope, -ENOMEM.
+ */
+int pm_theil_sen(const double *x, const double *y, size_t n, double level,
+		 struct pm_slope *out);
+
 #endif

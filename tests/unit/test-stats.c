@@ -530,6 +530,40 @@ START_TEST(test_signed_rank)
 }
 END_TEST
 
+/*
+ * Theil-Sen: a line with one point far off keeps its slope (least squares
+ * would give 4.8 here); five noisy points against the slopes worked by
+ * hand (the median of ten, and Sen's interval: at 80% the 2nd and 9th
+ * slope, at 95% none with five points); too few points refused.
+ */
+START_TEST(test_theil_sen)
+{
+	double x[10], y[10];
+	const double x5[5] = { 0, 1, 2, 3, 4 }, y5[5] = { 0, 1.5, 1.8, 3.4, 3.9 };
+	const double same[4] = { 1, 1, 1, 1 };
+	struct pm_slope s;
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		x[i] = (double)i + 1;
+		y[i] = 2 * x[i] + 1;
+	}
+	y[9] = 100;
+	ck_assert_int_eq(pm_theil_sen(x, y, 10, 0.95, &s), 0);
+	ck_assert_double_eq_tol(s.slope, 2, 1e-12);
+	ck_assert_double_eq_tol(s.lo, 2, 1e-12);
+	ck_assert_double_eq_tol(s.hi, 2, 1e-12);
+	ck_assert_int_eq(pm_theil_sen(x5, y5, 5, 0.80, &s), 0);
+	ck_assert_double_eq_tol(s.slope, (0.95 + 0.975) / 2, 1e-12);
+	ck_assert_double_eq_tol(s.lo, 0.5, 1e-12);
+	ck_assert_double_eq_tol(s.hi, 1.5, 1e-12);
+	ck_assert_int_eq(pm_theil_sen(x5, y5, 5, 0.95, &s), 0);
+	ck_assert(isinf(s.lo) && s.lo < 0 && isinf(s.hi) && s.hi > 0);
+	ck_assert_int_eq(pm_theil_sen(x5, y5, 2, 0.95, &s), -EINVAL);
+	ck_assert_int_eq(pm_theil_sen(same, y5, 4, 0.95, &s), -EINVAL);
+}
+END_TEST
+
 /* A run's value: the faster half of its rounds, so one busy round (+20%)
  * leaves it alone; 2 of 3; all of 1 or 2; the input is not reordered. */
 START_TEST(test_geomean_faster_half)
@@ -574,6 +608,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_log_ratio_t);
 	tcase_add_test(tc, test_mean_ci);
 	tcase_add_test(tc, test_signed_rank);
+	tcase_add_test(tc, test_theil_sen);
 	suite_add_tcase(s, tc);
 	return s;
 }
