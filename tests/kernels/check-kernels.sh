@@ -9,7 +9,7 @@
 #   check-kernels.sh BUILDDIR
 #   CASES="mitigations thp"  run only these cases
 #   KERNEL=/boot/vmlinuz-R   this kernel (default: the newest installed)
-#   ROUNDS=N                 boots per side (default 3; page-tables 20)
+#   ROUNDS=N                 boots per side (default 3; page-tables 40)
 #   OUT=DIR                  where the cases' directories go
 #                            (default BUILDDIR/check-kernels.out, replaced)
 set -u
@@ -18,7 +18,7 @@ BUILD=${1:?usage: check-kernels.sh BUILDDIR}
 PMBENCH=$BUILD/pmbench
 QEMU=/usr/bin/qemu-system-x86_64
 ROUNDS=${ROUNDS:-3}
-PT_ROUNDS=${ROUNDS_PAGE_TABLES:-$(( ROUNDS > 20 ? ROUNDS : 20 ))}
+PT_ROUNDS=${ROUNDS_PAGE_TABLES:-$(( ROUNDS > 40 ? ROUNDS : 40 ))}
 OUT=${OUT:-$BUILD/check-kernels.out}
 CASES=${CASES:-mitigations page-tables same preemption thp}
 
@@ -99,8 +99,11 @@ run_case() {
 	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$expected" "$found" "$pass" "${secs}s" >> "$RESULTS"
 }
 
-# Short guest runs: TCG is 10-50 times slower than the host.
-RUN="--max-time 0.5 --rounds-per-boot 2"
+# Short guest runs: TCG is 10-50 times slower than the host.  One vCPU:
+# one QEMU thread less competes with the host's other work, and a 2-vCPU
+# guest starved by the host can hang in a cross-CPU call (a thp boot of
+# 4 December: perf_event_open -> text_poke_bp_batch waited 130 s).
+RUN="--vcpus 1 --max-time 0.5 --rounds-per-boot 2"
 
 # 1. mitigations off (A) and on (B), on a CPU the kernel treats as Intel:
 #    page-table isolation and MDS buffer clearing on every system call.
@@ -113,14 +116,17 @@ run_case mitigations mitigations "null null-io" "$ROUNDS" 3 \
 #    extra level is one more page-table read per walk, of an entry that
 #    is always in the host's cache (user space is one top-level entry),
 #    so under TCG it is a small part of QEMU's TLB fill: page-walk is
-#    2.5-5% slower, below the default floor, while the host's busy minutes
-#    move a boot by 10-100%.  Hence 20 boots a side, which explain compares
-#    pair by pair (signed ranks: a drift hits both boots of a pair, and a
-#    pair that drifted far counts as one rank), page-walk alone, one vCPU
-#    (it halves the spread between boots), and a 1% floor.  A boot that
-#    ran at half speed (its machine-speed probe too) leaves out its pair:
-#    2 to 5 pairs of 12 or 20 in the runs of 4 December, and with 12
-#    boots the rest were too few to settle +3 to +5%.
+#    2.5-5% slower, below the default floor, while boots differ by 4-8%
+#    even at the same host speed, and the host's busy minutes move a boot
+#    by 10-100%.  Hence 40 boots a side, which explain compares pair by
+#    pair (signed ranks: a drift hits both boots of a pair, and a pair
+#    that drifted far counts as one rank), page-walk alone, and a 1%
+#    floor.  A boot that ran at another speed (its machine-speed probe
+#    too) leaves out its pair, or, when the host flipped between speeds
+#    in more than half of the pairs (most boots on 4 December, 21:47),
+#    the pairs are compared at equal host speed.  20 boots a side passed
+#    2 times in 3, and gave +3.9% with a 99% interval from -1.9% in that
+#    busy hour.
 run_case page-tables page-table-levels "page-walk" "$PT_ROUNDS" 1 --vcpus 1 \
 	--cpu max,la57=on --append-a no5lvl --max-time 0.5 --rounds-per-boot 3 \
 	-- page-walk
@@ -132,10 +138,9 @@ run_case same no-change "" "$ROUNDS" 3 $RUN -- null pipe page-fault-anon
 #    waits while another on its CPU is in a long system call (full
 #    preempts inside the kernel, none waits for the call to return).
 #    ctx and pipe are left out: both tasks block at the same points under
-#    either model, and their figures only showed boot-to-boot noise.  One
-#    vCPU: the two tasks share it anyway, and one QEMU thread less
-#    competes with the host's other work.
-run_case preemption preemption "wakeup-kernel-hog" "$ROUNDS" 3 --vcpus 1 \
+#    either model, and their figures only showed boot-to-boot noise.  The
+#    two tasks share the one vCPU.
+run_case preemption preemption "wakeup-kernel-hog" "$ROUNDS" 3 \
 	--append-a preempt=none --append-b preempt=full $RUN -- wakeup-kernel-hog
 
 # 5. THP always (A) and never (B), on anonymous faults asking for huge
