@@ -783,8 +783,8 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
 
 /*
  * A run whose machine-speed probe (the fixed user-space loop timed after
- * every trial) ran this much slower than in its side's fastest run was
- * taken while the host was busy.  Under QEMU's TCG on a shared host, a
+ * every trial) ran this much slower than in the fastest run of either
+ * side was taken while the host was busy.  Under QEMU's TCG on a shared host, a
  * whole boot now and then runs at half speed (probe 1.9-2.3 ns against
  * 1.37-1.56 in the others, the benchmark 1.5-2.1 times slower); on the
  * host itself the probe stayed within 9% of its fastest run in 40 quick
@@ -809,9 +809,9 @@ static double fastest_probe(const struct side_data *d)
  * Runs of d whose probe marks them busy, against lo, the fastest probe
  * of both sides (one bar for both: a side busy all along is not compared
  * in its own slow state with the other side's fast one).  None when d
- * has fewer than 3 runs, or, with cap, more than half are busy (then the
- * fastest runs are the odd ones; compare_paired takes the probe into
- * account).
+ * has fewer than 3 runs, or, with cap (runs not taken in turn), more
+ * than half are busy: then the fastest runs are the odd ones.  Runs
+ * taken in turn are capped by pairs (leave_out_busy_runs).
  */
 static size_t busy_runs(const struct side_data *d, double lo, bool cap, bool *busy)
 {
@@ -939,30 +939,59 @@ static int compare_adjusted(const double *d, const double *x, size_t n, double l
 	shift = fabs(at_hi.estimate - at_lo.estimate) / 2;
 	sr->lo = sr->estimate - hypot(sr->estimate - sr->lo, shift);
 	sr->hi = sr->estimate + hypot(sr->hi - sr->estimate, shift);
+	/* the p-value, as the interval, must not forget the slope's doubt */
+	sr->p = fmax(sr->p, fmax(at_lo.p, at_hi.p));
 	*slope = sl.slope;
 	return 0;
+}
+
+/*
+ * The adjustment assumes the probe measures the host and nothing of the
+ * code compared.  Check it where the host was alike: in the pairs whose
+ * probes are within BUSY_PROBE of each other, the probes must agree to
+ * PROBE_SAME (their median log ratio), and there must be 3 such pairs
+ * to tell.  A kernel that slowed the probe itself (interrupts, a timer)
+ * would otherwise have that taken out of the benchmark, 1.9 times over.
+ */
+#define PROBE_SAME 0.02
+
+static bool probe_measures_host(const double *x, size_t n)
+{
+	double *v = pm_xcalloc(n + 1, sizeof(*v));
+	size_t i, k = 0;
+	bool ok;
+
+	for (i = 0; i < n; i++)
+		if (fabs(x[i]) < log1p(BUSY_PROBE))
+			v[k++] = x[i];
+	ok = k >= 3 && fabs(pm_median(v, k)) <= log1p(PROBE_SAME);
+	free(v);
+	return ok;
 }
 
 /*
  * Runs taken in turn, enough pairs for an interval at c->level (8 at
  * 99%): compare them pair by pair, by signed ranks, which weigh a pair
  * that drifted far (a busy minute) as one rank.  When the host ran at
- * several speeds (the probe moved, probe_moved), at equal host speed
- * (compare_adjusted).
+ * several speeds (probe_moved) and the probe measured only the host
+ * (probe_measures_host), at equal host speed (compare_adjusted); when
+ * that cannot be had (too few pairs for the slope's interval, more than
+ * PM_SIGNED_RANK_MAX), as they are.
  */
 static void compare_paired(struct pm_bench_cmp *c, const struct side_data *a,
 			   const struct side_data *b)
 {
 	struct pm_signed_rank sr;
 	size_t n = a->runs.n, i;
-	double *d, *x, slope;
+	double *d, *x, slope, range;
 
 	if (c->unit != PM_UNIT_RUNS || n < 2 || !taken_in_turn(a, b, &d, &x))
 		return;
-	if (n <= PM_SIGNED_RANK_MAX && probe_moved(a, b, &c->probe_range) &&
+	if (n <= PM_SIGNED_RANK_MAX && probe_moved(a, b, &range) && probe_measures_host(x, n) &&
 	    compare_adjusted(d, x, n, c->level, &sr, &slope) == 0 && isfinite(sr.lo)) {
 		c->probe_adjusted = true;
 		c->probe_slope = slope;
+		c->probe_range = range;
 		for (i = 0; i < n; i++)
 			d[i] -= slope * x[i];
 	} else if (!(n <= PM_SIGNED_RANK_MAX && pm_signed_rank(d, n, c->level, &sr) == 0 &&

@@ -781,7 +781,7 @@ int pm_theil_sen(const double *x, const double *y, size_t n, double level,
 		 struct pm_slope *out)
 {
 	double *s, *xs, z, c, var;
-	size_t i, j, m = 0, lo, hi;
+	size_t i, j, k, m = 0, lo, hi;
 
 	if (!x || !y || !out || n < 3)
 		return -EINVAL;
@@ -790,7 +790,8 @@ int pm_theil_sen(const double *x, const double *y, size_t n, double level,
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
-			if (x[j] != x[i] && isfinite(x[i]) && isfinite(x[j]))
+			if (x[j] != x[i] && isfinite(x[i]) && isfinite(x[j]) &&
+			    isfinite(y[i]) && isfinite(y[j]))
 				s[m++] = (y[j] - y[i]) / (x[j] - x[i]);
 	if (m < 3) {
 		free(s);
@@ -801,18 +802,21 @@ int pm_theil_sen(const double *x, const double *y, size_t n, double level,
 	/* Kendall's S has variance (n(n-1)(2n+5) - sum over groups of equal
 	 * x of t(t-1)(2t+5)) / 18; the interval runs from the ((m - c) / 2)-th
 	 * slope to the ((m + c) / 2 + 1)-th */
-	var = (double)n * (double)(n - 1) * (double)(2 * n + 5);
 	xs = malloc(n * sizeof(*xs));
 	if (!xs) {
 		free(s);
 		return -ENOMEM;
 	}
-	memcpy(xs, x, n * sizeof(*xs));
-	sort_any(xs, n, sizeof(*xs), pm_cmp_double);
-	for (i = 0; i < n; i = j) {
+	/* the points that have slopes: finite x and y */
+	for (i = 0, k = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i]))
+			xs[k++] = x[i];
+	var = (double)k * (double)(k - 1) * (double)(2 * k + 5);
+	sort_any(xs, k, sizeof(*xs), pm_cmp_double);
+	for (i = 0; i < k; i = j) {
 		double t;
 
-		for (j = i + 1; j < n && xs[j] == xs[i]; j++)
+		for (j = i + 1; j < k && xs[j] == xs[i]; j++)
 			;
 		t = (double)(j - i);
 		var -= t * (t - 1) * (2 * t + 5);

@@ -142,7 +142,8 @@ struct pm_slope {
  * The Theil-Sen slope of y on x[0..n) and Sen's interval for it (from
  * Kendall's tau, by its normal approximation, ties in x counted).  A
  * point far off the line moves the median slope by one place, not by its
- * distance.  Pairs with equal x have no slope and are skipped.  0, -EINVAL when fewer than 3
+ * distance.  Pairs with equal x, and points with x or y not finite,
+ * have no slope and are skipped.  0, -EINVAL when fewer than 3
  * points or fewer than 3 pairs with a slope, -ENOMEM.
  */
 int pm_theil_sen(const double *x, const double *y, size_t n, double level,

@@ -26,7 +26,8 @@ done
 pm explain "$T/old" "$T/new"
 expect_status 0 "explain of two stat sides"
 expect_out 'OLD .*: 4 runs'
-expect_out '^work  REGRESSION  .* 4 vs 4 runs\)'
+# (a pair whose probe says the host was busy may be left out)
+expect_out '^work  REGRESSION  .* (4 vs 4 runs\)|3 vs 3 runs; 1 pair left out)'
 # where: the kernel time grew, by more than the user time
 line=$(grep -E '^    kernel [-+][0-9.]+ [mun]?s per op, user [-+][0-9.]+ [mun]?s per op \(split from samples\)' "$T/out")
 [ -n "$line" ] || { fail "no user/kernel split from samples"; finish; }
