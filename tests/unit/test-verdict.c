@@ -734,6 +734,14 @@ END_TEST
 
 /* Run i of s taken while the host was busy: slow by `slow`, its
  * machine-speed probe slow by `probe`. */
+/* Free one comparison and its two sides. */
+static void release(struct pm_bench_cmp *c, struct pm_side *a, struct pm_side *b)
+{
+	free_cmp(c);
+	pm_side_free(a);
+	pm_side_free(b);
+}
+
 static void busy_run(struct pm_side *s, size_t i, double slow, double probe)
 {
 	struct pm_bench_result *b = &s->runs[i].bench[0];
@@ -802,9 +810,7 @@ START_TEST(busy_runs_left_out_by_probe)
 			ck_assert_uint_eq(c.left_out_old + c.left_out_new, 0);
 			ck_assert_int_eq(c.verdict, PM_INCONCLUSIVE);
 		}
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 	/* A/A: busy boots on either side, nothing called */
 	for (seed = 0; seed < 100; seed++) {
@@ -817,9 +823,7 @@ START_TEST(busy_runs_left_out_by_probe)
 		pm_compare_bench(&c, &a, &b, "x", &o);
 		ck_assert_uint_ge(c.left_out_old, 1);
 		called += c.verdict == PM_REGRESSION || c.verdict == PM_IMPROVEMENT;
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 	ck_assert_uint_eq(called, 0);
 	/* not taken in turn (all of A, then all of B): runs go one by one */
@@ -836,9 +840,7 @@ START_TEST(busy_runs_left_out_by_probe)
 		ck_assert_uint_eq(c.left_out_new, 0);
 		ck_assert_uint_eq(c.n_old, 10);
 		ck_assert_uint_eq(c.n_new, 12);
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 	/* seven of twelve busy: none left out */
 	{
@@ -852,9 +854,7 @@ START_TEST(busy_runs_left_out_by_probe)
 			busy_run(&a, i, 1.9, 2.0);
 		pm_compare_bench(&c, &a, &b, "x", &o);
 		ck_assert_uint_eq(c.left_out_old + c.left_out_new, 0);
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 }
 END_TEST
@@ -925,9 +925,7 @@ START_TEST(pairs_compared_at_equal_host_speed)
 			ck_assert(!c.probe_adjusted);
 			ck_assert_int_eq(c.verdict, PM_INCONCLUSIVE);
 		}
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 	/* A/A at the 1% floor, the host slow in 2 of 3 boots of both sides,
 	 * or (odd seeds) of A and in 1 of 3 of B, which unadjusted reads as
@@ -941,9 +939,7 @@ START_TEST(pairs_compared_at_equal_host_speed)
 		pm_compare_bench(&c, &a, &b, "x", &o);
 		ck_assert(c.probe_adjusted);
 		called += c.verdict == PM_REGRESSION || c.verdict == PM_IMPROVEMENT;
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 	ck_assert_uint_eq(called, 0);
 	/* B's kernel slows the probe itself (5% in every boot): the probe
@@ -958,9 +954,7 @@ START_TEST(pairs_compared_at_equal_host_speed)
 		pm_compare_bench(&c, &a, &b, "x", &o);
 		ck_assert(c.paired);
 		ck_assert(!c.probe_adjusted);
-		free_cmp(&c);
-		pm_side_free(&a);
-		pm_side_free(&b);
+		release(&c, &a, &b);
 	}
 }
 END_TEST
