@@ -347,7 +347,7 @@ static int aim_common_setup(struct pm_ctx *ctx)
 	r /= a; K(r); r /= b; K(r); a /= b; K(a); b /= a; K(b)
 
 #define AIM_ARITH(fn, T, init, BODY, K)					\
-static int fn(struct pm_ctx *ctx)					\
+PM_OP(fn)							\
 {									\
 	struct aim *st = ctx->priv;					\
 	T r, a, b;							\
@@ -430,7 +430,7 @@ static int one_setup(struct pm_ctx *ctx)	/* integer mul, div */
 #define SIEVE_ROUNDS 5
 #define SIEVE_PRIMES 78500	/* AIM9's count: 0 and 1 stay marked */
 
-static int sieve_op(struct pm_ctx *ctx)
+PM_OP(sieve_op)
 {
 	struct aim *st = ctx->priv;
 	char *table, *left, *right;
@@ -466,7 +466,7 @@ static int sieve_op(struct pm_ctx *ctx)
 
 #define CREAT_LOOP 1000
 
-static int creat_clo_op(struct pm_ctx *ctx)
+PM_OP(creat_clo_op)
 {
 	char name[PATH_MAX];
 	int n, fd;
@@ -531,7 +531,7 @@ static int brk_loop(struct pm_ctx *ctx, int loops, bool dirty)
 	return 0;
 }
 
-static int page_test_op(struct pm_ctx *ctx)
+PM_OP(page_test_op)
 {
 	int err;
 
@@ -541,7 +541,7 @@ static int page_test_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int brk_test_op(struct pm_ctx *ctx)
+PM_OP(brk_test_op)
 {
 	int err;
 
@@ -567,7 +567,7 @@ static void jmp_dummy(jmp_buf buf, int count)
 	pm_barrier();		/* not a tail call: a real frame each */
 }
 
-static int jmp_test_op(struct pm_ctx *ctx)
+PM_OP(jmp_test_op)
 {
 	jmp_buf buf;
 	volatile int i;
@@ -607,7 +607,7 @@ static int signal_test_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int signal_test_op(struct pm_ctx *ctx)
+PM_OP(signal_test_op)
 {
 	pid_t self;
 
@@ -639,7 +639,7 @@ static void link_cleanup(char fns[][PATH_MAX], int fd)
 		close(fd);
 }
 
-static int link_test_op(struct pm_ctx *ctx)
+PM_OP(link_test_op)
 {
 	char fns[LINK_MAX_NAMES][PATH_MAX];
 	int i, n, fd, err;
@@ -741,7 +741,7 @@ static int disk_random(struct pm_ctx *ctx, bool writing)
 	return err;
 }
 
-static int disk_rr_op(struct pm_ctx *ctx)
+PM_OP(disk_rr_op)
 {
 	int err;
 
@@ -751,7 +751,7 @@ static int disk_rr_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int disk_rw_op(struct pm_ctx *ctx)
+PM_OP(disk_rw_op)
 {
 	int err;
 
@@ -761,7 +761,7 @@ static int disk_rw_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int disk_rd_op(struct pm_ctx *ctx)
+PM_OP(disk_rd_op)
 {
 	struct aim *st = ctx->priv;
 	int fd, i, err = 0;
@@ -780,7 +780,7 @@ static int disk_rd_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int disk_wrt_op(struct pm_ctx *ctx)
+PM_OP(disk_wrt_op)
 {
 	struct aim *st = ctx->priv;
 	char name[PATH_MAX];
@@ -800,7 +800,7 @@ static int disk_wrt_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int disk_cp_op(struct pm_ctx *ctx)
+PM_OP(disk_cp_op)
 {
 	struct aim *st = ctx->priv;
 	char name[PATH_MAX];
@@ -943,17 +943,17 @@ static int sync_op(struct pm_ctx *ctx, enum sync_kind kind)
 	return 0;
 }
 
-static int sync_disk_rw_op(struct pm_ctx *ctx)
+PM_OP(sync_disk_rw_op)
 {
 	return sync_op(ctx, SYNC_RW);
 }
 
-static int sync_disk_wrt_op(struct pm_ctx *ctx)
+PM_OP(sync_disk_wrt_op)
 {
 	return sync_op(ctx, SYNC_WRT);
 }
 
-static int sync_disk_cp_op(struct pm_ctx *ctx)
+PM_OP(sync_disk_cp_op)
 {
 	return sync_op(ctx, SYNC_CP);
 }
@@ -1032,7 +1032,7 @@ static inline double aim_neg(struct aim *st)
 	return aim_arg(st) - 10.0001;
 }
 
-static int num_rtns_1_op(struct pm_ctx *ctx)
+PM_OP(num_rtns_1_op)
 {
 	struct aim *st = ctx->priv;
 	double dtemp1;
@@ -1064,7 +1064,7 @@ static double nr_f_prime(double x)
 	return -(s * s * 1000.0) + (c * c * 1000.0);
 }
 
-static int new_raph_op(struct pm_ctx *ctx)
+PM_OP(new_raph_op)
 {
 	struct aim *st = ctx->priv;
 	double p = 0, p0, delta = 0;
@@ -1090,7 +1090,7 @@ static int new_raph_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int trig_rtns_op(struct pm_ctx *ctx)
+PM_OP(trig_rtns_op)
 {
 	struct aim *st = ctx->priv;
 	int n;
@@ -1105,7 +1105,7 @@ static int trig_rtns_op(struct pm_ctx *ctx)
 
 #define M_SIZE 4
 
-static int matrix_rtns_op(struct pm_ctx *ctx)
+PM_OP(matrix_rtns_op)
 {
 	struct aim *st = ctx->priv;
 	double v1[M_SIZE], v2[M_SIZE][M_SIZE], v3[M_SIZE], prod;
@@ -1193,7 +1193,7 @@ static int array_rtns_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int array_rtns_op(struct pm_ctx *ctx)
+PM_OP(array_rtns_op)
 {
 	struct aim *st = ctx->priv;
 	double *a = st->a, val;
@@ -1224,7 +1224,7 @@ static int array_rtns_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int string_rtns_op(struct pm_ctx *ctx)
+PM_OP(string_rtns_op)
 {
 	struct aim *st = ctx->priv;
 	char *p, buffer[1024], catbuf[32];
@@ -1333,7 +1333,7 @@ static const int aim_malloc_size[] = {
 	11, 33, 65, 129, 1024,
 };
 
-static int mem_rtns_1_op(struct pm_ctx *ctx)
+PM_OP(mem_rtns_1_op)
 {
 	static const char str[] = "Hello, this is an average length string 1234";
 	const size_t nsizes = PM_ARRAY_SIZE(aim_malloc_size);
@@ -1402,7 +1402,7 @@ static int aim_buffers_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int mem_rtns_2_op(struct pm_ctx *ctx)
+PM_OP(mem_rtns_2_op)
 {
 	const size_t nsizes = PM_ARRAY_SIZE(aim_malloc_size);
 	struct aim *st = ctx->priv;
@@ -1437,7 +1437,7 @@ static int compar2(const void *p1, const void *p2)
 	return *(const int *)p2 - *(const int *)p1;
 }
 
-static int sort_rtns_1_op(struct pm_ctx *ctx)
+PM_OP(sort_rtns_1_op)
 {
 	struct aim *st = ctx->priv;
 	int n, i, count = 0;
@@ -1474,7 +1474,7 @@ static int misc_rtns_1_setup(struct pm_ctx *ctx)
 	return err;
 }
 
-static int misc_rtns_1_op(struct pm_ctx *ctx)
+PM_OP(misc_rtns_1_op)
 {
 	static gid_t groups[NGROUPS_MAX];
 	static struct termios t;
@@ -1549,7 +1549,7 @@ static int dir_rtns_1_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int dir_rtns_1_op(struct pm_ctx *ctx)
+PM_OP(dir_rtns_1_op)
 {
 	struct aim *st = ctx->priv;
 	int n, count = 0;
@@ -1569,7 +1569,7 @@ static int dir_rtns_1_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int series_1_op(struct pm_ctx *ctx)
+PM_OP(series_1_op)
 {
 	struct aim *st = ctx->priv;
 	double i, d0, d1, old, sine, d1_squared, fact;
@@ -1618,7 +1618,7 @@ static const int aim_copy_sizes[] = {
 };
 
 
-static int ram_copy_op(struct pm_ctx *ctx)
+PM_OP(ram_copy_op)
 {
 	const unsigned nsizes = PM_ARRAY_SIZE(aim_copy_sizes);
 	struct aim *st = ctx->priv;
@@ -1688,12 +1688,12 @@ out:
 	return err;
 }
 
-static int tcp_test_op(struct pm_ctx *ctx)
+PM_OP(tcp_test_op)
 {
 	struct aim *st = ctx->priv;
 	struct sockaddr_in wr_in, rd_in;
 	socklen_t len;
-	int wr, rd, nw, one, err;
+	int wr = -1, rd = -1, nw, one, err;
 
 	rd = nw = -1;
 	wr = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -1789,11 +1789,11 @@ static int udp_loopback(struct pm_ctx *ctx, struct sockaddr_in *sa, int *out)
 	return 0;
 }
 
-static int udp_test_op(struct pm_ctx *ctx)
+PM_OP(udp_test_op)
 {
 	struct aim *st = ctx->priv;
 	struct sockaddr_in wr_in, rd_in;
-	int wr, rd, err;
+	int wr = -1, rd = -1, err;
 
 	err = udp_loopback(ctx, &wr_in, &wr);
 	if (err)
@@ -1826,17 +1826,17 @@ static int socketpair_op(struct pm_ctx *ctx, int type, const char *what)
 	return 0;
 }
 
-static int stream_pipe_op(struct pm_ctx *ctx)
+PM_OP(stream_pipe_op)
 {
 	return socketpair_op(ctx, SOCK_STREAM, "Stream Pipe");
 }
 
-static int dgram_pipe_op(struct pm_ctx *ctx)
+PM_OP(dgram_pipe_op)
 {
 	return socketpair_op(ctx, SOCK_DGRAM, "Datagram Pipe");
 }
 
-static int pipe_cpy_op(struct pm_ctx *ctx)
+PM_OP(pipe_cpy_op)
 {
 	struct aim *st = ctx->priv;
 	int fds[2], err;
@@ -1854,11 +1854,11 @@ static int pipe_cpy_op(struct pm_ctx *ctx)
  * was not available to us: this is the read_write_close() of its siblings
  * over a named pipe made for the call (mkfifo, open both ends, unlink).
  */
-static int fifo_test_op(struct pm_ctx *ctx)
+PM_OP(fifo_test_op)
 {
 	struct aim *st = ctx->priv;
 	char name[PATH_MAX];
-	int rd, wr, err;
+	int rd = -1, wr = -1, err;
 
 	aim_mktemp(ctx, name, sizeof(name), "fifo");
 	if (mkfifo(name, 0600) != 0)
@@ -1911,7 +1911,7 @@ static int shared_memory_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int shared_memory_op(struct pm_ctx *ctx)
+PM_OP(shared_memory_op)
 {
 	struct aim *st = ctx->priv;
 	char *buffer = st->shm_buf;
@@ -2099,13 +2099,13 @@ static int shell_rtns_3_setup(struct pm_ctx *ctx)
 #define AIM9_ARITH(nm, test, desc, su, fn)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
-		.unit = "ops/s", .aim9 = test, .setup = su, .op = fn,	\
+		.unit = "ops/s", .aim9 = test, .setup = su, PM_OP_HOOKS(fn), \
 		.teardown = aim_teardown,				\
 	}
 #define AIM9_PLAIN(nm, test, desc, su, fn, fl)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
-		.unit = "ops/s", .aim9 = test, .setup = su, .op = fn,	\
+		.unit = "ops/s", .aim9 = test, .setup = su, PM_OP_HOOKS(fn), \
 		.teardown = aim_teardown, .flags = fl,			\
 	}
 /* run(), not op(): pmbench-spawner runs the whole loop of forks */

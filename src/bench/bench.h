@@ -71,10 +71,14 @@ struct pm_bench {
 	const char *aim9;	/* AIM9 test name, or NULL */
 	int (*supported)(char *why, size_t len);	/* 0 = can run; NULL: always */
 	int (*setup)(struct pm_ctx *);			/* not timed */
-	/* One operation, timed and counted: the runner calls it in its loop
-	 * (src/bench/runner.c), iters times per trial, and stops at the first
-	 * error (-errno, ctx->why set).  Most benchmarks need only this. */
+	/* One operation, timed and counted, iters times per trial; the loop
+	 * stops at the first error (-errno, ctx->why set).  Most benchmarks
+	 * need only this, defined with PM_OP and named in the descriptor
+	 * with PM_OP_HOOKS, which sets op_loop too. */
 	int (*op)(struct pm_ctx *);
+	/* op() iters times, op inlined (PM_OP defines it); NULL: the runner
+	 * calls op through the pointer, in src/bench/runner.c's loop. */
+	int (*op_loop)(struct pm_ctx *, uint64_t iters);
 	/* Instead of op(): iters operations in the benchmark's own loop, for
 	 * those that batch (a helper process runs the loop), check per batch,
 	 * or whose operation is too short for a call per operation. */
@@ -151,20 +155,60 @@ int pm_nth_cpu(int i);
 /* Full read/write that retry on EINTR and short counts. */
 int pm_read_full(int fd, void *buf, size_t len);
 int pm_write_full(int fd, const void *buf, size_t len);
+/* Which of the overhead loops pm_overhead_loop_ns takes. */
+enum pm_overhead_stat {
+	/* The median, as of the trials it is subtracted from: lmbench's
+	 * definitions (lat_sig, lat_pagefault) subtract a median from a
+	 * median; the quickest loop would leave the figure several percent
+	 * high on a noisy machine. */
+	PM_OVERHEAD_MEDIAN,
+	/* The quickest: for lat_ctx's overhead, nearly all of a hop, a host
+	 * that stalled the guest during most of the loops made the median
+	 * larger than the trials, and the figures negative. */
+	PM_OVERHEAD_QUICKEST,
+};
+
 /* The time per iteration, in ns, of loop(arg, n): an overhead a
  * benchmark times in setup and subtracts from its trials, e.g. lmbench
  * lat_ctx's pipe overhead.  n is calibrated to about 1 ms, then 9 loops
- * of about 5 ms are timed and the quickest is taken: a host that stalls
- * the guest during most of them (a median) made the overhead larger than
- * the trials, and ctx's figures negative.  Returns 0, or loop's -errno
- * (loop sets ctx->why itself). */
+ * of about 5 ms are timed and stat picks one.  Returns 0, or loop's
+ * -errno (loop sets ctx->why itself). */
 int pm_overhead_loop_ns(int (*loop)(void *arg, uint64_t n), void *arg,
-		      double *out);
+			enum pm_overhead_stat stat, double *out);
 /* A file of the given size in the scratch directory, page cache warm. */
 int pm_scratch_file(struct pm_ctx *ctx, const char *name, size_t size,
 		    char *path, size_t pathlen);
 
 /* Stop the optimizer from removing a loop body. */
+/*
+ * PM_OP(fn) { body }: the operation fn, and fn_loop, the loop that calls
+ * it iters times with fn inlined, as lmbench's loops are written: no call
+ * through a pointer and no extra return per operation.  After a system
+ * call, a CPU whose kernel entry or exit flushes branch prediction (entry
+ * IBPB, return-buffer filling, a hypervisor's world switch) mispredicts
+ * both, every time: called through a pointer, select and null read 2-3%
+ * high against their reference loops on this project's virtual machine.
+ * (flatten inlines fn where it can be: not where it calls setjmp.)  The
+ * loop is written once, here, as the kernel's SYSCALL_DEFINE writes its
+ * wrappers.
+ */
+#define PM_OP(fn)							\
+	static inline int fn(struct pm_ctx *ctx);			\
+	static __attribute__((noinline, flatten)) int			\
+	fn##_loop(struct pm_ctx *ctx, uint64_t iters)			\
+	{								\
+		while (iters--) {					\
+			int err = fn(ctx);				\
+			if (__builtin_expect(err != 0, 0))		\
+				return err;				\
+		}							\
+		return 0;						\
+	}								\
+	static inline int fn(struct pm_ctx *ctx)
+
+/* In a descriptor: the operation PM_OP defined, and its loop. */
+#define PM_OP_HOOKS(fn) .op = fn, .op_loop = fn##_loop
+
 #define pm_barrier() __asm__ __volatile__("" ::: "memory")
 
 #endif

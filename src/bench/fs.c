@@ -480,7 +480,7 @@ static int mmap_reread_setup(struct pm_ctx *ctx)
 	return reread_setup(ctx, true);
 }
 
-static int file_reread_op(struct pm_ctx *ctx)
+PM_OP(file_reread_op)
 {
 	struct reread *st = ctx->priv;
 	unsigned sum = 0;
@@ -507,7 +507,7 @@ static int file_reread_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int mmap_reread_op(struct pm_ctx *ctx)
+PM_OP(mmap_reread_op)
 {
 	struct reread *st = ctx->priv;
 	unsigned sum = 0;
@@ -579,7 +579,7 @@ static const struct pm_bench fs_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: File reread",
 		.setup = file_reread_setup,
-		.op = file_reread_op,
+		PM_OP_HOOKS(file_reread_op),
 		.teardown = reread_teardown,
 		.flags = PM_FS,
 	},
@@ -591,7 +591,7 @@ static const struct pm_bench fs_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: Mmap reread",
 		.setup = mmap_reread_setup,
-		.op = mmap_reread_op,
+		PM_OP_HOOKS(mmap_reread_op),
 		.teardown = reread_teardown,
 		.flags = PM_FS,
 	},

@@ -363,7 +363,7 @@ static int ring_peer(void *arg)
 	return 0;
 }
 
-static int ring_op(struct pm_ctx *ctx)
+PM_OP(ring_op)
 {
 	struct ipc *st = ctx->priv;
 	int wr = st->ring[0][1], rd = st->ring[st->nprocs - 1][0];
@@ -434,7 +434,7 @@ static int ring_overhead(struct pm_ctx *ctx, struct ipc *st, double *out)
 		if (pipe2(o.p[i], O_CLOEXEC) != 0)
 			err = pm_bench_fail(ctx, -errno, "pipe");
 	if (!err)
-		err = pm_overhead_loop_ns(ring_ovh_loop, &o, out);
+		err = pm_overhead_loop_ns(ring_ovh_loop, &o, PM_OVERHEAD_QUICKEST, out);
 	for (i = 0; i < o.n; i++) {
 		ipc_close(&o.p[i][0]);
 		ipc_close(&o.p[i][1]);
@@ -571,7 +571,7 @@ static inline int xact_once(struct pm_ctx *ctx, int fd, char *c)
 	return 0;
 }
 
-static int xact_op(struct pm_ctx *ctx)
+PM_OP(xact_op)
 {
 	struct ipc *st = ctx->priv;
 	char c = 'x';
@@ -720,7 +720,7 @@ static inline int udp_once(struct pm_ctx *ctx, int fd, char *c)
 	return 0;
 }
 
-static int udp_op(struct pm_ctx *ctx)
+PM_OP(udp_op)
 {
 	struct ipc *st = ctx->priv;
 	char c = 'x';
@@ -793,7 +793,7 @@ static int connect_peer(void *arg)
 	}
 }
 
-static int connect_op(struct pm_ctx *ctx)
+PM_OP(connect_op)
 {
 	struct ipc *st = ctx->priv;
 	int fd;
@@ -878,7 +878,7 @@ static int hold_peer(void *arg)
 	return 0;
 }
 
-static int select_tcp_op(struct pm_ctx *ctx)
+PM_OP(select_tcp_op)
 {
 	struct ipc *st = ctx->priv;
 	struct timeval tv;
@@ -1062,7 +1062,7 @@ static inline int rpc_once(struct pm_ctx *ctx, CLIENT *cl, char c)
 	return 0;
 }
 
-static int rpc_op(struct pm_ctx *ctx)
+PM_OP(rpc_op)
 {
 	struct ipc *st = ctx->priv;
 
@@ -1159,7 +1159,7 @@ static int rpc_none(struct pm_ctx *ctx)
 		       "libtirpc-dev, then configure and build again)");
 }
 
-static int rpc_op(struct pm_ctx *ctx)
+PM_OP(rpc_op)
 {
 	return rpc_none(ctx);
 }
@@ -1365,7 +1365,7 @@ static int bw_tcp_setup(struct pm_ctx *ctx)
 		.unit = "us",						\
 		.lmbench = col,						\
 		.setup = ctx_##n##p_##k##k_setup,			\
-		.op = ring_op,					\
+		PM_OP_HOOKS(ring_op),					\
 		.teardown = ipc_teardown,				\
 		.flags = PM_PEERS,					\
 	}
@@ -1385,7 +1385,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: AF UNIX",
 		.setup = unix_setup,
-		.op = xact_op,
+		PM_OP_HOOKS(xact_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
 	},
@@ -1397,7 +1397,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: UDP",
 		.setup = udp_setup,
-		.op = udp_op,
+		PM_OP_HOOKS(udp_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1409,7 +1409,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: TCP",
 		.setup = tcp_setup,
-		.op = xact_op,
+		PM_OP_HOOKS(xact_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1420,7 +1420,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: TCP conn",
 		.setup = connect_setup,
-		.op = connect_op,
+		PM_OP_HOOKS(connect_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1432,7 +1432,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: RPC/UDP",
 		.setup = rpc_udp_setup,
-		.op = rpc_op,
+		PM_OP_HOOKS(rpc_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1444,7 +1444,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: RPC/TCP",
 		.setup = rpc_tcp_setup,
-		.op = rpc_op,
+		PM_OP_HOOKS(rpc_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},
@@ -1456,7 +1456,7 @@ static const struct pm_bench ipc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: slct TCP",
 		.setup = select_tcp_setup,
-		.op = select_tcp_op,
+		PM_OP_HOOKS(select_tcp_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
 	},

@@ -169,7 +169,7 @@ static int run_step(struct pm_ctx *ctx, struct macro *m, char *const *argv,
 	return 0;
 }
 
-static int macro_op(struct pm_ctx *ctx)
+PM_OP(macro_op)
 {
 	struct macro *m = ctx->priv;
 	size_t i;
@@ -426,13 +426,13 @@ static const struct pm_bench macro_benches[] = {
 	{
 		.name = "macro-cc", .group = "macro", .unit = "ms",
 		.summary = "compile 3 of pmbench's C sources with the system compiler",
-		.supported = cc_supported, .setup = cc_setup, .op = macro_op,
+		.supported = cc_supported, .setup = cc_setup, PM_OP_HOOKS(macro_op),
 		.teardown = macro_teardown, .flags = PM_FORKS | PM_FS,
 	},
 	{
 		.name = "macro-shell", .group = "macro", .unit = "ms",
 		.summary = "an AIM9-style shell script of common commands",
-		.supported = shell_supported, .setup = shell_setup, .op = macro_op,
+		.supported = shell_supported, .setup = shell_setup, PM_OP_HOOKS(macro_op),
 		.teardown = macro_teardown, .flags = PM_FORKS | PM_FS,
 	},
 };

@@ -710,7 +710,7 @@ static int bw_one_setup(struct pm_ctx *ctx)
 	return bw_setup(ctx, false);
 }
 
-static int bw_libc_op(struct pm_ctx *ctx)
+PM_OP(bw_libc_op)
 {
 	struct bw *st = ctx->priv;
 
@@ -719,7 +719,7 @@ static int bw_libc_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int bw_hand_op(struct pm_ctx *ctx)
+PM_OP(bw_hand_op)
 {
 	struct bw *st = ctx->priv;
 
@@ -729,7 +729,7 @@ static int bw_hand_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int bw_read_op(struct pm_ctx *ctx)
+PM_OP(bw_read_op)
 {
 	struct bw *st = ctx->priv;
 
@@ -738,7 +738,7 @@ static int bw_read_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int bw_write_op(struct pm_ctx *ctx)
+PM_OP(bw_write_op)
 {
 	struct bw *st = ctx->priv;
 
@@ -1406,7 +1406,7 @@ static const struct pm_bench mem_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: Bcopy (libc)",
 		.setup = bw_copy_setup,
-		.op = bw_libc_op,
+		PM_OP_HOOKS(bw_libc_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
 	},
@@ -1418,7 +1418,7 @@ static const struct pm_bench mem_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: Bcopy (hand)",
 		.setup = bw_copy_setup,
-		.op = bw_hand_op,
+		PM_OP_HOOKS(bw_hand_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
 	},
@@ -1429,7 +1429,7 @@ static const struct pm_bench mem_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: Mem read",
 		.setup = bw_one_setup,
-		.op = bw_read_op,
+		PM_OP_HOOKS(bw_read_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
 	},
@@ -1440,7 +1440,7 @@ static const struct pm_bench mem_benches[] = {
 		.unit = "MB/s",
 		.lmbench = "bw: Mem write",
 		.setup = bw_one_setup,
-		.op = bw_write_op,
+		PM_OP_HOOKS(bw_write_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
 	},

@@ -176,7 +176,7 @@ static int proc_paged_file_setup(struct pm_ctx *ctx, const char *name,
 
 /* ---- null: the cheapest real system call ---- */
 
-static int null_op(struct pm_ctx *ctx)
+PM_OP(null_op)
 {
 	/* The raw system call: no libc caching of the answer. */
 	syscall(SYS_getppid);
@@ -220,7 +220,7 @@ static int nullio_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int nullio_op(struct pm_ctx *ctx)
+PM_OP(nullio_op)
 {
 	struct nullio *st = ctx->priv;
 	char c;
@@ -249,7 +249,7 @@ static int smallfile_setup(struct pm_ctx *ctx)
 	return err;
 }
 
-static int stat_op(struct pm_ctx *ctx)
+PM_OP(stat_op)
 {
 	struct proc_file *f = ctx->priv;
 	struct stat st;
@@ -260,7 +260,7 @@ static int stat_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int fstat_op(struct pm_ctx *ctx)
+PM_OP(fstat_op)
 {
 	struct proc_file *f = ctx->priv;
 	struct stat st;
@@ -271,7 +271,7 @@ static int fstat_op(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int open_op(struct pm_ctx *ctx)
+PM_OP(open_op)
 {
 	struct proc_file *f = ctx->priv;
 	int fd;
@@ -326,10 +326,12 @@ fail:
 	return err;
 }
 
-static int select_op(struct pm_ctx *ctx)
+PM_OP(select_op)
 {
 	struct proc_file *f = ctx->priv;
-	struct timeval tv = { 0, 0 };	/* select leaves a zero timeout zero */
+	/* static and zero, as lat_select's: select() never writes back a
+	 * zero timeout, and building one on the stack each call costs ~3% */
+	static struct timeval tv;
 	fd_set set;
 	int n;
 
@@ -356,7 +358,6 @@ static void sig_count(int sig)
 }
 
 struct sigst {
-	struct sigaction sa;	/* what sig-install installs, built once */
 	struct sigaction old;
 	sigset_t oldmask;
 	pid_t self;
@@ -387,7 +388,6 @@ static int sig_setup(struct pm_ctx *ctx)
 		free(st);
 		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
 	}
-	st->sa = sa;
 	/* The signal must be deliverable the moment kill() returns. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -397,12 +397,16 @@ static int sig_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int siginstall_op(struct pm_ctx *ctx)
+PM_OP(siginstall_op)
 {
-	struct sigst *st = ctx->priv;
-	struct sigaction old;
+	struct sigaction sa, old;
 
-	if (sigaction(SIGUSR1, &st->sa, &old) != 0)
+	/* built on the stack each time, as lat_sig's do_install: the
+	 * kernel then reads it from the page it writes old to */
+	sa.sa_handler = sig_count;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	if (sigaction(SIGUSR1, &sa, &old) != 0)
 		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
 	pm_barrier();
 	return 0;
@@ -442,7 +446,8 @@ static int sigcatch_setup(struct pm_ctx *ctx)
 	if (err)
 		return err;
 	st = ctx->priv;
-	err = pm_overhead_loop_ns(sig_send_loop, &st->self, &send);
+	err = pm_overhead_loop_ns(sig_send_loop, &st->self, PM_OVERHEAD_MEDIAN,
+				  &send);
 	if (err) {
 		sig_teardown(ctx);
 		return err;
@@ -530,9 +535,10 @@ static int prot_catch_ns(struct pm_ctx *ctx, double *out)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGUSR1, &sa, &old) != 0)
 		return pm_bench_fail(ctx, -errno, "sigaction SIGUSR1");
-	err = pm_overhead_loop_ns(sig_send_loop, &self, &send);
+	err = pm_overhead_loop_ns(sig_send_loop, &self, PM_OVERHEAD_MEDIAN, &send);
 	if (!err)
-		err = pm_overhead_loop_ns(sig_catch_loop, &self, &catch);
+		err = pm_overhead_loop_ns(sig_catch_loop, &self, PM_OVERHEAD_MEDIAN,
+					  &catch);
 	sigaction(SIGUSR1, &old, NULL);
 	*out = catch > send ? catch - send : 0;
 	return err;
@@ -763,7 +769,7 @@ fail:
 	return err;
 }
 
-static int pipe_op(struct pm_ctx *ctx)
+PM_OP(pipe_op)
 {
 	char c = 'x';
 
@@ -804,7 +810,7 @@ static int ctx_overhead(struct pm_ctx *ctx, double *out)
 
 	if (pipe2(o.p, O_CLOEXEC) != 0)
 		return pm_bench_fail(ctx, -errno, "pipe");
-	err = pm_overhead_loop_ns(ctx_loop, &o, out);
+	err = pm_overhead_loop_ns(ctx_loop, &o, PM_OVERHEAD_QUICKEST, out);
 	close(o.p[0]);
 	close(o.p[1]);
 	return err;
@@ -1027,7 +1033,7 @@ fail:
 	return err;
 }
 
-static int wake_op(struct pm_ctx *ctx)
+PM_OP(wake_op)
 {
 	struct wake *st = ctx->priv;
 	struct timespec now, at;
@@ -1149,7 +1155,7 @@ fail:
  * allocations and the munmap of the pages the faults mapped (one PTE per
  * fault when the cache is sparse) are amortized over size/stride faults.
  */
-static int pf_op(struct pm_ctx *ctx)
+PM_OP(pf_op)
 {
 	struct proc_file *f = ctx->priv;
 	int err;
@@ -1234,7 +1240,7 @@ static int pfl_setup(struct pm_ctx *ctx)
 	l.f = f;
 	err = pfl_remap(ctx, f);
 	if (!err)
-		err = pm_overhead_loop_ns(pfl_remap_loop, &l, &remap);
+		err = pm_overhead_loop_ns(pfl_remap_loop, &l, PM_OVERHEAD_MEDIAN, &remap);
 	if (err)
 		goto fail;
 	ctx->ops_per_iter = (unsigned)f->npages;
@@ -1249,7 +1255,7 @@ fail:
 	return err;
 }
 
-static int pfl_op(struct pm_ctx *ctx)
+PM_OP(pfl_op)
 {
 	struct proc_file *f = ctx->priv;
 	unsigned sum = 0;
@@ -1287,7 +1293,7 @@ static int mmap_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int mmap_op(struct pm_ctx *ctx)
+PM_OP(mmap_op)
 {
 	struct proc_file *f = ctx->priv;
 	unsigned char sum = 0;
@@ -1452,7 +1458,7 @@ static int thp_read_setup(struct pm_ctx *ctx)
 	return thp_setup_common(ctx, true);
 }
 
-static int anon_op(struct pm_ctx *ctx)
+PM_OP(anon_op)
 {
 	struct anon *a = ctx->priv;
 	unsigned char sum = 0;
@@ -1553,7 +1559,7 @@ static int pwalk_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-static int pwalk_op(struct pm_ctx *ctx)
+PM_OP(pwalk_op)
 {
 	struct pwalk *w = ctx->priv;
 	size_t len = PW_FLUSH_PAGES * w->page, i;
@@ -1578,7 +1584,7 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "getppid() system call",
 		.unit = "us",
 		.lmbench = "proc: null call",
-		.op = null_op,
+		PM_OP_HOOKS(null_op),
 		.flags = PM_QUICK,
 	},
 	{
@@ -1588,7 +1594,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: null I/O",
 		.setup = nullio_setup,
-		.op = nullio_op,
+		PM_OP_HOOKS(nullio_op),
 		.teardown = nullio_teardown,
 		.flags = PM_QUICK,
 	},
@@ -1599,7 +1605,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: stat",
 		.setup = smallfile_setup,
-		.op = stat_op,
+		PM_OP_HOOKS(stat_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1609,7 +1615,7 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fstat() of an open file",
 		.unit = "us",
 		.setup = smallfile_setup,
-		.op = fstat_op,
+		PM_OP_HOOKS(fstat_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
 	},
@@ -1620,7 +1626,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: open clos",
 		.setup = smallfile_setup,
-		.op = open_op,
+		PM_OP_HOOKS(open_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1631,7 +1637,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "fs: 100fd selct",
 		.setup = select_setup,
-		.op = select_op,
+		PM_OP_HOOKS(select_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1642,7 +1648,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "proc: sig inst",
 		.setup = sig_setup,
-		.op = siginstall_op,
+		PM_OP_HOOKS(siginstall_op),
 		.teardown = sig_teardown,
 		.flags = PM_QUICK,
 	},
@@ -1710,7 +1716,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "lat: Pipe",
 		.setup = echo_setup,
-		.op = pipe_op,
+		PM_OP_HOOKS(pipe_op),
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
 	},
@@ -1722,7 +1728,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "ctx: 2p/0K",
 		.setup = ctx_setup,
-		.op = pipe_op,
+		PM_OP_HOOKS(pipe_op),
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
 	},
@@ -1733,7 +1739,7 @@ static const struct pm_bench proc_benches[] = {
 			   "CPU is in a long system call (poll() of many descriptors)",
 		.unit = "us",
 		.setup = wake_setup,
-		.op = wake_op,
+		PM_OP_HOOKS(wake_op),
 		.teardown = wake_teardown,
 		.flags = PM_PEERS | PM_NO_THREADS,
 	},
@@ -1744,7 +1750,7 @@ static const struct pm_bench proc_benches[] = {
 			   "fault-around window; remap amortized",
 		.unit = "us",
 		.setup = pf_setup,
-		.op = pf_op,
+		PM_OP_HOOKS(pf_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},
@@ -1756,7 +1762,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "fs: Page Fault",
 		.setup = pfl_setup,
-		.op = pfl_op,
+		PM_OP_HOOKS(pfl_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
 	},
@@ -1767,7 +1773,7 @@ static const struct pm_bench proc_benches[] = {
 			   "pages; mmap+munmap of 1 MiB amortized (page_fault1)",
 		.unit = "us",
 		.setup = anon_setup,
-		.op = anon_op,
+		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 		.flags = PM_QUICK,
 	},
@@ -1779,7 +1785,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.supported = thp_supported,
 		.setup = thp_setup,
-		.op = anon_op,
+		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 	},
 	{
@@ -1790,7 +1796,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.supported = thp_supported,
 		.setup = thp_read_setup,
-		.op = anon_op,
+		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 	},
 	{
@@ -1800,7 +1806,7 @@ static const struct pm_bench proc_benches[] = {
 			   "TLB flush: every load walks all page-table levels",
 		.unit = "ns",
 		.setup = pwalk_setup,
-		.op = pwalk_op,
+		PM_OP_HOOKS(pwalk_op),
 		.teardown = pwalk_teardown,
 	},
 	{
@@ -1810,7 +1816,7 @@ static const struct pm_bench proc_benches[] = {
 		.unit = "us",
 		.lmbench = "fs: Mmap Latency",
 		.setup = mmap_setup,
-		.op = mmap_op,
+		PM_OP_HOOKS(mmap_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
 	},

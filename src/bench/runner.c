@@ -135,9 +135,10 @@ static double run_delay_ns(const struct pm_ctx *ctx)
 }
 
 /*
- * The operation loop: op() iters times, stopping at the first error; op
- * stays in a register: one indirect call per operation and nothing else.
- * Not inlined, so that samples of the loop itself land in op_loop, under
+ * The generic operation loop, for an op() without op_loop (PM_OP gives
+ * each benchmark its own): op() iters times, stopping at the first
+ * error; op stays in a register: one indirect call per operation.  Not
+ * inlined, so that samples of the loop itself land in op_loop, under
  * which the benchmark's op() is, not in the runner's frames, which the
  * profile leaves out as pmbench's own time.
  */
@@ -154,9 +155,12 @@ op_loop(int (*op)(struct pm_ctx *), struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-/* iters iterations of b: its own run() loop, or op() in the runner's. */
+/* iters iterations of b: its op's loop, its own run() loop, or op() in
+ * the generic loop. */
 static int bench_iterate(const struct pm_bench *b, struct pm_ctx *ctx, uint64_t iters)
 {
+	if (b->op_loop)
+		return b->op_loop(ctx, iters);
 	if (b->run)
 		return b->run(ctx, iters);
 	return op_loop(b->op, ctx, iters);
@@ -244,11 +248,12 @@ static int calibrate(const struct pm_bench *b, struct pm_ctx *ctx,
 }
 
 /* The cost of b's loop without its work: the empty loop, or for op()
- * benchmarks the runner's loop calling an empty operation. */
+ * benchmarks in the generic loop that loop calling an empty operation. */
 static double loop_overhead_ns(const struct pm_bench *b, struct pm_ctx *ctx,
 			       uint64_t iters)
 {
-	int (*loop)(struct pm_ctx *, uint64_t) = b->op ? empty_op_run : empty_run;
+	int (*loop)(struct pm_ctx *, uint64_t) =
+		b->op && !b->op_loop ? empty_op_run : empty_run;
 	double v[5];
 	uint64_t t0, ns;
 	size_t i;

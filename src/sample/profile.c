@@ -617,12 +617,13 @@ static const char *const harness_frames[] = {
 	"profile_pass", "counted_pass", "scaling_pass", "scale_point",
 	"timed_run", "timed_trials", "round_trials", "measure_trials",
 	"calibrate", "session_begin", "session_end", "copy_work",
-	"copy_thread",
+	"copy_thread", "bench_iterate",
 };
 /* Harness frames that call into the benchmark (run, setup, measure):
  * what they call is the benchmark's. */
 static const char *const entry_frames[] = {
 	"timed_run", "session_begin", "measure_trials", "copy_work",
+	"bench_iterate",
 };
 static const char *const harness_prefixes[] = {
 	"pm_run_", "pm_round_", "pm_profile_", "pm_sampler_", "pm_counters_",

@@ -19,7 +19,7 @@ grep -Eiq '<script|<link|<img|<iframe|<object|<embed| src=|@import|url\(' "$T/r.
 	fail "the page loads or runs something"
 grep -Eo 'https?://[^" ]*' "$T/r.html" | grep -v '^http://www.w3.org/2000/svg$' |
 	grep -q . && fail "the page names an address other than the SVG namespace"
-grep -q 'cmd_run\|timed_run' "$T/r.html" && fail "pmbench's own frames in the flame graphs"
+grep -Eq 'cmd_run|timed_run|bench_iterate' "$T/r.html" && fail "pmbench's own frames in the flame graphs"
 
 # Trials per side and benchmark, from the result files themselves.
 for side in old new; do
@@ -40,7 +40,7 @@ expect_status 0
 [ "$(grep -c '<section class="bench"' "$T/three.html")" -eq 2 ] || fail "three files: not a section per benchmark"
 pm report --all-frames -o "$T/all.html" @old @new
 expect_status 0
-grep -q '<title>timed_run:' "$T/all.html" || fail "--all-frames: no runner frames"
+grep -Eq '<title>(timed_run|bench_iterate|profile_pass):' "$T/all.html" || fail "--all-frames: no runner frames"
 pm report @old
 expect_status 0 "report on standard output"
 grep -q '^</html>$' "$T/out" || fail "report on standard output: no page"

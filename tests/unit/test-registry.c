@@ -47,6 +47,10 @@ START_TEST(descriptors_complete)
 		ck_assert_msg(b->summary && *b->summary, "%s: no summary", b->name);
 		ck_assert_msg(!!b->op + !!b->run + !!b->measure == 1,
 			      "%s: needs exactly one of op(), run() and measure()", b->name);
+		/* an op without its inlined loop would be timed through a pointer */
+		ck_assert_msg(!b->op || b->op_loop,
+			      "%s: op() without op_loop: define it with PM_OP and name it "
+			      "with PM_OP_HOOKS", b->name);
 		/* timed loops use a time or rate unit; measured values their own */
 		ck_assert_msg(b->unit && (b->measure || !strcmp(b->unit, "us") ||
 			      !strcmp(b->unit, "ns") || !strcmp(b->unit, "ms") ||
