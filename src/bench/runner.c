@@ -913,6 +913,8 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		}
 		trials[n] = (double)ns / ((double)iters * ctx->ops_per_iter) - overhead;
 		refs[n++] = pm_reference_ns();
+		if (o->after_trial)
+			o->after_trial(o->after_trial_arg, iters);
 		r = pm_runnable_now();
 		if (r > 0) {
 			busy += r - 1;	/* others besides us */

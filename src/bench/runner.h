@@ -43,6 +43,12 @@ struct pm_run_opts {
 	const char *scratch;
 	const char *hello;	/* pmbench-hello */
 	const char *spawner;	/* pmbench-spawner */
+	/* Called after each timed trial of iters iterations, outside its
+	 * timing (NULL: none): make selfcheck runs a reference trial of as
+	 * many there, so that each pair of trials meets the machine at the
+	 * same moment. */
+	void (*after_trial)(void *arg, uint64_t iters);
+	void *after_trial_arg;
 };
 
 void pm_run_opts_default(struct pm_run_opts *o);

@@ -5,11 +5,14 @@
  * clock_gettime around N iterations (median of 15 runs of about 10 ms).
  * selfcheck.sh runs them interleaved with pmbench and prints the ratios.
  *
- * usage: plain-loops OP HELLO-PATH [DIR]
+ * usage: plain-loops [-s] OP HELLO-PATH [DIR]
  * OP: null stat open select sig-install sig-catch prot-fault
  *     page-fault-lmb fork exec sh pipe bw-pipe
  * Prints the time of one operation in ns.  DIR holds the scratch files
  * (default $TMPDIR or /tmp), in a directory named as pmbench names its own.
+ * -s serves pmbench-agree: after the set-up, each line N read on standard
+ * input runs one trial of N iterations (0: about 10 ms) and writes its ns
+ * per operation as a line on standard output; end of input ends it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -27,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plain-loops.h"
+
 #define CHUNK (64 * 1024)	/* bw_pipe's transfer size */
 #define PF_FILE (8u << 20)	/* lmbench's default FILE: MB=8 */
 
@@ -34,7 +39,8 @@ static const char *hello;
 static char dir[PATH_MAX], file[PATH_MAX + 16];
 static int fd = -1, wfd = -1, rfd = -1, nfds;
 static fd_set wset;
-static char *map, *buf;
+static char *map, *buf, *bufbase;
+static size_t mapped;	/* length of map */
 static size_t npages, *pages;
 static long pagesz;
 static pid_t me, child;
@@ -68,14 +74,14 @@ static void prot(int sig)
 		siglongjmp(env, 1);
 }
 
-static void on(int sig, void (*fn)(int))
+static void on(int sig, void (*fn)(int), struct sigaction *old)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(sig, &sa, NULL))
+	if (sigaction(sig, &sa, old))
 		die("sigaction");
 }
 
@@ -187,24 +193,66 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median time of one iteration of op. */
-static double median(const char *op)
+/* Iterations of op that last about 10 ms, as a trial of pmbench's:
+ * what a switch between the two costs, then a like share of each. */
+static long calibrate(const char *op)
 {
-	double v[15], t0;
-	long n = 1, r;
+	long n = 1;
+	double t0, t;
 
 	for (;;) {
 		t0 = now();
 		run(op, n);
-		if (now() - t0 > 10e6)
+		t = now() - t0;
+		if (t > 2e6)
 			break;
 		n *= 2;
 	}
-	for (r = 0; r < 15; r++) {
-		t0 = now();
-		run(op, n);
-		v[r] = (now() - t0) / n;
+	n = (long)(n * 10e6 / t);
+	return n > 0 ? n : 1;
+}
+
+/* One trial: the time of one iteration of op over n of them. */
+static double trial(const char *op, long n)
+{
+	double t0 = now();
+
+	run(op, n);
+	return (now() - t0) / n;
+}
+
+/* The iteration counts of the serving mode, calibrated once per
+ * operation (an OP measures up to three: catch less send, ...); the loop
+ * that times the OP itself runs as many as its caller asks, if it does. */
+static struct { const char *op; long n; } cal[3];
+static int serving;
+static const char *asked_op;
+static long asked_n;
+
+/* One iteration of op: in the serving mode one trial, else the median
+ * of 15 trials. */
+static double median(const char *op)
+{
+	double v[15];
+	long n;
+	int r;
+
+	if (serving && asked_n > 0 && asked_op && !strcmp(op, asked_op))
+		return trial(op, asked_n);
+	if (serving) {
+		for (r = 0; r < 3 && cal[r].op && strcmp(cal[r].op, op); r++)
+			;
+		if (r == 3)
+			abort();
+		if (!cal[r].op) {
+			cal[r].op = op;
+			cal[r].n = calibrate(op);
+		}
+		return trial(op, cal[r].n);
 	}
+	n = calibrate(op);
+	for (r = 0; r < 15; r++)
+		v[r] = trial(op, n);
 	qsort(v, 15, sizeof(v[0]), cmp);
 	return v[7];
 }
@@ -255,55 +303,94 @@ static void peer(int bw)
 	rfd = b[0];
 	close(a[0]);
 	close(b[1]);
-	buf = malloc(CHUNK + pagesz);
+	buf = bufbase = malloc(CHUNK + pagesz);
 	memset(buf, 0, CHUNK + pagesz);
 	buf += 128;	/* bw_pipe's reader buffer is not page aligned */
 }
 
-int main(int argc, char **argv)
+/* The signal handlers op needs, ours only while we measure: pmbench-agree
+ * runs these loops in a process where pmbench's benchmark has its own. */
+static struct sigaction old_usr1, old_segv;
+
+static void handlers(const char *op, int install)
 {
-	const char *op, *tmp = getenv("TMPDIR");
-	double v = 0, catch, send;
+	int segv = !strcmp(op, "prot-fault");
+
+	if (!segv && strcmp(op, "sig-catch"))
+		return;
+	if (install) {
+		on(SIGUSR1, handler, &old_usr1);
+		if (segv)
+			on(SIGSEGV, prot, &old_segv);
+	} else {
+		if (segv)
+			sigaction(SIGSEGV, &old_segv, NULL);
+		sigaction(SIGUSR1, &old_usr1, NULL);
+	}
+}
+
+/* What lmbench subtracts from op's loop, per operation: the send of a
+ * signal, the catch of one, the remap; measured at set-up, as lmbench
+ * (in a benchmp of its own) and pmbench (in set-up) do. */
+static double subtracted;
+
+static double measure_subtracted(const char *op)
+{
+	double send;
+
+	if (!strcmp(op, "sig-catch"))
+		return median("send");
+	if (!strcmp(op, "prot-fault")) {
+		send = median("send");
+		return median("catch") - send;
+	}
+	if (!strcmp(op, "page-fault-lmb"))
+		return median("remap") / (double)npages;
+	return 0;
+}
+
+/* The loop that times op. */
+static const char *loop_of(const char *op)
+{
+	if (!strcmp(op, "sig-catch"))
+		return "catch";
+	if (!strcmp(op, "prot-fault"))
+		return "fault";
+	if (!strcmp(op, "page-fault-lmb"))
+		return "touch";
+	return op;
+}
+
+/* Set up what op needs: files, descriptors, a peer; scratch files in
+ * a directory under tmp named as pmbench names its own.  serve: one
+ * trial per plain_value(), not the median of 15. */
+void plain_setup(const char *op, const char *hello_path, const char *tmp, int serve)
+{
 	size_t i, j, t;
 	int k, f;
 
-	if (argc < 3)
-		return 2;
-	op = argv[1];
-	hello = argv[2];
+	hello = hello_path;
 	pagesz = sysconf(_SC_PAGESIZE);
 	me = getpid();
-	snprintf(dir, sizeof(dir), "%s/pmbench.XXXXXX", argc > 3 ? argv[3] :
-		 tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/pmbench.XXXXXX", tmp);
 	if (!mkdtemp(dir))
 		die(dir);
-	signal(SIGPIPE, SIG_IGN);
+
 	if (!strcmp(op, "stat") || !strcmp(op, "open") || !strcmp(op, "select")) {
 		make_file(4096);
-		if (!strcmp(op, "select")) {
-			for (k = 0; k < 100; k++) {
-				f = dup(fd);
-				FD_SET(f, &wset);
-				if (f + 1 > nfds)
-					nfds = f + 1;
-			}
+		for (k = 0; !strcmp(op, "select") && k < 100; k++) {
+			f = dup(fd);
+			FD_SET(f, &wset);
+			if (f + 1 > nfds)
+				nfds = f + 1;
 		}
-		v = median(op);
-	} else if (!strcmp(op, "sig-catch")) {
-		on(SIGUSR1, handler);
-		send = median("send");
-		v = median("catch") - send;
 	} else if (!strcmp(op, "prot-fault")) {
 		make_file((size_t)pagesz);
-		map = mmap(NULL, (size_t)pagesz, PROT_READ, MAP_SHARED, fd, 0);
+		mapped = (size_t)pagesz;
+		map = mmap(NULL, mapped, PROT_READ, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED)
 			die("mmap");
 		sink = map[0];
-		on(SIGUSR1, handler);
-		on(SIGSEGV, prot);
-		send = median("send");
-		catch = median("catch") - send;
-		v = median("fault") - catch;
 	} else if (!strcmp(op, "page-fault-lmb")) {
 		make_file(PF_FILE);
 		npages = PF_FILE / (size_t)pagesz;
@@ -317,23 +404,96 @@ int main(int argc, char **argv)
 			pages[i] = pages[j];
 			pages[j] = t;
 		}
-		map = mmap(NULL, PF_FILE, PROT_READ, MAP_SHARED, fd, 0);
+		mapped = PF_FILE;
+		map = mmap(NULL, mapped, PROT_READ, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED)
 			die("mmap");
-		v = (median("touch") - median("remap")) / (double)npages;
 	} else if (!strcmp(op, "pipe") || !strcmp(op, "bw-pipe")) {
 		peer(!strcmp(op, "bw-pipe"));
-		v = median(op);
+	}
+	serving = 0;	/* the median of 15 trials, once */
+	handlers(op, 1);
+	subtracted = measure_subtracted(op);
+	handlers(op, 0);
+	serving = serve;
+}
+
+/* The time of one op, lmbench's way: less what it subtracts.  n > 0:
+ * (serving) a trial of n iterations of op's loop, as many as pmbench's
+ * trial beside it ran: on this project's virtual machine the first pass
+ * of page-fault-lmb after the other's trial costs nearly twice the next,
+ * so trials of unequal length differ by up to 30%. */
+double plain_value(const char *op, long n)
+{
+	double v;
+
+	asked_op = loop_of(op);
+	asked_n = n;
+	handlers(op, 1);
+	v = median(loop_of(op));
+	handlers(op, 0);
+	if (!strcmp(op, "page-fault-lmb"))
+		v /= (double)npages;
+	return v - subtracted;
+}
+
+/* Undo plain_setup: the next one may follow in the same process. */
+void plain_cleanup(void)
+{
+	int k;
+
+	if (child > 0) {
 		close(wfd);
 		close(rfd);
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
-	} else {
-		v = median(op);
 	}
+	for (k = 0; k < nfds; k++)
+		if (FD_ISSET(k, &wset))
+			close(k);
+	if (map && map != MAP_FAILED)
+		munmap(map, mapped);
+	if (fd >= 0)
+		close(fd);
 	if (file[0])
 		unlink(file);
 	rmdir(dir);
-	printf("%.1f\n", v);
+	free(pages);
+	free(bufbase);
+	FD_ZERO(&wset);
+	nfds = 0;
+	fd = wfd = rfd = -1;
+	child = 0;
+	map = bufbase = buf = NULL;
+	pages = NULL;
+	file[0] = '\0';
+	memset(cal, 0, sizeof(cal));
+}
+
+#ifndef PLAIN_NO_MAIN
+int main(int argc, char **argv)
+{
+	const char *tmp = getenv("TMPDIR");
+	int serve = 0;
+	char line[32];
+
+	if (argc > 1 && !strcmp(argv[1], "-s")) {
+		serve = 1;
+		argv++;
+		argc--;
+	}
+	if (argc < 3)
+		return 2;
+	signal(SIGPIPE, SIG_IGN);
+	plain_setup(argv[1], argv[2], argc > 3 ? argv[3] : tmp && *tmp ? tmp : "/tmp", serve);
+	if (!serve) {
+		printf("%.1f\n", plain_value(argv[1], 0));
+	} else {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		while (fgets(line, sizeof(line), stdin))
+			printf("%.1f\n", plain_value(argv[1], atol(line)));
+	}
+	plain_cleanup();
 	return 0;
 }
+#endif

@@ -2,24 +2,30 @@
 # pmbench self-check, run by hand (make selfcheck): agreement and speed.
 #
 #  1. Each lmbench-compatible benchmark against a plain reference loop of
-#     the same definition (tests/perf/plain-loops.c), interleaved in the
-#     same run on the same CPU: the median of the ROUNDS rounds' ratios
-#     (each round's pmbench over its reference, taken next to each other,
-#     so a drift of the host hits both) must be within 3%.  Misses are listed and make the exit status 1.
-#     With LMBENCH=DIR (lmbench's bin directory) its binaries run in the
-#     same rounds and pmbench/lmbench is printed too (not judged).
-#  2. the quick suite: wall time and how many benchmarks converged.
+#     the same definition (tests/perf/plain-loops.c), trial by trial in
+#     one process on one CPU (tests/perf/agree.c, which links pmbench's
+#     runner), in ROUNDS processes: the median of the rounds' ratios must
+#     be within TOLERANCE, and so must its 95% interval.  Misses and
+#     benchmarks too noisy to tell make the exit status 1.
+#  2. With LMBENCH=DIR (lmbench's bin directory): `pmbench run` and
+#     lmbench's binaries in turn, LMBENCH_ROUNDS times; pmbench/lmbench is
+#     printed, not judged.
+#  3. The quick suite: wall time and how many benchmarks converged.
 #
 # usage: selfcheck.sh BUILDDIR SRCDIR [LMBENCH-BIN-DIR]
-# environment: ROUNDS (default 9), TOLERANCE (default 0.03), SKIP_QUICK=1
+# environment: ROUNDS (default 15), SECONDS_PER_BLOCK (0.4), TOLERANCE
+# (0.03), LMBENCH_ROUNDS (5), SKIP_QUICK=1, KEEP_AGREE=FILE (section 1's
+# lines, for pmbench-agree judge)
 set -eu
 B=${1:?builddir}
 S=${2:?srcdir}
 L=${3:-}
 PM="$B/pmbench"
 HELLO="$B/pmbench-hello"
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-15}
+BLOCK=${SECONDS_PER_BLOCK:-0.4}
 TOL=${TOLERANCE:-0.03}
+LROUNDS=${LMBENCH_ROUNDS:-5}
 # named as pmbench names its scratch directory: lmbench's stat and open
 # then look up a path of the same depth and length
 T=$(mktemp -d "${TMPDIR:-/tmp}/pmbench.XXXXXX")
@@ -34,13 +40,32 @@ trap 'exit 130' INT TERM
 XDG_DATA_HOME="$T/xdg"; export XDG_DATA_HOME
 export PMBENCH_DATADIR="$S"
 
-${CC:-cc} -O2 -o "$T/plain" "$S/tests/perf/plain-loops.c"
-
 # a CPU this process may use (not always 0: taskset, containers)
 cpu=$(awk '/^Cpus_allowed_list:/ { split($2, a, /[-,]/); print a[1]; exit }' /proc/self/status)
 
-# pmbench benchmark, reference operation, lmbench command (run in $T)
 BENCHES="null stat open select sig-install sig-catch prot-fault page-fault-lmb fork exec pipe bw-pipe"
+REVERSED=$(for b in $BENCHES; do echo "$b"; done | tac | tr '\n' ' ')
+
+echo "== 1. lmbench-compatible benchmarks against reference loops"
+echo "   (CPU $cpu; $ROUNDS processes, each two blocks of ${BLOCK} s per benchmark,"
+echo "   pmbench's trials and the reference's in turn: the median of the"
+echo "   processes' ratios and its 95% interval, which must lie within $TOL)"
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	# forward, then backward: a drift over the run hits all alike
+	if [ $((r % 2)) -eq 1 ]; then set -- $BENCHES; else set -- $REVERSED; fi
+	"$B/tests/perf/agree" run "$B/tests/perf/plain-loops" "$HELLO" \
+		"$B/pmbench-spawner" "$cpu" "$BLOCK" "$@" >> "$T/agree" || {
+		echo "selfcheck: round $r: a benchmark or its reference could not run" >&2
+		exit 2
+	}
+	printf '   round %d of %d done\n' "$r" "$ROUNDS"
+	r=$((r + 1))
+done
+st=0
+[ -z "${KEEP_AGREE:-}" ] || cp "$T/agree" "$KEEP_AGREE"
+"$B/tests/perf/agree" judge "$TOL" "$T/agree" || st=$?
+[ "$st" -le 1 ] || exit "$st"
 
 lmb_cmd() {
 	case $1 in
@@ -70,6 +95,8 @@ lmb_ns() {
 		END { if (v > 0) print v }'
 }
 
+med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
 if [ -n "$L" ]; then
 	[ -x "$L/lat_syscall" ] || { echo "selfcheck: LMBENCH=$L: no lat_syscall there" >&2; exit 2; }
 	echo x > "$T/file"
@@ -81,69 +108,36 @@ if [ -n "$L" ]; then
 		cp "$L/hello" /tmp/hello
 		made_hello=1
 	fi
-fi
-
-med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-
-echo "== 1. lmbench-compatible benchmarks against reference loops"
-echo "   (CPU $cpu, $ROUNDS interleaved rounds: medians, and the median of the"
-echo "   rounds' ratios, which must be within $TOL)"
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	# alternate the order of each pair: drift hits both sides alike
-	for b in $BENCHES; do
-		if [ $((r % 2)) -eq 1 ]; then
-			"$PM" run --cpu "$cpu" --max-time 1 --no-counters --no-profile -q -o "$T/$b.json" "$b"
+	echo
+	echo "== 2. pmbench run against lmbench's binaries ($LROUNDS rounds in turn, medians; not judged)"
+	r=1
+	while [ "$r" -le "$LROUNDS" ]; do
+		for b in $BENCHES; do
+			"$PM" run --cpu "$cpu" --max-time 1 --no-counters --no-profile -q \
+				-o "$T/$b.json" "$b"
 			"$PM" show --format csv "$T/$b.json" |
 				awk -F, -v b="$b" '$1 == b && $2 == "ok" { print $4 }' >> "$T/$b.pm"
-			taskset -c "$cpu" "$T/plain" "$b" "$HELLO" >> "$T/$b.ref"
-		else
-			taskset -c "$cpu" "$T/plain" "$b" "$HELLO" >> "$T/$b.ref"
-			"$PM" run --cpu "$cpu" --max-time 1 --no-counters --no-profile -q -o "$T/$b.json" "$b"
-			"$PM" show --format csv "$T/$b.json" |
-				awk -F, -v b="$b" '$1 == b && $2 == "ok" { print $4 }' >> "$T/$b.pm"
-		fi
-		[ -z "$L" ] || lmb_ns "$b" >> "$T/$b.lmb"
+			lmb_ns "$b" >> "$T/$b.lmb"
+		done
+		printf '   round %d of %d done\n' "$r" "$LROUNDS"
+		r=$((r + 1))
 	done
-	printf '   round %d of %d done\n' "$r" "$ROUNDS"
-	r=$((r + 1))
-done
-
-printf '%-15s %12s %12s %7s' benchmark "pmbench ns" "ref ns" ratio
-[ -z "$L" ] || printf ' %12s %9s' "lmbench ns" "pm/lmb"
-printf '\n'
-misses=
-for b in $BENCHES; do
-	p=$(med < "$T/$b.pm")
-	q=$(med < "$T/$b.ref")
-	# round by round: pmbench's figure over the reference's of that round
-	rr=$(paste -d' ' "$T/$b.pm" "$T/$b.ref" | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' | med)
-	line=$(awk -v b="$b" -v p="${p:-0}" -v q="${q:-0}" -v rr="${rr:-0}" -v tol="$TOL" 'BEGIN {
-		ratio = rr + 0
-		miss = !(ratio >= 1 - tol && ratio <= 1 + tol)
-		printf "%-15s %12.1f %12.1f %7.3f%s", b, p, q, ratio, miss ? " MISS" : ""
-	}')
-	case $line in *MISS) misses="$misses $b" ;; esac
-	printf '%s' "$line"
-	if [ -n "$L" ]; then
+	printf '%-15s %12s %12s %9s\n' benchmark "pmbench ns" "lmbench ns" "pm/lmb"
+	for b in $BENCHES; do
+		p=$(med < "$T/$b.pm")
 		l=$(med < "$T/$b.lmb")
 		# bandwidth: the ratio of MB/s, the inverse of the ratio of times
-		awk -v p="${p:-0}" -v l="${l:-0}" -v bw="$([ "$b" = bw-pipe ] && echo 1 || echo 0)" 'BEGIN {
-			if (l > 0 && p > 0) printf " %12.1f %9.3f", l, bw ? l / p : p / l
-			else printf " %12s %9s", "-", "-" }'
-	fi
-	printf '\n'
-done
-[ -z "$L" ] || echo "(pm/lmb of bw-pipe is the ratio of MB/s; lmbench's figures are not judged)"
-if [ -n "$misses" ]; then
-	echo "misses (beyond $TOL):$misses"
-else
-	echo "every benchmark within $TOL of its reference loop"
+		awk -v b="$b" -v p="${p:-0}" -v l="${l:-0}" \
+			-v bw="$([ "$b" = bw-pipe ] && echo 1 || echo 0)" 'BEGIN {
+			if (l > 0 && p > 0) printf "%-15s %12.1f %12.1f %9.3f\n", b, p, l, bw ? l / p : p / l
+			else printf "%-15s %12s %12s %9s\n", b, "-", "-", "-" }'
+	done
+	echo "(pm/lmb of bw-pipe is the ratio of MB/s)"
 fi
 
 if [ -z "${SKIP_QUICK:-}" ]; then
 	echo
-	echo "== 2. quick suite at its default budget"
+	echo "== 3. quick suite at its default budget"
 	t0=$(date +%s.%N)
 	"$PM" run -q -o "$T/quick.json" quick
 	t1=$(date +%s.%N)
@@ -154,4 +148,4 @@ if [ -z "${SKIP_QUICK:-}" ]; then
 	echo "converged: $conv of $all"
 fi
 
-[ -z "$misses" ]
+exit "$st"
