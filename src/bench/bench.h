@@ -179,7 +179,6 @@ int pm_overhead_loop_ns(int (*loop)(void *arg, uint64_t n), void *arg,
 int pm_scratch_file(struct pm_ctx *ctx, const char *name, size_t size,
 		    char *path, size_t pathlen);
 
-/* Stop the optimizer from removing a loop body. */
 /*
  * PM_OP(fn) { body }: the operation fn, and fn_loop, the loop that calls
  * it iters times with fn inlined, as lmbench's loops are written: no call
@@ -209,6 +208,7 @@ int pm_scratch_file(struct pm_ctx *ctx, const char *name, size_t size,
 /* In a descriptor: the operation PM_OP defined, and its loop. */
 #define PM_OP_HOOKS(fn) .op = fn, .op_loop = fn##_loop
 
+/* Stop the optimizer from removing a loop body. */
 #define pm_barrier() __asm__ __volatile__("" ::: "memory")
 
 #endif

@@ -98,11 +98,23 @@ static int reference_start(struct reference *r)
 		plain_setup(r->op, r->hello, r->tmp, 1);
 		return 0;
 	}
-	if (pipe(in) || pipe(out))
+	if (pipe(in))
 		return -errno;
+	if (pipe(out)) {
+		close(in[0]);
+		close(in[1]);
+		return -errno;
+	}
 	r->pid = fork();
-	if (r->pid < 0)
-		return -errno;
+	if (r->pid < 0) {
+		int err = -errno;
+
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return err;
+	}
 	if (r->pid == 0) {
 		CPU_ZERO(&set);
 		CPU_SET(r->cpu, &set);
@@ -136,20 +148,16 @@ static void reference_trial(void *arg, uint64_t iters)
 
 	if (!r->started && reference_start(r))
 		r->failed = 1;
-	if (r->failed)
-		;
-	else if (r->inproc)
+	if (!r->failed && r->inproc)
 		v = plain_value(r->op, (long)iters);
-	else if (fprintf(r->to, "%lu\n", (unsigned long)iters) > 0 &&
+	else if (!r->failed && fprintf(r->to, "%lu\n", (unsigned long)iters) > 0 &&
 		 fgets(line, sizeof(line), r->from))
 		v = strtod(line, NULL);
 	if (isnan(v))
 		r->failed = 1;
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 256;
-		r->v = realloc(r->v, r->cap * sizeof(*r->v));
-		if (!r->v)
-			abort();
+		r->v = pm_xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->v[r->n++] = v;
 }
@@ -175,6 +183,14 @@ static char scratch[4096];
 static void remove_scratch(void)
 {
 	pm_rmtree(scratch);
+}
+
+/* Ctrl-C: the runner stops at the next trial; main then removes the
+ * scratch directories and reaps the reference's process. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	pm_interrupted = 1;
 }
 
 /* One block: both set up (the reference first, or with late after
@@ -277,12 +293,14 @@ static int agree_run(int argc, char **argv)
 	atexit(remove_scratch);	/* also when a reference loop dies */
 	o.scratch = scratch;
 	signal(SIGPIPE, SIG_IGN);
-	for (i = 6; i < argc; i++) {
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (i = 6; i < argc && !pm_interrupted; i++) {
 		r = agree_run_one(argv[i], argv[1], tmp, &o);
 		if (r > rc)
 			rc = r;
 	}
-	return rc;
+	return pm_interrupted ? 130 : rc;
 }
 
 /* The lines of every run, benchmark by benchmark, in the order first seen. */

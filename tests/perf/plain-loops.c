@@ -3,7 +3,8 @@
  * measure, written the plainest way after lmbench's definition (same
  * operation, sizes, subtraction and per-op division), and timed with
  * clock_gettime around N iterations (median of 15 runs of about 10 ms).
- * selfcheck.sh runs them interleaved with pmbench and prints the ratios.
+ * tests/perf/agree.c (make selfcheck) runs them trial by trial with
+ * pmbench's runner, linked in (built with PLAIN_NO_MAIN) or through -s.
  *
  * usage: plain-loops [-s] OP HELLO-PATH [DIR]
  * OP: null stat open select sig-install sig-catch prot-fault
@@ -193,8 +194,7 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Iterations of op that last about 10 ms, as a trial of pmbench's:
- * what a switch between the two costs, then a like share of each. */
+/* Iterations of op that last about 10 ms, as a trial of pmbench's. */
 static long calibrate(const char *op)
 {
 	long n = 1;

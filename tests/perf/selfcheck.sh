@@ -54,8 +54,11 @@ r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	# forward, then backward: a drift over the run hits all alike
 	if [ $((r % 2)) -eq 1 ]; then set -- $BENCHES; else set -- $REVERSED; fi
-	"$B/tests/perf/agree" run "$B/tests/perf/plain-loops" "$HELLO" \
+	# its scratch directories under $T: gone with it, whatever happens
+	TMPDIR="$T" "$B/tests/perf/agree" run "$B/tests/perf/plain-loops" "$HELLO" \
 		"$B/pmbench-spawner" "$cpu" "$BLOCK" "$@" >> "$T/agree" || {
+		st=$?
+		[ "$st" -ne 130 ] || exit 130
 		echo "selfcheck: round $r: a benchmark or its reference could not run" >&2
 		exit 2
 	}
