@@ -26,6 +26,7 @@ static const char usage[] =
 	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"
 	"                   [--placement same|spread|none] [--target-time MS] [--ci PCT]\n"
 	"                   [--min-trials N] [--max-trials N] [--max-time SEC] [--rounds N]\n"
+	"                   [--max-rounds N]\n"
 	"                   [--count-time MS] [--no-counters] [--no-profile] [-F HZ]\n"
 	"                   [--call-graph fp|dwarf] [--vmlinux PATH] [--profile-time MS]\n"
 	"                   [--instances LIST | --threads LIST] [--label TEXT]\n"
@@ -50,6 +51,9 @@ static const char usage[] =
 	"      --rounds N        take the trials in N rounds, each in a fresh process,\n"
 	"                        interleaved across benchmarks (default 5; 1 = all in\n"
 	"                        this process)\n"
+	"      --max-rounds N    up to N rounds in all: the extra ones go to the\n"
+	"                        benchmarks whose rounds disagree, within the time\n"
+	"                        budget (default 4 times --rounds)\n"
 	"      --count-time MS   length of the counted pass (default 100)\n"
 	"      --no-counters     skip the counted pass\n"
 	"      --no-profile      skip the sampled pass (kernel and user hotspots)\n"
@@ -77,7 +81,7 @@ enum {
 	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
 	OPT_NO_COUNTERS, OPT_LABEL, OPT_NO_PROFILE, OPT_CALL_GRAPH,
 	OPT_VMLINUX, OPT_PROFILE_TIME, OPT_INSTANCES, OPT_THREADS, OPT_ROUNDS,
-	OPT_ANONYMIZE,
+	OPT_ANONYMIZE, OPT_MAX_ROUNDS,
 };
 
 static const struct option long_options[] = {
@@ -92,6 +96,7 @@ static const struct option long_options[] = {
 	{ "max-trials", required_argument, NULL, OPT_MAX_TRIALS },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "count-time", required_argument, NULL, OPT_COUNT_TIME },
 	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
@@ -248,6 +253,7 @@ static json_t *options_json(const struct pm_run_opts *o, const struct pm_events 
 			 "counters", o->counters,
 			 "events", events));
 	json_object_set_new(j, "rounds", json_integer(rounds));
+	json_object_set_new(j, "max_rounds", json_integer(o->max_rounds));
 	return j;
 }
 
@@ -407,6 +413,11 @@ static int run__trial_option(struct run_cmd *r, int c, const char *arg)
 			return PM_EXIT_USAGE;
 		r->rounds = (unsigned)u;
 		break;
+	case OPT_MAX_ROUNDS:
+		if (parse_uint("--max-rounds", arg, 1, 4000, &u))
+			return PM_EXIT_USAGE;
+		r->o.max_rounds = (unsigned)u;
+		break;
 	case OPT_COUNT_TIME:
 		if (parse_double("--count-time", arg, 0.1, 100000, &d))
 			return PM_EXIT_USAGE;
@@ -522,6 +533,11 @@ static int run__parse_args(struct run_cmd *r, int argc, char **argv)
 	if (r->o.max_trials < r->o.min_trials)
 		return pm_usage_error("run", usage, "--max-trials %u is below --min-trials %u",
 				      r->o.max_trials, r->o.min_trials);
+	if (!r->o.max_rounds)
+		r->o.max_rounds = 4 * r->rounds;
+	else if (r->o.max_rounds < r->rounds)
+		return pm_usage_error("run", usage, "--max-rounds %u is below --rounds %u",
+				      r->o.max_rounds, r->rounds);
 	return RUN_GO;
 }
 

@@ -24,6 +24,7 @@
 
 #include "bench/runner.h"
 #include "results/render.h"
+#include "stats/stats.h"
 
 #define WORKER_EXE "/proc/self/exe"
 #define WORKER_CMD "__round"
@@ -192,8 +193,11 @@ static void take_round(struct pm_bench_result *acc, struct pm_bench_result *r,
 	}
 }
 
+/* cost_s[i] += the time from the previous reply (from t0 for the first) to
+ * benchmark i's: its share of the round, set-up and worker start included */
 static int read_replies(FILE *from, struct pm_bench_result *out, size_t nout,
-			bool *seen, unsigned round, struct pm_err *e)
+			bool *seen, unsigned round, uint64_t t0, double *cost_s,
+			struct pm_err *e)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -224,6 +228,8 @@ static int read_replies(FILE *from, struct pm_bench_result *out, size_t nout,
 		}
 		json_decref(j);
 		seen[idx] = true;
+		cost_s[idx] += (double)(pm_now_ns() - t0) / 1e9;
+		t0 = pm_now_ns();
 		take_round(&out[idx], &r, round);
 		pm_bench_result_free(&r);
 	}
@@ -243,93 +249,228 @@ static char *worker_death(int status)
 			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* The benchmarks of round k that still run (not failed), forward on even
+ * rounds and backward on odd ones. */
+static size_t round_order(unsigned k, size_t n, const struct pm_bench_result *out,
+			  size_t *order)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		size_t b = k % 2 ? n - 1 - i : i;
+
+		if (!out[b].name || out[b].status == PM_BENCH_OK)
+			order[m++] = b;
+	}
+	return m;
+}
+
+/*
+ * How many rounds b needs in all for its rounds' interval to be within
+ * target at the spread its rounds show so far: the least r with
+ * t(0.975, r-1) s / sqrt(r) <= log(1 + target).  max + 1 when more than
+ * max; b's rounds + 1 when they agree already (then its trials are what
+ * vary, and each round adds trials).
+ */
+static unsigned rounds_needed(const struct pm_bench_result *b, double target,
+			      unsigned max)
+{
+	double *med = pm_xcalloc(b->nrounds ? b->nrounds : 1, sizeof(*med)), s;
+	unsigned r;
+
+	pm_bench_result_round_medians(b, med);
+	s = b->nrounds > 1 ? pm_log_sd(med, b->nrounds, NULL) : NAN;
+	free(med);
+	if (isnan(s))
+		return max + 1;
+	for (r = (unsigned)b->nrounds + 1; r <= max; r++)
+		if (pm_t_quantile(0.975, r - 1.0) * s / sqrt((double)r) <= log1p(target))
+			return r;
+	return max + 1;
+}
+
+struct extra_candidate {
+	size_t index;
+	unsigned needed;
+};
+
+static int by_needed(const void *a, const void *b)
+{
+	const struct extra_candidate *x = a, *y = b;
+
+	if (x->needed != y->needed)
+		return x->needed < y->needed ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t pm_round_extra(const struct pm_run_opts *o, unsigned k, unsigned max_rounds,
+		      size_t n, const struct pm_bench_result *out,
+		      const double *cost_s, double pool_s, size_t *order)
+{
+	struct extra_candidate *c = pm_xcalloc(n ? n : 1, sizeof(*c));
+	size_t i, nc = 0, m = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct pm_bench_result *b = &out[i];
+		double ci;
+
+		if (!b->name || b->status != PM_BENCH_OK || b->measured || !b->nrounds)
+			continue;
+		ci = pm_bench_rel_ci(b);
+		/* a round takes at least 3 trials (round_limits) */
+		if (isnan(ci) || ci <= o->ci_target || b->ntrials + 3 > o->max_trials)
+			continue;
+		c[nc].index = i;
+		c[nc].needed = rounds_needed(b, o->ci_target, max_rounds);
+		if (c[nc].needed <= max_rounds)
+			nc++;
+	}
+	/* nearest to the target first, while the run's time lasts */
+	qsort(c, nc, sizeof(*c), by_needed);
+	for (i = 0; i < nc; i++) {
+		const struct pm_bench_result *b = &out[c[i].index];
+		double one = cost_s[c[i].index] / (double)b->nrounds;
+
+		if (one > pool_s)
+			continue;
+		pool_s -= one;
+		order[m++] = c[i].index;
+	}
+	free(c);
+	qsort(order, m, sizeof(*order), by_index);
+	if (k % 2)
+		for (i = 0; i < m / 2; i++) {
+			size_t t = order[i];
+
+			order[i] = order[m - 1 - i];
+			order[m - 1 - i] = t;
+		}
+	return m;
+}
+
+/* A benchmark the round's worker did not report on: it died on it. */
+static void mark_dead(const struct pm_bench *b, struct pm_bench_result *r,
+		      unsigned k, const char *why)
+{
+	if (!r->name) {
+		r->name = pm_xstrdup(b->name);
+		r->group = pm_xstrdup(b->group);
+		r->summary = pm_xstrdup(b->summary);
+		r->unit = pm_xstrdup(b->unit);
+		r->lmbench = b->lmbench ? pm_xstrdup(b->lmbench) : NULL;
+		r->aim9 = b->aim9 ? pm_xstrdup(b->aim9) : NULL;
+		r->cpu = -1;
+		r->ops_per_iter = 1;
+		r->reference_ns = r->busy = r->waited = r->others = NAN;
+		r->counters.ns_per_op = r->counters.perturbation = NAN;
+		r->counters.ru_user_ns = r->counters.ru_sys_ns = NAN;
+	}
+	r->status = PM_BENCH_FAILED;
+	free(r->reason);
+	r->reason = pm_xasprintf("round %u: %s", k + 1, why);
+}
+
+/* Round k of order[0..m) in one worker process; cost_s as read_replies. */
+static int run_round(const struct pm_bench *const *benches, size_t n,
+		     const struct pm_run_opts *ro, unsigned k, unsigned rounds,
+		     const size_t *order, size_t m, const double *budget,
+		     struct pm_bench_result *out, double *cost_s, struct pm_err *e)
+{
+	bool *seen = pm_xcalloc(n ? n : 1, sizeof(*seen));
+	/* past the first rounds, the progress line counts the extra ones */
+	json_t *req = request_json(ro, k, k < rounds ? rounds : k + 1, benches,
+				   order, m, out, budget);
+	char *text = json_dumps(req, JSON_COMPACT);
+	uint64_t t0 = pm_now_ns();
+	FILE *from;
+	pid_t pid;
+	int to = -1, status = 0, err;
+	size_t i;
+
+	json_decref(req);
+	pid = start_worker(&to, &from, e);
+	if (pid < 0) {
+		free(text);
+		free(seen);
+		return (int)pid;
+	}
+	/* the request is small (a pipe buffer holds it) */
+	if (pm_write_full(to, text, strlen(text)))
+		pm_err_set(e, -EPIPE, "round %u: cannot send the request", k + 1);
+	close(to);
+	free(text);
+	err = read_replies(from, out, n, seen, k, t0, cost_s, e);
+	fclose(from);
+	if (err)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!err && !pm_interrupted && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+		char *why = worker_death(status);
+
+		for (i = 0; i < m; i++)
+			if (!seen[order[i]])
+				mark_dead(benches[order[i]], &out[order[i]], k, why);
+		free(why);
+	}
+	free(seen);
+	return err;
+}
+
+/* Round k's benchmarks and their budgets: all that run in the first
+ * rounds; past them, the extra rounds of pm_round_extra(). */
+static size_t plan_round(const struct pm_run_opts *o, unsigned k, unsigned rounds,
+			 unsigned max_rounds, size_t n, struct pm_bench_result *out,
+			 const double *cost_s, size_t *order, double *budget)
+{
+	double pool = (double)n * o->max_time_s;
+	size_t i, m;
+
+	if (k < rounds) {
+		m = round_order(k, n, out, order);
+		if (m)
+			pm_round_budgets(o, k, rounds, order, m, n, out, budget);
+		return m;
+	}
+	for (i = 0; i < n; i++) {
+		pool -= cost_s[i];
+		if (out[i].name && out[i].nrounds)
+			pm_bench_result_summarize(&out[i], o->ci_level);
+	}
+	m = pm_round_extra(o, k, max_rounds, n, out, cost_s, pool, order);
+	for (i = 0; i < m; i++)
+		budget[order[i]] = o->max_time_s / rounds;
+	return m;
+}
+
 int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 		  const struct pm_run_opts *o, unsigned rounds,
 		  struct pm_bench_result *out, struct pm_err *e)
 {
 	size_t *order = pm_xcalloc(n ? n : 1, sizeof(*order));
-	bool *seen = pm_xcalloc(n ? n : 1, sizeof(*seen));
 	double *budget = pm_xcalloc(n ? n : 1, sizeof(*budget));
+	double *cost_s = pm_xcalloc(n ? n : 1, sizeof(*cost_s));
+	unsigned max_rounds = o->max_rounds > rounds ? o->max_rounds : rounds;
 	struct pm_run_opts ro;
 	unsigned k;
 	int err = 0;
 
 	round_limits(o, rounds, &ro);
-	for (k = 0; k < rounds && !pm_interrupted && !err; k++) {
-		size_t i, m = 0;
-		char *text;
-		FILE *from;
-		pid_t pid;
-		int to = -1, status = 0;
+	for (k = 0; k < max_rounds && !pm_interrupted && !err; k++) {
+		size_t m = plan_round(o, k, rounds, max_rounds, n, out, cost_s,
+				      order, budget);
 
-		/* forward on even rounds, backward on odd ones; only what still runs */
-		for (i = 0; i < n; i++) {
-			size_t b = k % 2 ? n - 1 - i : i;
-
-			if (!out[b].name || out[b].status == PM_BENCH_OK)
-				order[m++] = b;
-			seen[b] = false;
-		}
 		if (!m)
 			break;
-		pm_round_budgets(o, k, rounds, order, m, n, out, budget);
-		{
-			json_t *req = request_json(&ro, k, rounds, benches, order, m, out, budget);
-
-			text = json_dumps(req, JSON_COMPACT);
-			json_decref(req);
-		}
-		pid = start_worker(&to, &from, e);
-		if (pid < 0) {
-			free(text);
-			err = (int)pid;
-			break;
-		}
-		/* the request is small (a pipe buffer holds it) */
-		if (pm_write_full(to, text, strlen(text)))
-			pm_err_set(e, -EPIPE, "round %u: cannot send the request", k + 1);
-		close(to);
-		free(text);
-		err = read_replies(from, out, n, seen, k, e);
-		fclose(from);
-		if (err)
-			kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (err)
-			break;
-		if (pm_interrupted)
-			break;
-		/* what the worker did not report: it died on it */
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			char *why = worker_death(status);
-
-			for (i = 0; i < m; i++) {
-				struct pm_bench_result *b = &out[order[i]];
-
-				if (seen[order[i]])
-					continue;
-				if (!b->name) {
-					b->name = pm_xstrdup(benches[order[i]]->name);
-					b->group = pm_xstrdup(benches[order[i]]->group);
-					b->summary = pm_xstrdup(benches[order[i]]->summary);
-					b->unit = pm_xstrdup(benches[order[i]]->unit);
-					b->lmbench = benches[order[i]]->lmbench ?
-						pm_xstrdup(benches[order[i]]->lmbench) : NULL;
-					b->aim9 = benches[order[i]]->aim9 ?
-						pm_xstrdup(benches[order[i]]->aim9) : NULL;
-					b->cpu = -1;
-					b->ops_per_iter = 1;
-					b->reference_ns = b->busy = b->waited = b->others = NAN;
-					b->counters.ns_per_op = b->counters.perturbation = NAN;
-					b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
-				}
-				b->status = PM_BENCH_FAILED;
-				free(b->reason);
-				b->reason = pm_xasprintf("round %u: %s", k + 1, why);
-			}
-			free(why);
-		}
+		err = run_round(benches, n, &ro, k, rounds, order, m, budget, out,
+				cost_s, e);
 	}
 	for (k = 0; k < n; k++)
 		if (out[k].name && out[k].nrounds) {
@@ -344,8 +485,8 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 				out[k].converged = ci <= o->ci_target;
 		}
 	free(order);
-	free(seen);
 	free(budget);
+	free(cost_s);
 	if (err)
 		return err;
 	return pm_interrupted ? -EINTR : 0;

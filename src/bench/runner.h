@@ -37,6 +37,9 @@ struct pm_run_opts {
 	size_t nscale;
 	double scale_ns;	/* length of each scaling point (200 ms) */
 	bool progress;		/* progress line on stderr */
+	unsigned max_rounds;	/* pm_run_rounds: up to this many rounds in all,
+				 * the extra ones for benchmarks whose rounds
+				 * disagree (0: no extra rounds) */
 	unsigned run;		/* run index recorded with each round (0) */
 	uint64_t run_start_ns;	/* pm_now_ns() at the start of the run, 0 unknown */
 	const struct pm_events *events;	/* hardware + software events */
@@ -103,6 +106,19 @@ int pm_run_rounds(const struct pm_bench *const *benches, size_t n,
 void pm_round_budgets(const struct pm_run_opts *o, unsigned k, unsigned rounds,
 		      const size_t *order, size_t m, size_t n,
 		      const struct pm_bench_result *out, double *budget);
+
+/*
+ * Past the first rounds: the benchmarks that get extra round k, into
+ * order[] (returned: how many; forward on even rounds, backward on odd
+ * ones).  Those whose interval is still wider than o->ci_target and
+ * could reach it within max_rounds at the spread their rounds show, the
+ * fewest rounds still needed first, each while pool_s (seconds left of
+ * the run's time) covers one more of its rounds at its cost so far
+ * (cost_s[i]: the wall time of benchmark i's rounds, set-up included).
+ */
+size_t pm_round_extra(const struct pm_run_opts *o, unsigned k, unsigned max_rounds,
+		      size_t n, const struct pm_bench_result *out,
+		      const double *cost_s, double pool_s, size_t *order);
 
 /* The worker side: read a request on in, run its round, write one JSON
  * line per benchmark on out.  Returns 0, -EINTR, or -EINVAL for a bad

@@ -463,9 +463,10 @@ static void bench_notes(const struct pm_result *r, struct notes *ns)
 				      pm_summary_rel_halfwidth(&b->stats);
 			char **list = rounds ? &ncr : &nc;
 
-			t = pm_xasprintf("%s%s%s ±%.1f%% (%zu trials)", *list ? *list : "",
+			t = pm_xasprintf("%s%s%s ±%.1f%% (%zu %s)", *list ? *list : "",
 					 *list ? ", " : "", b->name, 100 * pm_bench_rel_ci(b),
-					 b->ntrials);
+					 rounds ? b->nrounds : b->ntrials,
+					 rounds ? "rounds" : "trials");
 			free(*list);
 			*list = t;
 			nnc++;
@@ -484,7 +485,8 @@ static void bench_notes(const struct pm_result *r, struct notes *ns)
 					  "machine): %s", nc));
 	if (ncr)
 		note_add(ns, pm_xasprintf("not converged: the rounds, each a fresh process, "
-					  "disagree by more than the CI target (more --rounds): %s",
+					  "disagree by more than the CI target (more --max-time and --max-rounds, "
+					  "or an idle machine): %s",
 					  ncr));
 	free(ncr);
 	if (slow)

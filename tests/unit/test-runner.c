@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/runner.h"
+#include "results/render.h"
 
 /* ~known cost: a dependent chain of multiplies. */
 static int spin_run(struct pm_ctx *ctx, uint64_t iters)
@@ -516,6 +517,73 @@ START_TEST(budget_goes_to_the_noisy)
 }
 END_TEST
 
+/* A benchmark's result after five rounds of 3 trials each, the rounds'
+ * medians 1000 ns times exp(c k), k = -2..2: their log sd is s. */
+static void five_rounds(struct pm_bench_result *b, const char *name, double s)
+{
+	struct pm_round round = { .reference_ns = NAN, .busy = NAN, .waited = NAN,
+				  .others = NAN, .started_s = NAN };
+	double c = s / sqrt(10.0 / 4), v[3];
+	int k;
+
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	b->status = PM_BENCH_OK;
+	for (k = -2; k <= 2; k++) {
+		double m = 1000 * exp(c * k);
+
+		v[0] = m * 0.9999;
+		v[1] = m;
+		v[2] = m * 1.0001;
+		pm_bench_result_add_round(b, v, 3, &round);
+	}
+	pm_bench_result_summarize(b, 0.95);
+}
+
+START_TEST(extra_rounds_go_to_those_that_can_settle)
+{
+	struct pm_run_opts o;
+	struct pm_bench_result out[5];
+	double cost[5] = { 0.5, 0.5, 0.5, 0.5, 0.5 };	/* 0.1 s a round */
+	size_t order[5], m;
+
+	pm_run_opts_default(&o);
+	o.ci_target = 0.01;
+	five_rounds(&out[0], "settled", 0.001);
+	five_rounds(&out[1], "far", 0.017);	/* needs about 17 rounds */
+	five_rounds(&out[2], "hopeless", 0.10);	/* needs hundreds */
+	five_rounds(&out[3], "near", 0.010);	/* needs 7 */
+	five_rounds(&out[4], "failed", 0.010);
+	out[4].status = PM_BENCH_FAILED;
+	ck_assert_double_le(pm_bench_rel_ci(&out[0]), 0.01);
+	ck_assert_double_gt(pm_bench_rel_ci(&out[3]), 0.01);
+
+	/* time for all: the two that can settle within 20 rounds, in order */
+	m = pm_round_extra(&o, 6, 20, 5, out, cost, 10, order);
+	ck_assert_uint_eq(m, 2);
+	ck_assert_uint_eq(order[0], 1);
+	ck_assert_uint_eq(order[1], 3);
+	/* an odd round runs them backward */
+	m = pm_round_extra(&o, 5, 20, 5, out, cost, 10, order);
+	ck_assert_uint_eq(m, 2);
+	ck_assert_uint_eq(order[0], 3);
+	/* time for one round: the one nearest to the target */
+	m = pm_round_extra(&o, 6, 20, 5, out, cost, 0.15, order);
+	ck_assert_uint_eq(m, 1);
+	ck_assert_uint_eq(order[0], 3);
+	/* fewer rounds allowed than "far" needs; then no time left */
+	m = pm_round_extra(&o, 6, 10, 5, out, cost, 10, order);
+	ck_assert_uint_eq(m, 1);
+	ck_assert_uint_eq(order[0], 3);
+	ck_assert_uint_eq(pm_round_extra(&o, 6, 20, 5, out, cost, 0.05, order), 0);
+	/* no more trials allowed */
+	o.max_trials = 17;
+	ck_assert_uint_eq(pm_round_extra(&o, 6, 20, 5, out, cost, 10, order), 0);
+	for (int i = 0; i < 5; i++)
+		pm_bench_result_free(&out[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runner");
@@ -525,6 +593,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, calibrates_and_keeps_trials);
+	tcase_add_test(tc, extra_rounds_go_to_those_that_can_settle);
 	tcase_add_test(tc, max_trials_bound);
 	tcase_add_test(tc, counts_page_faults);
 	tcase_add_test(tc, counts_children);
