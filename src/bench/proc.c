@@ -1254,7 +1254,8 @@ static int pfl_setup(struct pm_ctx *ctx)
 	f->perm = pm_xcalloc(f->npages, sizeof(*f->perm));
 	for (i = 0; i < f->npages; i++)
 		f->perm[i] = i * page;
-	/* a fixed shuffle: every round touches the pages in the same order */
+	/* a fixed shuffle: every round touches the pages in the same order
+	 * (on a VM with shadow page tables, two orders cost 10-18% apart) */
 	for (i = f->npages - 1; i > 0; i--) {
 		j = (size_t)rand_r(&seed) % (i + 1);
 		t = f->perm[i];
