@@ -35,6 +35,7 @@
 
 #define CHUNK (64 * 1024)	/* bw_pipe's transfer size */
 #define PF_FILE (8u << 20)	/* lmbench's default FILE: MB=8 */
+#define PF_ORDERS 4		/* page-fault-lmb: one pass in each of 4 orders */
 
 static const char *hello;
 static char dir[PATH_MAX], file[PATH_MAX + 16];
@@ -103,7 +104,7 @@ static void run(const char *op, long n)
 	size_t i, done;
 	ssize_t r;
 	char c = 'x';
-	int sum = 0, f;
+	int sum = 0, f, k;
 	pid_t pid;
 
 	if (!strcmp(op, "null")) {
@@ -145,9 +146,11 @@ static void run(const char *op, long n)
 			*(volatile char *)map = 1;
 	} else if (!strcmp(op, "touch")) {
 		while (n-- > 0) {
-			for (i = 0; i < npages; i++)
-				sum += map[pages[i]];
-			remap();
+			for (k = 0; k < PF_ORDERS; k++) {
+				for (i = 0; i < npages; i++)
+					sum += map[pages[k * npages + i]];
+				remap();
+			}
 		}
 		sink += sum;
 	} else if (!strcmp(op, "remap")) {
@@ -405,16 +408,23 @@ void plain_setup(const char *op, const char *hello_path, const char *tmp, int se
 	} else if (!strcmp(op, "page-fault-lmb")) {
 		make_file(PF_FILE);
 		npages = PF_FILE / (size_t)pagesz;
-		pages = malloc(npages * sizeof(*pages));
-		for (i = 0; i < npages; i++)
-			pages[i] = i * (size_t)pagesz;
-		/* pmbench's order: on a VM with shadow page tables two
+		pages = malloc(PF_ORDERS * npages * sizeof(*pages));
+		if (!pages)
+			die("malloc");
+		/* pmbench's orders: on a VM with shadow page tables two
 		 * shuffles (rand and rand_r, both seeded 1) cost 17% apart */
-		for (i = npages - 1; i > 0; i--) {
-			j = (size_t)rand_r(&seed) % (i + 1);
-			t = pages[i];
-			pages[i] = pages[j];
-			pages[j] = t;
+		for (k = 0; k < PF_ORDERS; k++) {
+			size_t *p = pages + (size_t)k * npages;
+
+			seed = (unsigned)k + 1;
+			for (i = 0; i < npages; i++)
+				p[i] = i * (size_t)pagesz;
+			for (i = npages - 1; i > 0; i--) {
+				j = (size_t)rand_r(&seed) % (i + 1);
+				t = p[i];
+				p[i] = p[j];
+				p[j] = t;
+			}
 		}
 		mapped = PF_FILE;
 		map = mmap(NULL, mapped, PROT_READ, MAP_SHARED, fd, 0);
@@ -445,7 +455,7 @@ double plain_value(const char *op, long n)
 	v = median(loop_of(op));
 	handlers(op, 0);
 	if (!strcmp(op, "page-fault-lmb"))
-		v /= (double)npages;
+		v /= (double)(PF_ORDERS * npages);
 	return v - subtracted;
 }
 
