@@ -208,6 +208,7 @@ static int read_replies(FILE *from, struct pm_bench_result *out, size_t nout,
 		json_t *j = json_loads(line, 0, &je), *res;
 		struct pm_bench_result r;
 		json_int_t idx;
+		uint64_t now;
 
 		if (!j || !json_is_integer(json_object_get(j, "index")) ||
 		    !(res = json_object_get(j, "result"))) {
@@ -228,8 +229,9 @@ static int read_replies(FILE *from, struct pm_bench_result *out, size_t nout,
 		}
 		json_decref(j);
 		seen[idx] = true;
-		cost_s[idx] += (double)(pm_now_ns() - t0) / 1e9;
-		t0 = pm_now_ns();
+		now = pm_now_ns();
+		cost_s[idx] += (double)(now - t0) / 1e9;
+		t0 = now;
 		take_round(&out[idx], &r, round);
 		pm_bench_result_free(&r);
 	}
@@ -284,7 +286,7 @@ static unsigned rounds_needed(const struct pm_bench_result *b, double target,
 	if (isnan(s))
 		return max + 1;
 	for (r = (unsigned)b->nrounds + 1; r <= max; r++)
-		if (pm_t_quantile(0.975, r - 1.0) * s / sqrt((double)r) <= log1p(target))
+		if (pm_log_t_rel_halfwidth(s, r, 0.95) <= target)
 			return r;
 	return max + 1;
 }

@@ -590,10 +590,7 @@ static enum pm_unit choose_unit(const struct side_data *a, const struct side_dat
 /* Relative half-width of the CI of one side's geometric mean. */
 static double side_rel_ci(const struct vec *u, double level)
 {
-	if (u->n < 2)
-		return NAN;
-	return expm1(pm_t_quantile(0.5 + level / 2, (double)(u->n - 1)) *
-		     pm_log_sd(u->v, u->n, NULL) / sqrt((double)u->n));
+	return pm_log_t_rel_halfwidth(pm_log_sd(u->v, u->n, NULL), u->n, level);
 }
 
 /*

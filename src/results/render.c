@@ -271,8 +271,7 @@ double pm_bench_rel_ci(const struct pm_bench_result *b)
 	med = pm_xcalloc(k, sizeof(*med));
 	pm_bench_result_round_medians(b, med);
 	/* NAN when a median is not positive: then the trials' interval */
-	r = expm1(pm_t_quantile(0.975, (double)(k - 1)) * pm_log_sd(med, k, NULL) /
-		  sqrt((double)k));
+	r = pm_log_t_rel_halfwidth(pm_log_sd(med, k, NULL), k, 0.95);
 	free(med);
 	return isnan(ci) || r > ci ? r : ci;
 }

@@ -599,6 +599,14 @@ double pm_log_sd(const double *v, size_t n, double *mean_log)
 	return n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
 }
 
+double pm_log_t_rel_halfwidth(double log_sd, size_t n, double level)
+{
+	if (n < 2)
+		return NAN;
+	return expm1(pm_t_quantile(0.5 + level / 2, (double)(n - 1)) * log_sd /
+		     sqrt((double)n));
+}
+
 static void log_mean_var(const double *v, size_t n, double *mean, double *var)
 {
 	double sd = pm_log_sd(v, n, mean);

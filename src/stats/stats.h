@@ -67,6 +67,10 @@ double pm_t_quantile(double p, double df);
 /* Sample standard deviation of the logarithms of n positive values (NAN
  * below 2); their mean into *mean_log when not NULL. */
 double pm_log_sd(const double *v, size_t n, double *mean_log);
+/* Relative half-width of the Student t interval at level of the geometric
+ * mean of n values whose logarithms have standard deviation log_sd:
+ * expm1(t(n-1) log_sd / sqrt(n)); NAN below 2 values. */
+double pm_log_t_rel_halfwidth(double log_sd, size_t n, double level);
 /* The mean of v and the half-width of its Student t interval at level
  * (a run's figure: pmbench stat); half is NAN for fewer than 2 values. */
 void pm_mean_ci(const double *v, size_t n, double level, double *mean,

@@ -13,7 +13,7 @@ expect_err "unknown event 'bogus_event_zz'"
 expect_one_line_error
 
 for bad in "--cpu 9999" "--cpu x" "--placement far" "--ci abc" "--max-trials 0" \
-	   "--target-time -1" "--format xml"; do
+	   "--target-time -1" "--format xml" "--max-rounds 0" "--max-rounds x"; do
 	# shellcheck disable=SC2086
 	pm run $bad null
 	expect_status 2 "run $bad"
@@ -22,6 +22,9 @@ done
 pm run --min-trials 50 --max-trials 10 null
 expect_status 2
 expect_err 'below --min-trials'
+pm run --rounds 5 --max-rounds 3 null
+expect_status 2
+expect_err 'max-rounds 3 is below --rounds 5'
 pm run --bogus-option null
 expect_status 2
 expect_err "unknown option '--bogus-option'"
