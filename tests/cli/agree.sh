@@ -32,15 +32,19 @@ status=0
 [ "$status" -eq 2 ] || fail "judge: exit status $status on a malformed file, expected 2"
 grep -q "$T/bad" "$T/err" || fail "judge: the message does not name the file"
 
-# a real run: pmbench's null against the reference's, in one process,
-# paired trials; the ratio is a number near 1 (not judged: this is a test,
-# not the self-check), and the scratch directory is gone afterwards
+# a real run: pmbench's null and stat against the reference's, in one
+# process, paired trials (stat's reference on pmbench's own file); the
+# ratios are numbers near 1 (not judged: this is a test, not the
+# self-check), and the scratch directories are gone afterwards
 status=0
 TMPDIR="$T" "$A" run "$P" "$PMBENCH_LIBEXECDIR/pmbench-hello" \
-	"$PMBENCH_LIBEXECDIR/pmbench-spawner" "$(allowed_cpu)" 0.1 null > "$T/run" 2> "$T/err" ||
+	"$PMBENCH_LIBEXECDIR/pmbench-spawner" "$(allowed_cpu)" 0.1 null stat > "$T/run" 2> "$T/err" ||
 	status=$?
 [ "$status" -eq 0 ] || fail "run: exit status $status: $(cat "$T/err")"
-awk '$1 == "null" && $2 > 0 && $3 > 0 && $4 > 0.5 && $4 < 2 { ok = 1 } END { exit !ok }' \
-	"$T/run" || fail "run: no line 'null ns ns ratio' with a ratio near 1: $(cat "$T/run")"
+for b in null stat; do
+	awk -v b="$b" '$1 == b && $2 > 0 && $3 > 0 && $4 > 0.5 && $4 < 2 { ok = 1 }
+		END { exit !ok }' "$T/run" ||
+		fail "run: no line '$b ns ns ratio' with a ratio near 1: $(cat "$T/run")"
+done
 [ -z "$(find "$T" -maxdepth 1 -name 'pmbench.*')" ] || fail "run: scratch directory left behind"
 finish

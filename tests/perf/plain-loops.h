@@ -4,6 +4,7 @@
 #define PLAIN_LOOPS_H
 
 void plain_setup(const char *op, const char *hello, const char *tmp, int serve);
+void plain_use_file(const char *path);
 double plain_value(const char *op, long n);
 void plain_cleanup(void);
 
