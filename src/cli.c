@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/runner.h"
 #include "cmd.h"
 #include "counters/counters.h"
 #include "util.h"
@@ -107,6 +108,59 @@ void pm_catch_stop_signals(void (*handler)(int))
 	sigaction(SIGHUP, &sa, NULL);
 	/* A peer that died must show up as EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+static char cmd_scratch[4096];
+static volatile sig_atomic_t stops_seen, first_stop;
+
+static void on_stop_signal(int sig)
+{
+	if (stops_seen++ == 0) {
+		first_stop = sig;
+		pm_interrupted = 1;
+		return;
+	}
+	/* helpers die with us: PR_SET_PDEATHSIG */
+	if (cmd_scratch[0])
+		pm_rmtree(cmd_scratch);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/%s.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp", prefix);
+	if (!mkdtemp(cmd_scratch)) {
+		pm_err_set(e, -errno, "cannot create a scratch directory %s: %s",
+			   cmd_scratch, strerror(errno));
+		cmd_scratch[0] = '\0';
+		return NULL;
+	}
+	return cmd_scratch;
+}
+
+void pm_cmd_scratch_remove(void)
+{
+	if (!cmd_scratch[0])
+		return;
+	pm_rmtree(cmd_scratch);
+	cmd_scratch[0] = '\0';
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+void pm_cmd_catch_stop(void)
+{
+	pm_catch_stop_signals(on_stop_signal);
+}
+
+int pm_cmd_stop_status(void)
+{
+	return 128 + (first_stop ? first_stop : SIGINT);
 }
 
 /* man(1) by absolute path: no program is looked up through PATH. */

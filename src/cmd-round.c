@@ -6,25 +6,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench/runner.h"
 #include "cmd.h"
-
-static volatile sig_atomic_t signals_seen;
-
-static void on_signal(int sig)
-{
-	/* the first stops after the current trial; a second kills */
-	if (signals_seen++ == 0) {
-		pm_interrupted = 1;
-		return;
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 int cmd_round(int argc, char **argv)
 {
@@ -35,7 +21,7 @@ int cmd_round(int argc, char **argv)
 		pm_error("__round is internal to 'pmbench run' and takes no arguments");
 		return PM_EXIT_USAGE;
 	}
-	pm_catch_stop_signals(on_signal);
+	pm_cmd_catch_stop();
 	err = pm_round_worker(stdin, stdout, &e);
 	if (err == -EINTR)
 		return 130;

@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <math.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,33 +112,6 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* ---- cleanup on signals ---- */
-
-static char scratch_dir[4096];
-static volatile sig_atomic_t signals_seen, first_signal;
-
-static void on_signal(int sig)
-{
-	/* First signal: finish the current trial, save, exit.  Second:
-	 * remove scratch and die now (peers die with us: PDEATHSIG). */
-	if (signals_seen++ == 0) {
-		first_signal = sig;
-		pm_interrupted = 1;
-		return;
-	}
-	if (scratch_dir[0])
-		pm_rmtree(scratch_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void restore_signals(void)
-{
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-}
 
 /* ---- option parsing ---- */
 
@@ -267,23 +239,6 @@ static char *find_helper(const char *name)
 		return p;
 	free(p);
 	return NULL;
-}
-
-static int make_scratch(struct pm_err *e)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(scratch_dir, sizeof(scratch_dir), "%s/pmbench.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch_dir)) {
-		int err = -errno;
-
-		pm_err_set(e, err, "cannot create a scratch directory %s: %s",
-			   scratch_dir, strerror(errno));
-		scratch_dir[0] = '\0';
-		return err;
-	}
-	return 0;
 }
 
 static bool cpu_allowed(int cpu)
@@ -590,7 +545,8 @@ static int run__prepare(struct run_cmd *r)
 		}
 		r->o.profiler = r->profiler;
 	}
-	if (make_scratch(&e)) {
+	r->o.scratch = pm_cmd_scratch_make("pmbench", &e);
+	if (!r->o.scratch) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
 	}
@@ -605,10 +561,9 @@ static void run__start_result(struct run_cmd *r)
 
 	r->hello = find_helper("pmbench-hello");
 	r->spawner = find_helper("pmbench-spawner");
-	pm_catch_stop_signals(on_signal);
+	pm_cmd_catch_stop();
 
 	r->o.events = &r->events;
-	r->o.scratch = scratch_dir;
 	r->o.hello = r->hello;
 	r->o.spawner = r->spawner;
 	r->o.progress = pm_stderr_is_tty() && !r->quiet;
@@ -732,11 +687,7 @@ static int run__save(struct run_cmd *r)
 
 static void run__cleanup(struct run_cmd *r)
 {
-	if (scratch_dir[0]) {
-		pm_rmtree(scratch_dir);
-		scratch_dir[0] = '\0';
-		restore_signals();
-	}
+	pm_cmd_scratch_remove();
 	pm_result_free(&r->result);
 	pm_output_free(&r->out);
 	pm_events_free(&r->events);
@@ -772,7 +723,7 @@ int cmd_run(int argc, char **argv)
 		if (r.failed && status == PM_EXIT_OK)
 			status = PM_EXIT_RUNTIME;
 		if (r.interrupted)
-			status = 128 + (first_signal ? first_signal : SIGINT);
+			status = pm_cmd_stop_status();
 	}
 	run__cleanup(&r);
 	return status;

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,46 +91,6 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* ---- signals: the first stops after the current run, a second kills ---- */
-
-static char scratch_dir[4096];
-static volatile sig_atomic_t signals_seen, first_signal;
-
-static void on_signal(int sig)
-{
-	if (signals_seen++ == 0) {
-		first_signal = sig;
-		pm_interrupted = 1;
-		return;
-	}
-	/* the command dies with us: PR_SET_PDEATHSIG */
-	if (scratch_dir[0])
-		pm_rmtree(scratch_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-static void restore_signals(void)
-{
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-}
 
 /* ---- options ---- */
 
@@ -248,23 +207,6 @@ fail:
 		pm_command_free(&c[i]);
 	free(c);
 	return -EINVAL;
-}
-
-static int make_scratch(struct pm_err *e)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(scratch_dir, sizeof(scratch_dir), "%s/pmbench-stat.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch_dir)) {
-		int err = -errno;
-
-		pm_err_set(e, err, "cannot create a scratch directory %s: %s",
-			   scratch_dir, strerror(errno));
-		scratch_dir[0] = '\0';
-		return err;
-	}
-	return 0;
 }
 
 static json_t *jstrs(const char *const *v, size_t n)
@@ -517,7 +459,8 @@ static int stat__prepare(struct stat_cmd *s, int argc, char **argv)
 			return PM_EXIT_USAGE;
 		}
 	}
-	if (make_scratch(&e)) {
+	s->o.scratch = pm_cmd_scratch_make("pmbench-stat", &e);
+	if (!s->o.scratch) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
 	}
@@ -530,12 +473,11 @@ static void stat__start_result(struct stat_cmd *s)
 	struct pm_result *res = &s->result;
 	size_t i;
 
-	install_signals();
+	pm_cmd_catch_stop();
 	s->o.prepare = s->prep;
 	s->o.cleanup = s->clean;
 	s->o.events = &s->events;
 	s->o.profiler = s->profiler;
-	s->o.scratch = scratch_dir;
 	s->o.progress = pm_stderr_is_tty() && !s->quiet;
 
 	res->source = pm_xstrdup("stat");
@@ -640,11 +582,7 @@ static void stat__cleanup(struct stat_cmd *s)
 {
 	size_t i;
 
-	if (scratch_dir[0]) {
-		pm_rmtree(scratch_dir);
-		scratch_dir[0] = '\0';
-		restore_signals();
-	}
+	pm_cmd_scratch_remove();
 	pm_result_free(&s->result);
 	for (i = 0; i < s->ncmd; i++)
 		pm_command_free(&s->cmds[i]);
@@ -688,7 +626,7 @@ int cmd_stat(int argc, char **argv)
 		if (s.failed && status == PM_EXIT_OK)
 			status = PM_EXIT_RUNTIME;
 		if (s.interrupted)
-			status = 128 + (first_signal ? first_signal : SIGINT);
+			status = pm_cmd_stop_status();
 	}
 	stat__cleanup(&s);
 	return status;

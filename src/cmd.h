@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+struct pm_err;
+
 #define PM_EXIT_OK 0
 #define PM_EXIT_RUNTIME 1
 #define PM_EXIT_USAGE 2
@@ -54,6 +56,21 @@ int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* handler on SIGINT, SIGTERM and SIGHUP (SA_RESTART); SIGPIPE ignored. */
 void pm_catch_stop_signals(void (*handler)(int));
+
+/*
+ * A measuring command's scratch directory and its stop signals (run,
+ * stat, the round worker).  After pm_cmd_catch_stop(), the first SIGINT,
+ * SIGTERM or SIGHUP sets pm_interrupted: the command ends its current
+ * trial, saves what it has and exits with pm_cmd_stop_status().  A second
+ * removes the scratch directory and dies by the signal.
+ */
+/* TMPDIR/PREFIX.XXXXXX (TMPDIR default /tmp): its path, or NULL with e set. */
+const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e);
+/* Remove it, if made, and give the stop signals their default action. */
+void pm_cmd_scratch_remove(void);
+void pm_cmd_catch_stop(void);
+/* 128 + the first stop signal (SIGINT when none was seen). */
+int pm_cmd_stop_status(void);
 /* Open the manual page "pmbench-run" (section found automatically). */
 int pm_show_manual(const char *page);
 
