@@ -110,6 +110,61 @@ void pm_catch_stop_signals(void (*handler)(int))
 	signal(SIGPIPE, SIG_IGN);
 }
 
+void pm_cli_measure_init(struct pm_cli_measure *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->format = "table";
+	m->counters = true;
+	m->profile = true;
+}
+
+int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_measure *m,
+			  int c, const char *arg)
+{
+	unsigned long u;
+
+	switch (c) {
+	case 'e':
+		if (!pm_list_valid(arg, ','))
+			return pm_usage_error(cmd, usage, "--events: '%s' has an empty "
+				"event name (software events only: -e none)", arg);
+		m->events_spec = arg;
+		return 0;
+	case 'o':
+		m->output = arg;
+		return 0;
+	case PM_OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv"))
+			return pm_usage_error(cmd, usage,
+				"--format: '%s' is not one of table, json, csv", arg);
+		m->format = arg;
+		m->format_given = true;
+		return 0;
+	case PM_OPT_NO_COUNTERS:
+		m->counters = false;
+		return 0;
+	case PM_OPT_NO_PROFILE:
+		m->profile = false;
+		return 0;
+	case 'F':
+		if (pm_cli_uint(cmd, usage, "--freq", arg, 1, 1000000, &u))
+			return PM_EXIT_USAGE;
+		m->popts.freq = (unsigned)u;
+		return 0;
+	case PM_OPT_CALL_GRAPH:
+		return pm_cli_call_graph(cmd, usage, arg, &m->popts.dwarf) ?
+			PM_EXIT_USAGE : 0;
+	case PM_OPT_VMLINUX:
+		m->popts.vmlinux = arg;
+		return 0;
+	case PM_OPT_LABEL:
+		m->label = arg;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 static char cmd_scratch[4096];
 static volatile sig_atomic_t stops_seen, first_stop;
 

@@ -76,17 +76,13 @@ static const char usage[] =
 	"See 'pmbench list' and pmbench-run(1).\n";
 
 enum {
-	OPT_FORMAT = 256, OPT_CPU, OPT_PLACEMENT, OPT_TARGET, OPT_CI,
-	OPT_MIN_TRIALS, OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME,
-	OPT_NO_COUNTERS, OPT_LABEL, OPT_NO_PROFILE, OPT_CALL_GRAPH,
-	OPT_VMLINUX, OPT_PROFILE_TIME, OPT_INSTANCES, OPT_THREADS, OPT_ROUNDS,
-	OPT_ANONYMIZE, OPT_MAX_ROUNDS,
+	OPT_CPU = 256, OPT_PLACEMENT, OPT_TARGET, OPT_CI, OPT_MIN_TRIALS,
+	OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME, OPT_PROFILE_TIME,
+	OPT_INSTANCES, OPT_THREADS, OPT_ROUNDS, OPT_ANONYMIZE, OPT_MAX_ROUNDS,
 };
 
 static const struct option long_options[] = {
-	{ "events", required_argument, NULL, 'e' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
+	PM_CLI_MEASURE_OPTIONS,
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "target-time", required_argument, NULL, OPT_TARGET },
@@ -97,15 +93,9 @@ static const struct option long_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "count-time", required_argument, NULL, OPT_COUNT_TIME },
-	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "profile-time", required_argument, NULL, OPT_PROFILE_TIME },
 	{ "instances", required_argument, NULL, OPT_INSTANCES },
 	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -301,19 +291,18 @@ static int run_in_rounds(const struct pm_bench **benches, size_t n,
 #define RUN_OTHER	(-2)	/* not an option this parser knows */
 
 struct run_cmd {
-	const char *output, *format, *events_spec, *label;
+	struct pm_cli_measure m;	/* -e, -o, --format, -F, ... */
 	const struct pm_bench **benches;
 	size_t nbench;
 	struct pm_events events;
 	struct pm_result result;
 	struct pm_output out;
 	struct pm_run_opts o;
-	struct pm_profile_opts popts;
 	struct pm_profiler *profiler;
 	char *hello, *spawner;
 	unsigned rounds;
 	bool verbose, quiet, interrupted, failed;
-	bool profile, max_time_given, format_given, anonymize, keep;
+	bool max_time_given, anonymize, keep;
 };
 
 /* The options that shape the trials and the passes. */
@@ -401,46 +390,11 @@ static int run__trial_option(struct run_cmd *r, int c, const char *arg)
 /* The options that choose what is counted, sampled and printed. */
 static int run__output_option(struct run_cmd *r, int c, const char *arg)
 {
-	unsigned long u;
+	int st = pm_cli_measure_option("run", usage, &r->m, c, arg);
 
+	if (st != 1)
+		return st ? st : RUN_GO;
 	switch (c) {
-	case 'e':
-		if (!pm_list_valid(arg, ','))
-			return pm_usage_error("run", usage, "--events: '%s' has an empty "
-				"event name (software events only: -e none)", arg);
-		r->events_spec = arg;
-		break;
-	case 'o':
-		r->output = arg;
-		break;
-	case OPT_FORMAT:
-		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv"))
-			return pm_usage_error("run", usage,
-				"--format: '%s' is not one of table, json, csv", arg);
-		r->format = arg;
-		r->format_given = true;
-		break;
-	case OPT_NO_COUNTERS:
-		r->o.counters = false;
-		break;
-	case OPT_NO_PROFILE:
-		r->profile = false;
-		break;
-	case 'F':
-		if (parse_uint("--freq", arg, 1, 1000000, &u))
-			return PM_EXIT_USAGE;
-		r->popts.freq = (unsigned)u;
-		break;
-	case OPT_CALL_GRAPH:
-		if (pm_cli_call_graph("run", usage, arg, &r->popts.dwarf))
-			return PM_EXIT_USAGE;
-		break;
-	case OPT_VMLINUX:
-		r->popts.vmlinux = arg;
-		break;
-	case OPT_LABEL:
-		r->label = arg;
-		break;
 	case OPT_ANONYMIZE:
 		r->anonymize = true;
 		break;
@@ -516,15 +470,15 @@ static int run__prepare(struct run_cmd *r)
 {
 	struct pm_err e;
 
-	if (pm_output_open(&r->out, r->output, &e)) {
+	if (pm_output_open(&r->out, r->m.output, &e)) {
 		pm_error("-o %s", e.msg);
 		return PM_EXIT_USAGE;
 	}
-	if (pm_output_is_stdout(&r->out) && r->format_given && strcmp(r->format, "json"))
+	if (pm_output_is_stdout(&r->out) && r->m.format_given && strcmp(r->m.format, "json"))
 		return pm_usage_error("run", usage, "-o - writes the result file to "
 				      "standard output: --format %s cannot go there too",
-				      r->format);
-	if (!r->output) {
+				      r->m.format);
+	if (!r->m.output) {
 		/* checked now, not after the benchmarks ran */
 		char *dir;
 
@@ -533,13 +487,14 @@ static int run__prepare(struct run_cmd *r)
 			pm_warn("the result will not be kept: %s (use -o FILE)", e.msg);
 		free(dir);
 	}
-	if (pm_cli_events(r->events_spec, r->o.counters, &r->events))
+	r->o.counters = r->m.counters;
+	if (pm_cli_events(r->m.events_spec, r->o.counters, &r->events))
 		return PM_EXIT_USAGE;
-	if (r->profile) {
+	if (r->m.profile) {
 		/* stack copies are 8 KiB a sample: sample dwarf less often */
-		if (!r->popts.freq)
-			r->popts.freq = r->popts.dwarf ? 4000 : 20000;
-		if (pm_profiler_new(&r->profiler, &r->popts, &e)) {
+		if (!r->m.popts.freq)
+			r->m.popts.freq = r->m.popts.dwarf ? 4000 : 20000;
+		if (pm_profiler_new(&r->profiler, &r->m.popts, &e)) {
 			pm_error("%s", e.msg);
 			return PM_EXIT_USAGE;
 		}
@@ -571,11 +526,11 @@ static void run__start_result(struct run_cmd *r)
 	res->source = pm_xstrdup("run");
 	res->created = pm_fmt_now(PM_TIME_RESULT, true);
 	res->version = pm_xstrdup(PACKAGE_VERSION);
-	res->label = pm_xstrdup(r->label);
+	res->label = pm_xstrdup(r->m.label);
 	res->command = json_array();
 	for (i = 0; i < (size_t)pm_argc; i++)
 		json_array_append_new(res->command, json_string(pm_argv[i]));
-	res->options = options_json(&r->o, &r->events, &r->popts, r->rounds);
+	res->options = options_json(&r->o, &r->events, &r->m.popts, r->rounds);
 	res->sysinfo = pm_sysinfo_collect();
 	r->o.run_start_ns = pm_now_ns();
 }
@@ -643,9 +598,9 @@ static void run__print(struct run_cmd *r)
 	/* with -o - standard output carries the result file only */
 	if (r->quiet || pm_output_is_stdout(&r->out))
 		return;
-	if (!strcmp(r->format, "json")) {
+	if (!strcmp(r->m.format, "json")) {
 		pm_result_dump(res, stdout);
-	} else if (!strcmp(r->format, "csv")) {
+	} else if (!strcmp(r->m.format, "csv")) {
 		pm_render_csv_header(stdout);
 		pm_render_csv(res, stdout);
 	} else {
@@ -657,17 +612,17 @@ static void run__print(struct run_cmd *r)
 /* The result file (-o), else the result history; a failure is an error. */
 static int run__save(struct run_cmd *r)
 {
-	bool json = !strcmp(r->format, "json");
+	bool json = !strcmp(r->m.format, "json");
 	struct pm_err e;
 	int status = PM_EXIT_OK;
 
 	/* a failed write keeps the results elsewhere; e says where */
-	if (r->output) {
+	if (r->m.output) {
 		if (pm_output_write_result(&r->out, &r->result, &e)) {
 			pm_error("%s", e.msg);
 			status = PM_EXIT_RUNTIME;
 		} else if (!r->quiet && !json && !pm_output_is_stdout(&r->out)) {
-			fprintf(stderr, "pmbench: results written to %s\n", r->output);
+			fprintf(stderr, "pmbench: results written to %s\n", r->m.output);
 		}
 	}
 	if (r->keep && r->result.nbench) {
@@ -699,13 +654,10 @@ static void run__cleanup(struct run_cmd *r)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_cmd r = {
-		.format = "table",
-		.rounds = PM_DEFAULT_ROUNDS,
-		.profile = true,
-	};
+	struct run_cmd r = { .rounds = PM_DEFAULT_ROUNDS };
 	int status;
 
+	pm_cli_measure_init(&r.m);
 	pm_run_opts_default(&r.o);
 	pm_result_init(&r.result);
 	status = run__parse_args(&r, argc, argv);

@@ -62,17 +62,15 @@ static const char usage[] =
 
 enum {
 	OPT_WARMUP = 256, OPT_PREPARE, OPT_CLEANUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
-	OPT_MAX_TIME, OPT_CI, OPT_IGNORE_FAILURE, OPT_SHOW_OUTPUT, OPT_NO_COUNTERS,
-	OPT_NO_PROFILE, OPT_CALL_GRAPH, OPT_VMLINUX, OPT_LABEL, OPT_FORMAT,
+	OPT_MAX_TIME, OPT_CI, OPT_IGNORE_FAILURE, OPT_SHOW_OUTPUT,
 };
 
 static const struct option long_options[] = {
+	PM_CLI_MEASURE_OPTIONS,
 	{ "runs", required_argument, NULL, 'r' },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "prepare", required_argument, NULL, OPT_PREPARE },
 	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
-	{ "events", required_argument, NULL, 'e' },
-	{ "output", required_argument, NULL, 'o' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
 	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
@@ -80,13 +78,6 @@ static const struct option long_options[] = {
 	{ "ci", required_argument, NULL, OPT_CI },
 	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
-	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
@@ -275,17 +266,16 @@ static void report_failure(const struct pm_bench_result *b)
 #define STAT_OTHER	(-2)	/* not an option this parser knows */
 
 struct stat_cmd {
-	const char *output, *format, *events_spec, *label;
+	struct pm_cli_measure m;	/* -e, -o, --format, -F, ... */
 	struct strlist prepare, cleanup, names;
 	const char **prep, **clean;
-	struct pm_profile_opts popts;
 	struct pm_profiler *profiler;
 	struct pm_events events;
 	struct pm_command *cmds;
 	size_t ncmd;
 	struct pm_stat_opts o;
 	struct pm_result result;
-	bool quiet, counters, profile, failed, interrupted;
+	bool quiet, failed, interrupted;
 };
 
 /* The options that shape the runs. */
@@ -352,48 +342,13 @@ static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
 /* The options that choose what is counted, sampled and printed. */
 static int stat__output_option(struct stat_cmd *s, int c, const char *arg)
 {
-	unsigned long u;
+	int st = pm_cli_measure_option("stat", usage, &s->m, c, arg);
 
-	switch (c) {
-	case 'e':
-		s->events_spec = arg;
-		break;
-	case 'o':
-		s->output = arg;
-		break;
-	case OPT_NO_COUNTERS:
-		s->counters = false;
-		break;
-	case OPT_NO_PROFILE:
-		s->profile = false;
-		break;
-	case 'F':
-		if (parse_uint("--freq", arg, 1, 1000000, &u))
-			return PM_EXIT_USAGE;
-		s->popts.freq = (unsigned)u;
-		break;
-	case OPT_CALL_GRAPH:
-		if (pm_cli_call_graph("stat", usage, arg, &s->popts.dwarf))
-			return PM_EXIT_USAGE;
-		break;
-	case OPT_VMLINUX:
-		s->popts.vmlinux = arg;
-		break;
-	case OPT_LABEL:
-		s->label = arg;
-		break;
-	case OPT_FORMAT:
-		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv"))
-			return pm_usage_error("stat", usage,
-					      "--format: '%s' is not one of table, json, csv", arg);
-		s->format = arg;
-		break;
-	case 'q':
-		s->quiet = true;
-		break;
-	default:
+	if (st != 1)
+		return st ? st : STAT_GO;
+	if (c != 'q')
 		return STAT_OTHER;
-	}
+	s->quiet = true;
 	return STAT_GO;
 }
 
@@ -444,17 +399,17 @@ static int stat__prepare(struct stat_cmd *s, int argc, char **argv)
 	if (per_command("--prepare", &s->prepare, s->ncmd, &s->prep) ||
 	    per_command("--cleanup", &s->cleanup, s->ncmd, &s->clean))
 		return PM_EXIT_USAGE;
-	if (s->output && pm_check_writable(s->output, &e)) {
+	if (s->m.output && pm_check_writable(s->m.output, &e)) {
 		pm_error("-o %s", e.msg);
 		return PM_EXIT_USAGE;
 	}
-	if (pm_cli_events(s->events_spec, s->counters, &s->events))
+	if (pm_cli_events(s->m.events_spec, s->m.counters, &s->events))
 		return PM_EXIT_USAGE;
-	if (s->profile) {
+	if (s->m.profile) {
 		/* a whole workload makes many samples: perf record's rate */
-		if (!s->popts.freq)
-			s->popts.freq = s->popts.dwarf ? 1000 : 4000;
-		if (pm_profiler_new(&s->profiler, &s->popts, &e)) {
+		if (!s->m.popts.freq)
+			s->m.popts.freq = s->m.popts.dwarf ? 1000 : 4000;
+		if (pm_profiler_new(&s->profiler, &s->m.popts, &e)) {
 			pm_error("%s", e.msg);
 			return PM_EXIT_USAGE;
 		}
@@ -483,11 +438,11 @@ static void stat__start_result(struct stat_cmd *s)
 	res->source = pm_xstrdup("stat");
 	res->created = pm_fmt_now(PM_TIME_RESULT, true);
 	res->version = pm_xstrdup(PACKAGE_VERSION);
-	res->label = pm_xstrdup(s->label);
+	res->label = pm_xstrdup(s->m.label);
 	res->command = json_array();
 	for (i = 0; i < (size_t)pm_argc; i++)
 		json_array_append_new(res->command, pm_json_text(pm_argv[i]));
-	res->options = options_json(&s->o, &s->events, &s->popts, s->ncmd);
+	res->options = options_json(&s->o, &s->events, &s->m.popts, s->ncmd);
 	res->sysinfo = pm_sysinfo_collect();
 	for (i = 0; i < s->ncmd; i++)
 		pm_result_add(res);
@@ -532,9 +487,9 @@ static void stat__print(struct stat_cmd *s)
 	if (s->interrupted)
 		json_object_set_new(res->options, "interrupted", json_true());
 	if (!s->quiet) {
-		if (!strcmp(s->format, "json")) {
+		if (!strcmp(s->m.format, "json")) {
 			pm_result_dump(res, stdout);
-		} else if (!strcmp(s->format, "csv")) {
+		} else if (!strcmp(s->m.format, "csv")) {
 			pm_render_csv_header(stdout);
 			pm_render_csv(res, stdout);
 		} else {
@@ -563,18 +518,18 @@ static int stat__save(struct stat_cmd *s)
 {
 	struct pm_err e = { 0 };
 
-	if (!s->output)
+	if (!s->m.output)
 		return PM_EXIT_OK;
 	if (!s->result.nbench) {
-		pm_error("nothing to write to %s: no run finished", s->output);
+		pm_error("nothing to write to %s: no run finished", s->m.output);
 		return PM_EXIT_OK;
 	}
-	if (pm_result_save(&s->result, s->output, &e)) {
+	if (pm_result_save(&s->result, s->m.output, &e)) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
 	}
-	if (!s->quiet && strcmp(s->format, "json"))
-		fprintf(stderr, "pmbench: results written to %s\n", s->output);
+	if (!s->quiet && strcmp(s->m.format, "json"))
+		fprintf(stderr, "pmbench: results written to %s\n", s->m.output);
 	return PM_EXIT_OK;
 }
 
@@ -599,9 +554,6 @@ static void stat__cleanup(struct stat_cmd *s)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_cmd s = {
-		.format = "table",
-		.counters = true,
-		.profile = true,
 		.o = {
 			.min_runs = 5,
 			.max_runs = 1000,
@@ -612,6 +564,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	int status, saved;
 
+	pm_cli_measure_init(&s.m);
 	pm_result_init(&s.result);
 	status = stat__parse_args(&s, argc, argv);
 	if (status == STAT_GO)

@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include "sample/profile.h"
+
 struct pm_err;
 
 #define PM_EXIT_OK 0
@@ -73,6 +75,44 @@ void pm_cmd_catch_stop(void);
 int pm_cmd_stop_status(void);
 /* Open the manual page "pmbench-run" (section found automatically). */
 int pm_show_manual(const char *page);
+
+/*
+ * The options run and stat share: what is counted, sampled, saved and
+ * printed.  PM_CLI_MEASURE_OPTIONS goes in a long_options table, "e:o:F:"
+ * in its short options.
+ */
+enum {
+	PM_OPT_FORMAT = 0x400, PM_OPT_NO_COUNTERS, PM_OPT_NO_PROFILE,
+	PM_OPT_CALL_GRAPH, PM_OPT_VMLINUX, PM_OPT_LABEL,
+};
+#define PM_CLI_MEASURE_OPTIONS						\
+	{ "events", required_argument, NULL, 'e' },			\
+	{ "output", required_argument, NULL, 'o' },			\
+	{ "format", required_argument, NULL, PM_OPT_FORMAT },		\
+	{ "no-counters", no_argument, NULL, PM_OPT_NO_COUNTERS },	\
+	{ "no-profile", no_argument, NULL, PM_OPT_NO_PROFILE },		\
+	{ "freq", required_argument, NULL, 'F' },			\
+	{ "call-graph", required_argument, NULL, PM_OPT_CALL_GRAPH },	\
+	{ "vmlinux", required_argument, NULL, PM_OPT_VMLINUX },		\
+	{ "label", required_argument, NULL, PM_OPT_LABEL }
+
+struct pm_cli_measure {
+	const char *events_spec;	/* -e, as given */
+	const char *output;		/* -o */
+	const char *format;		/* --format: table, json or csv */
+	const char *label;		/* --label */
+	bool format_given;
+	bool counters, profile;		/* cleared by --no-counters, --no-profile */
+	struct pm_profile_opts popts;	/* -F, --call-graph, --vmlinux */
+};
+
+/* The defaults: table, counters and profile on. */
+void pm_cli_measure_init(struct pm_cli_measure *m);
+/* Option c (from getopt_long) of command cmd: 0 when it was one of the
+ * shared options and is taken, 1 when it is not one of them, else the
+ * exit status of a bad value (message printed). */
+int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_measure *m,
+			  int c, const char *arg);
 
 /* The argv pmbench was started with (recorded in result files). */
 extern int pm_argc;
