@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,6 +109,25 @@ void pm_catch_stop_signals(void (*handler)(int))
 	sigaction(SIGHUP, &sa, NULL);
 	/* A peer that died must show up as EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv)
+{
+	char page[64];
+
+	switch (c) {
+	case 'h':
+		fputs(usage, stdout);
+		return PM_EXIT_OK;
+	case 'H':
+		snprintf(page, sizeof(page), "pmbench-%s", cmd);
+		return pm_show_manual(page);
+	case ':':
+		return pm_usage_error(cmd, usage, "option '%s' needs a value",
+				      argv[optind - 1]);
+	default:
+		return pm_usage_error(cmd, usage, "unknown option '%s'", argv[optind - 1]);
+	}
 }
 
 void pm_cli_measure_init(struct pm_cli_measure *m)

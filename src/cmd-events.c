@@ -120,14 +120,8 @@ int cmd_events(int argc, char **argv)
 		case 'n':
 			do_open = false;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-events");
 		default:
-			return pm_usage_error("events", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("events", usage, c, argv);
 		}
 	}
 	if (pm_pfm_init(&e)) {

@@ -177,17 +177,8 @@ int cmd_explain(int argc, char **argv)
 		case 'R':
 			list_rules();
 			return PM_EXIT_OK;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-explain");
-		case ':':
-			return pm_usage_error("explain", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("explain", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("explain", usage, c, argv);
 		}
 	}
 	if (argc - optind != 2)

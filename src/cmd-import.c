@@ -348,17 +348,8 @@ int cmd_import(int argc, char **argv)
 		case 'v':
 			verbose = true;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-import");
-		case ':':
-			return pm_usage_error("import", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("import", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("import", usage, c, argv);
 		}
 	}
 	if (argc - optind < 2)

@@ -72,14 +72,8 @@ int cmd_list(int argc, char **argv)
 		case 'n':
 			names_only = true;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-list");
 		default:
-			return pm_usage_error("list", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("list", usage, c, argv);
 		}
 	}
 	for (a = optind; a < argc; a++)

@@ -86,17 +86,8 @@ int cmd_log(int argc, char **argv)
 				return pm_usage_error("log", usage,
 					"-n: '%s' is not a count of runs (1 or more)", optarg);
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-log");
-		case ':':
-			return pm_usage_error("log", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("log", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("log", usage, c, argv);
 		}
 	}
 	if (optind < argc)

@@ -144,17 +144,8 @@ int cmd_report(int argc, char **argv)
 				return pm_usage_error("report", usage,
 					"--min-frame: '%s' is not a percentage in [0, 100)", optarg);
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-report");
-		case ':':
-			return pm_usage_error("report", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("report", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("report", usage, c, argv);
 		}
 	}
 	if (!output && isatty(STDOUT_FILENO))

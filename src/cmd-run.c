@@ -426,17 +426,8 @@ static int run__parse_args(struct run_cmd *r, int argc, char **argv)
 			continue;
 		}
 		switch (c) {
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-run");
-		case ':':
-			return pm_usage_error("run", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("run", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("run", usage, c, argv);
 		}
 	}
 	if (r->o.max_trials < r->o.min_trials)

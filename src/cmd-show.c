@@ -186,17 +186,8 @@ int cmd_show(int argc, char **argv)
 		case OPT_ANONYMIZE:
 			anonymize = true;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-show");
-		case ':':
-			return pm_usage_error("show", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("show", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("show", usage, c, argv);
 		}
 	}
 	if (hotspots && strcmp(format, "table") && strcmp(format, "markdown") &&

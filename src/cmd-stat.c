@@ -369,17 +369,8 @@ static int stat__parse_args(struct stat_cmd *s, int argc, char **argv)
 			continue;
 		}
 		switch (c) {
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-stat");
-		case ':':
-			return pm_usage_error("stat", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("stat", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("stat", usage, c, argv);
 		}
 	}
 	if (!s->o.runs && s->o.max_runs < s->o.min_runs)

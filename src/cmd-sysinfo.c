@@ -58,17 +58,8 @@ int cmd_sysinfo(int argc, char **argv)
 		case 'k':
 			list_keys = true;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return PM_EXIT_OK;
-		case 'H':
-			return pm_show_manual("pmbench-sysinfo");
-		case ':':
-			return pm_usage_error("sysinfo", usage, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return pm_usage_error("sysinfo", usage, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pm_cli_end_option("sysinfo", usage, c, argv);
 		}
 	}
 	if (optind < argc)

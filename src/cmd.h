@@ -73,6 +73,10 @@ void pm_cmd_scratch_remove(void);
 void pm_cmd_catch_stop(void);
 /* 128 + the first stop signal (SIGINT when none was seen). */
 int pm_cmd_stop_status(void);
+/* The end of every command's option switch, for option c of getopt_long:
+ * -h prints usage, --help opens pmbench-CMD's manual page, a missing value
+ * or an unknown option is a usage error.  The exit status. */
+int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv);
 /* Open the manual page "pmbench-run" (section found automatically). */
 int pm_show_manual(const char *page);
 
