@@ -340,8 +340,8 @@ static int agree_run(int argc, char **argv)
 	/* Pinned from the start, not only while pmbench's runner runs: the
 	 * reference's set-up times what it subtracts (sig-catch's kill(self,
 	 * 0), prot-fault's catch, page-fault-lmb's remap), and timed before
-	 * the runner pinned the process that read up to 25% above the same
-	 * loop timed pinned, in 7 processes of 10. */
+	 * the runner pinned the process that read 18-26% above the same
+	 * loop timed pinned, in 6 processes of 10. */
 	r = pm_pin_self(o.cpu);
 	if (r) {
 		fprintf(stderr, "pmbench-agree: cannot run on CPU %d: %s\n", o.cpu,
