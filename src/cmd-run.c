@@ -425,10 +425,7 @@ static int run__parse_args(struct run_cmd *r, int argc, char **argv)
 				return st;
 			continue;
 		}
-		switch (c) {
-		default:
-			return pm_cli_end_option("run", usage, c, argv);
-		}
+		return pm_cli_end_option("run", usage, c, argv);
 	}
 	if (r->o.max_trials < r->o.min_trials)
 		return pm_usage_error("run", usage, "--max-trials %u is below --min-trials %u",

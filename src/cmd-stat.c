@@ -368,10 +368,7 @@ static int stat__parse_args(struct stat_cmd *s, int argc, char **argv)
 				return PM_EXIT_USAGE;
 			continue;
 		}
-		switch (c) {
-		default:
-			return pm_cli_end_option("stat", usage, c, argv);
-		}
+		return pm_cli_end_option("stat", usage, c, argv);
 	}
 	if (!s->o.runs && s->o.max_runs < s->o.min_runs)
 		return pm_usage_error("stat", usage, "--max-runs %u is below --min-runs %u",

@@ -31,6 +31,13 @@ expect_err "unknown option '--bogus-option'"
 pm run -o
 expect_status 2
 expect_err "needs a value"
+# stat takes the same measuring options through the same parser
+pm stat -e , -- true
+expect_status 2 "stat -e ,"
+expect_err "^pmbench stat: --events: ',' has an empty event name"
+pm stat --format xml -- true
+expect_status 2 "stat --format xml"
+expect_err "^pmbench stat: --format: 'xml' is not one of table, json, csv"
 
 # Unwritable output: refused before any benchmark runs, nothing created.
 pm run -o "$T/no/such/dir/r.json" null

@@ -62,7 +62,7 @@ struct reference {
 	int cpu;
 	bool started;
 	bool inproc;		/* plain_value() here, not PLAIN -s */
-	bool shared;		/* stat, open: on pmbench's file (share_file) */
+	bool shared;		/* stat, open: on pmbench's file (reference_share_file) */
 	FILE *to, *from;
 	pid_t pid;
 	double *v;		/* one value per pmbench trial */
@@ -164,8 +164,10 @@ static int reference_share_file(struct reference *r)
 	if (strcmp(r->op, "stat") && strcmp(r->op, "open"))
 		return 0;
 	d = opendir(scratch);
-	if (!d)
-		return -errno;
+	if (!d) {
+		fprintf(stderr, "pmbench-agree: %s: %s\n", scratch, strerror(errno));
+		return -ENOENT;
+	}
 	while ((de = readdir(d))) {
 		char p[sizeof(path)];
 
