@@ -14,6 +14,8 @@
 #include "bench/runner.h"
 #include "cmd.h"
 #include "counters/counters.h"
+#include "results/result.h"
+#include "symbols/symbols.h"
 #include "util.h"
 
 void pm_error(const char *fmt, ...)
@@ -381,4 +383,39 @@ int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *d
 	}
 #endif
 	return 0;
+}
+
+/*
+ * The source file of each kernel symbol of a result's profiles, from the
+ * DWARF of the vmlinux its kernel symbols came from (or of vmlinux when
+ * given: ab's guests had a stripped copy).  Nothing when no profile used
+ * a vmlinux or it has no debug info: explain then has mechanisms/.
+ */
+void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux)
+{
+	struct pm_ksrc *k = NULL;
+	char *open_path = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nbench; i++) {
+		json_t *h = r->bench[i].hotspots;
+		const char *path = vmlinux ? vmlinux :
+			json_string_value(json_object_get(h, "kernel_symbols"));
+		struct pm_err e;
+
+		if (!h || !path || !strcmp(path, "/proc/kallsyms") ||
+		    !json_is_true(json_object_get(h, "kernel_sampled")))
+			continue;
+		if (!open_path || strcmp(open_path, path)) {
+			pm_ksrc_close(k);
+			free(open_path);
+			open_path = pm_xstrdup(path);
+			if (pm_ksrc_open(&k, path, &e))
+				k = NULL;
+		}
+		if (k)
+			pm_ksrc_annotate(k, h);
+	}
+	pm_ksrc_close(k);
+	free(open_path);
 }

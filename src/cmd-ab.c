@@ -259,8 +259,29 @@ static const char *accel_note(enum pm_accel a)
 		"KVM: the guest ran on the host CPU (hardware virtualization)";
 }
 
+/* What differs between the sides, as ab set them (pmbench-result(5)). */
+static json_t *experiment_json(const struct side sides[2])
+{
+	struct pm_ab_diff *d = NULL;
+	size_t n = pm_ab_differences(sides[0].kernel, sides[1].kernel, sides[0].append,
+				     sides[1].append, &d), i;
+	json_t *v = json_array();
+	char *id = pm_fmt_now("%Y%m%dT%H%M%SZ", true), *eid;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(v, json_pack("{s:s,s:s?,s:s?,s:s?,s:s}",
+						   "kind", pm_ab_diff_kind_name(d[i].kind),
+						   "param", d[i].param, "a", d[i].a, "b", d[i].b,
+						   "text", d[i].text));
+	pm_ab_diffs_free(d, n);
+	eid = pm_xasprintf("%s-%d", id, (int)getpid());
+	free(id);
+	return json_pack("{s:s%,s:o}", "id", eid, strlen(eid), "differences", v);
+}
+
 static json_t *ab_json(const struct pm_ab_opts *o, const struct side *s,
-		       enum pm_accel accel, const char *qemu, const char *accel_why)
+		       enum pm_accel accel, const char *qemu, const char *accel_why,
+		       const json_t *experiment)
 {
 	char *cmdline = pm_xasprintf("%s%s%s", PM_BOOT_APPEND, *s->append ? " " : "",
 				     s->append);
@@ -280,6 +301,7 @@ static json_t *ab_json(const struct pm_ab_opts *o, const struct side *s,
 			      "boots", (int)s->nruns,
 			      "vmlinux", s->vmlinux ? json_string(s->vmlinux_from) : json_null());
 
+	json_object_set(j, "experiment", (json_t *)experiment);
 	free(cmdline);
 	return j;
 }
@@ -287,7 +309,7 @@ static json_t *ab_json(const struct pm_ab_opts *o, const struct side *s,
 /* Merge a side's boots and write DIR/a.json. */
 static int write_side(const char *out, struct side *s, const struct pm_ab_opts *o,
 		      enum pm_accel accel, const char *qemu, const char *why,
-		      struct pm_err *e)
+		      const json_t *experiment, struct pm_err *e)
 {
 	struct pm_result merged;
 	char *path = pm_xasprintf("%s/%c.json", out, s->tag);
@@ -299,7 +321,7 @@ static int write_side(const char *out, struct side *s, const struct pm_ab_opts *
 
 		free(merged.label);
 		merged.label = pm_xstrdup(s->name);
-		json_object_set_new(opts, "ab", ab_json(o, s, accel, qemu, why));
+		json_object_set_new(opts, "ab", ab_json(o, s, accel, qemu, why, experiment));
 		merged.options = opts;
 		err = pm_result_save(&merged, path, e);
 	}
@@ -460,6 +482,9 @@ static enum outcome one_boot(struct pm_boot_spec *bs, struct side *s, const char
 		return BOOT_FAILED;
 	}
 	json_decref(root);
+	/* the guest had symbols only: the host's vmlinux has the DWARF */
+	if (s->vmlinux_from)
+		pm_cli_kernel_sources(&r, s->vmlinux_from);
 	{
 		/* each boot's own result, as the guest wrote it */
 		char *dir = pm_xasprintf("%s/boots", out);
@@ -619,6 +644,7 @@ int cmd_ab(int argc, char **argv)
 	const char *qemu;
 	char *out = NULL, *console_dir = NULL, accel_why[256] = "";
 	char *header = NULL;
+	json_t *experiment = NULL;
 	unsigned total, failed = 0;
 	struct pm_err e;
 	int err, status = PM_EXIT_OK, i;
@@ -694,8 +720,9 @@ int cmd_ab(int argc, char **argv)
 		status = 128 + (first_signal ? first_signal : SIGINT);
 		goto done;
 	}
+	experiment = experiment_json(sides);
 	for (i = 0; i < 2; i++)
-		if (write_side(out, &sides[i], &o, accel, qemu, accel_why, &e)) {
+		if (write_side(out, &sides[i], &o, accel, qemu, accel_why, experiment, &e)) {
 			pm_error("%s", e.msg);
 			status = PM_EXIT_RUNTIME;
 			goto done;
@@ -719,6 +746,7 @@ done:
 	scratch[0] = '\0';
 	pm_catch_stop_signals(SIG_DFL);
 done_noscratch:
+	json_decref(experiment);
 	side_free(&sides[0]);
 	side_free(&sides[1]);
 	free(header);

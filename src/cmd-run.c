@@ -604,6 +604,7 @@ static int run__save(struct run_cmd *r)
 	struct pm_err e;
 	int status = PM_EXIT_OK;
 
+	pm_cli_kernel_sources(&r->result, NULL);
 	/* a failed write keeps the results elsewhere; e says where */
 	if (r->m.output) {
 		if (pm_output_write_result(&r->out, &r->result, &e)) {

@@ -27,6 +27,7 @@ int cmd_ab(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_round(int argc, char **argv);	/* internal: pmbench run's rounds */
+int cmd_ksrc(int argc, char **argv);	/* internal: contrib/mkmechmap */
 int cmd_stat(int argc, char **argv);
 /* Is name a command of the table in main.c (not an internal one)? */
 bool pm_is_command(const char *name);
@@ -68,6 +69,11 @@ void pm_catch_stop_signals(void (*handler)(int));
  */
 /* TMPDIR/PREFIX.XXXXXX (TMPDIR default /tmp): its path, or NULL with e set. */
 const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e);
+/* Record the source file of each profiled kernel symbol (pmbench-result(5)
+ * "sources") from a vmlinux's DWARF; vmlinux NULL: the one each profile
+ * used. */
+struct pm_result;
+void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux);
 /* Remove it, if made, and give the stop signals their default action. */
 void pm_cmd_scratch_remove(void);
 void pm_cmd_catch_stop(void);

@@ -34,6 +34,7 @@ static const struct pm_cmd commands[] = {
 	{ "ab", cmd_ab, "boot two kernels in QEMU guests, run benchmarks in each, explain" },
 	{ "help", cmd_help, "open the manual page of a command" },
 	{ "__round", cmd_round, NULL },
+	{ "__ksrc", cmd_ksrc, NULL },
 };
 
 static const char usage[] =

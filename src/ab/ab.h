@@ -208,6 +208,30 @@ char *pm_log_tail(const char *path, int lines);
 /* Kill (TERM, then KILL) and reap a QEMU still running: for signals. */
 void pm_boot_kill(pid_t pid);
 
+/* ---- what differs between the sides ---- */
+
+enum pm_ab_diff_kind {
+	PM_AB_DIFF_IMAGE,	/* another kernel image */
+	PM_AB_DIFF_ADDED,	/* an argument B has and A has not */
+	PM_AB_DIFF_REMOVED,	/* an argument A has and B has not */
+	PM_AB_DIFF_CHANGED,	/* both, with other values */
+};
+
+struct pm_ab_diff {
+	enum pm_ab_diff_kind kind;
+	char *param;		/* the argument's name; NULL for the image */
+	char *a, *b;		/* A's and B's argument ("ftrace=function") or image; NULL: absent */
+	char *text;		/* "the kernel argument ftrace=function of B" */
+};
+
+/* The differences, the image first (a file compared by content). */
+size_t pm_ab_differences(const char *kernel_a, const char *kernel_b, const char *append_a,
+			 const char *append_b, struct pm_ab_diff **out);
+/* B's kernel arguments with d taken back (allocated). */
+char *pm_ab_revert_append(const char *append_b, const struct pm_ab_diff *d);
+const char *pm_ab_diff_kind_name(enum pm_ab_diff_kind k);
+void pm_ab_diffs_free(struct pm_ab_diff *v, size_t n);
+
 /* ---- the command line ---- */
 
 struct pm_ab_side {

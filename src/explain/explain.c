@@ -133,6 +133,7 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 		return err;
 	}
 	pm_fingerprint_diff(x);
+	pm_find_switches(x);
 	for (i = 0; i < na; i++) {
 		if (!strv_has(b, nb, a[i])) {
 			strv_add(&x->only_old, &x->nonly_old, a[i]);
@@ -156,6 +157,7 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 	pm_suite_shift(x);
 	for (i = 0; i < x->ncmp; i++) {
 		pm_gather_evidence(&x->cmp[i], old, new);
+		pm_attribute_mechanisms(&x->cmp[i], x);
 		pm_adjust_for_machine(&x->cmp[i], x);
 		pm_apply_rules(&x->cmp[i], x);
 	}
@@ -178,8 +180,11 @@ void pm_explanation_free(struct pm_explanation *x)
 			free(c->syms[j].object);
 		}
 		free(c->syms);
+		pm_mech_deltas_free(c);
 		for (j = 0; j < c->ncauses; j++) {
 			free(c->causes[j].sentence);
+			free(c->causes[j].title_buf);
+			free(c->causes[j].proof);
 			for (k = 0; k < c->causes[j].nevidence; k++)
 				free(c->causes[j].evidence[k]);
 			free(c->causes[j].evidence);
@@ -199,6 +204,7 @@ void pm_explanation_free(struct pm_explanation *x)
 		free(x->diffs[i].new);
 	}
 	free(x->diffs);
+	pm_switches_free(x);
 	for (i = 0; i < x->nunavailable; i++)
 		free(x->unavailable[i]);
 	free(x->unavailable);

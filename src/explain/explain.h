@@ -68,9 +68,46 @@ struct pm_sym_delta {
 	bool is_new, vanished;
 };
 
+/*
+ * A difference between the sides that can switch kernel code on or off:
+ * a kernel parameter, a config option, a fingerprint item.  files: the
+ * code that parses or builds it (mechanisms/linux.params, .configs).
+ */
+enum pm_switch_kind { PM_SW_PARAM, PM_SW_CONFIG, PM_SW_FP };
+
+struct pm_switch {
+	enum pm_switch_kind kind;
+	char *key;		/* "ftrace", "CONFIG_PSI", "fp:thp.enabled" */
+	char *old, *new;	/* values; NULL: absent on that side */
+	char *text;		/* "the kernel argument ftrace=function of NEW" */
+	const char *const *files;	/* owned by the mechanism map */
+	size_t nfiles;
+};
+
+/*
+ * Time per op by mechanism (mechanism.c): kernel call chains climbed
+ * past generic code (mechanisms/kernel.mech) to the code that belongs
+ * to a mechanism; time of code that runs on one side only goes to the
+ * mechanism that called it there.
+ */
+struct pm_mech_delta {
+	char *key;		/* a section of the map ("tracing.function"), or a file */
+	char *name;		/* "the function tracer (ftrace)"; "code in mm/foo.c" */
+	char *file;		/* where its code is: a file it was entered in */
+	char *entry;		/* the symbol it was entered through */
+	double old_ns, new_ns;	/* per op */
+	bool started, stopped;	/* runs on NEW only / OLD only */
+	const struct pm_switch *sw;	/* the difference that switches it, or NULL */
+	int link;		/* how sw is tied to it: 3 named switch, 2 its code,
+				   1 its family or directory, 0 none */
+};
+
 struct pm_cause {
 	const char *rule;		/* rule id: "page-table-levels" */
 	const char *title;		/* "page-table levels" */
+	char *title_buf;		/* title when made for this cause, else NULL */
+	/* proven by experiment (pmbench ab): how, or NULL */
+	char *proof;
 	double confidence;		/* 0..1 */
 	char *sentence;			/* what a kernel engineer would write */
 	char **evidence;		/* the figures behind it */
@@ -158,6 +195,8 @@ struct pm_bench_cmp {
 	size_t nscale;
 	unsigned scale_n[16];
 	struct pm_pair scale_eff[16], scale_tput[16];
+	struct pm_mech_delta *mechs;	/* sorted by |delta| */
+	size_t nmechs;
 	bool have_counters;	/* hardware counters on both sides */
 	bool have_hotspots;	/* samples on both sides */
 	bool have_kernel_syms;
@@ -193,6 +232,8 @@ struct pm_explanation {
 	size_t nonly_old, nonly_new;
 	struct pm_fp_diff *diffs;
 	size_t ndiffs;
+	struct pm_switch *switches;	/* the diffs that can switch kernel code */
+	size_t nswitches;
 	char **unavailable;	/* missing evidence and what it weakens */
 	size_t nunavailable;
 	/* the machine moved the run one way (pm_suite_shift): how many of
@@ -232,6 +273,19 @@ void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 void pm_fingerprint_diff(struct pm_explanation *x);
 /* Whether pm_fingerprint_diff compares item k: rules can only see those. */
 bool pm_fp_compared(enum pm_fp_key k);
+/* mechanism.c */
+void pm_find_switches(struct pm_explanation *x);
+void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation *x);
+void pm_mech_deltas_free(struct pm_bench_cmp *c);
+/* After the rules: the mechanism as a cause (or under the rule that names
+ * it), kernel time and hotspots folded under it. */
+void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* experiment.c: causes proven by pmbench ab's experiment, when both
+ * sides come from one */
+void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* How strongly a switch is tied to a mechanism of the map (0-3). */
+int pm_switch_ties(const struct pm_switch *s, const char *mech_key, const char *file);
+void pm_switches_free(struct pm_explanation *x);
 /* rules.c: fills c->causes, ranked */
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
 const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,
@@ -247,7 +301,16 @@ const char *pm_fp_diff_member(const struct pm_fp_diff *d, enum pm_fp_key k);
 /* Causes the rule table can name, for pmbench-explain(1) and tests. */
 struct pm_rule_info {
 	const char *id, *title, *evidence;
+	/* the mechanisms (sections of mechanisms/kernel.mech) its cause is
+	 * about, blank-separated, or NULL */
+	const char *mechs;
 };
+/* Add a cause (rules.c); evidence lines are copied. */
+struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
+			      double confidence, const char *sentence);
+void pm_cause_evidence(struct pm_cause *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pm_cause_remove(struct pm_bench_cmp *c, size_t i);
 size_t pm_rule_count(void);
 const struct pm_rule_info *pm_rule_at(size_t i);
 

@@ -139,6 +139,20 @@ static void where_lines(const struct pm_bench_cmp *c, FILE *f, const char *ind)
 		fprintf(f, "%skernel %s per op, user %s per op (split from %s)\n", ind, a, b,
 			c->split_source);
 	}
+	for (i = 0; i < c->nmechs && i < 3; i++) {
+		const struct pm_mech_delta *m = &c->mechs[i];
+		double dv = m->new_ns - m->old_ns;
+
+		if (fabs(dv) < 0.05 * fabs(c->delta_ns))
+			break;
+		pm_fmt_time(a, sizeof(a), m->old_ns);
+		pm_fmt_time(b, sizeof(b), m->new_ns);
+		fmt_signed_time(d, sizeof(d), dv);
+		fprintf(f, "%sin %s: %s -> %s per op (%s)%s%s%s%s\n", ind, m->name, a, b, d,
+			m->started ? ", runs in NEW only" : m->stopped ? ", runs in OLD only" : "",
+			m->entry ? ", entered at " : "", m->entry ? m->entry : "",
+			m->sw ? "" : "");
+	}
 	for (i = 0; i < c->nsyms && shown < 5; i++) {
 		const struct pm_sym_delta *s = &c->syms[i];
 		double dv = s->new_ns - s->old_ns;

@@ -1351,67 +1351,81 @@ static const struct rule {
 	    "kernel.page_table_levels (or CONFIG_X86_PAE / CONFIG_PGTABLE_LEVELS) differs; "
 	    "confirmed when page-table symbols (copy_page_range, __p?d_alloc, free_pgtables, "
 	    "zap_*_range, ...) carry >= 30% of the change; for page-walk (every op a "
-	    "TLB miss), when the side with more levels is slower and user time carries it" },
-	  rule_page_tables, pt_syms, NULL },
+	    "TLB miss), when the side with more levels is slower and user time carries it",
+	    "page-tables tlb" }, rule_page_tables, pt_syms, NULL },
 	{ { "paravirt", "paravirt hooks",
 	    "CONFIG_PARAVIRT differs; confirmed by paravirt/native_* symbols in the change, "
-	    "kernel text growth and more icache misses" }, rule_paravirt, pv_syms, NULL },
+	    "kernel text growth and more icache misses", "paravirt" }, rule_paravirt, pv_syms, NULL },
 	{ { "mitigations", "speculative-execution mitigations",
 	    "vulnerabilities/*, mitigations= or the command line differ; confirmed when "
 	    "entry/exit cost carries >= 30% of the change: entry/exit code (entry_SYSCALL_64, "
 	    "syscall_enter_from_user_mode, where the cost of an entry run with interrupts off "
 	    "is sampled, return thunks, CR3 writes, ...) and user samples at the return point "
-	    "of a syscall instruction" }, rule_mitigations, entry_syms, NULL },
+	    "of a syscall instruction", "entry mitigations" }, rule_mitigations, entry_syms, NULL },
 	{ { "syscall-entry", "syscall entry cost",
 	    "hooks on the system call path (seccomp, BPF, audit, tracing, ptrace) carry >= 15% "
-	    "of the change" }, rule_syscall_entry, hook_syms, NULL },
+	    "of the change", "seccomp bpf audit ptrace tracing" }, rule_syscall_entry, hook_syms,
+	  NULL },
 	{ { "code-path", "longer code path",
 	    "instructions per op changed by >= 3% in the direction of the change (needs a PMU); "
-	    "stronger when IPC stayed the same" }, rule_code_path, NULL, NULL },
+	    "stronger when IPC stayed the same", NULL }, rule_code_path, NULL, NULL },
 	{ { "icache", "text size / icache footprint",
 	    "icache misses per 1000 instructions up >= 20% at the same instructions/op (PMU); "
-	    "without a PMU a hypothesis from kernel text growth and grown hot symbols" }, rule_icache, NULL, NULL },
+	    "without a PMU a hypothesis from kernel text growth and grown hot symbols", NULL }, rule_icache, NULL, NULL },
 	{ { "preemption", "preemption model",
 	    "kernel.preemption_dynamic (the mode a PREEMPT_DYNAMIC kernel runs in), "
 	    "kernel.preemption or the preempt= parameter of two dynamic kernels differ; "
 	    "confirmed by preemption/cond_resched symbols in the change, or by a wake-up "
 	    "benchmark (wakeup-*) whose wait moved as the models say: shorter where the "
-	    "kernel preempts sooner" }, rule_preemption,
+	    "kernel preempts sooner", "sched" }, rule_preemption,
 	  preempt_syms, NULL },
 	{ { "thp", "transparent hugepages",
 	    "thp.enabled/defrag differ for a page-fault/VM benchmark (page-fault*, mmap, "
 	    "fork, ...); confirmed by page faults per op (a factor of about 512 when one side "
-	    "maps huge pages), huge-page symbols and the fault path's cost" }, rule_thp,
+	    "maps huge pages), huge-page symbols and the fault path's cost", "thp page-faults" },
+	  rule_thp,
 	  thp_syms, fault_path_syms },
 	{ { "clocksource", "clocksource",
 	    "clocksource.current differs; hpet/acpi_pm cannot be read in the vDSO; confirmed "
-	    "by clock-read symbols" }, rule_clocksource, clock_syms, NULL },
+	    "by clock-read symbols", "timers" }, rule_clocksource, clock_syms, NULL },
 	{ { "cpu", "CPU frequency or a different CPU",
 	    "CPU model, frequency, governor or microcode differ; confirmed when the time ratio "
-	    "matches the clock ratio, user and kernel scale alike, cycles/op unchanged" }, rule_cpu, NULL, NULL },
+	    "matches the clock ratio, user and kernel scale alike, cycles/op unchanged", NULL }, rule_cpu, NULL, NULL },
 	{ { "placement", "CPU placement",
 	    "--placement or --cpu differ between the sides for a benchmark with helper "
-	    "processes" }, rule_placement, NULL, NULL },
+	    "processes", NULL }, rule_placement, NULL, NULL },
 	{ { "config", "kernel config on the hot path",
 	    "a changed config option whose code (lockdep, KASAN, audit, memcg, tracing, ...) "
-	    "carries >= 10% of the change" }, rule_config, NULL, NULL },
+	    "carries >= 10% of the change", NULL }, rule_config, NULL, NULL },
 	{ { "user-code", "user-space code",
 	    ">= 50% of the change is user time (samples, cycles or getrusage); names the user "
-	    "symbol that grew most" }, rule_user, NULL, NULL },
+	    "symbol that grew most", NULL }, rule_user, NULL, NULL },
 	{ { "kernel-time", "kernel time",
 	    ">= 50% of the change is kernel time (samples, cycles or getrusage); names the "
 	    "kernel symbol that grew most; a where, not a why: below the rules that name a "
-	    "cause" }, rule_kernel, NULL, NULL },
+	    "cause", NULL }, rule_kernel, NULL, NULL },
 	{ { "scaling", "scalability",
 	    "--instances/--threads curves on both sides: efficiency at the largest N changed by "
-	    ">= 10 points; a trade-off when one copy got slower and many got faster" }, rule_scaling, NULL, NULL },
+	    ">= 10 points; a trade-off when one copy got slower and many got faster", NULL }, rule_scaling, NULL, NULL },
 	{ { "kernel-hotspot", "kernel hotspot",
 	    "no rule needed: the kernel symbol with the largest per-op change in the direction "
 	    "of the change; ranked below a rule that applies and whose mechanism accounts for "
-	    "that symbol" }, rule_hotspot, NULL, NULL },
+	    "that symbol", NULL }, rule_hotspot, NULL, NULL },
+	{ { "mechanism", "kernel mechanism",
+	    "no rule needed: kernel call chains climbed past generic code (mechanisms/"
+	    "kernel.mech) put >= 30% of the change in one mechanism's code; tied to the "
+	    "kernel argument, config option or fingerprint item that switches that code "
+	    "(the file that parses or builds it, or a switch the map names); folded "
+	    "into the rule that names the same mechanism, and kernel-time and "
+	    "kernel-hotspot folded under it", NULL }, NULL, NULL, NULL },
+	{ { "experiment", "proven by experiment",
+	    "pmbench ab booted the sides with one difference (one kernel argument, or "
+	    "the image): a change that stands was caused by it; with several, boots "
+	    "with each taken back measure how much of the change each removes", NULL },
+	  NULL, NULL, NULL },
 	{ { "noise", "noise or contention",
 	    "wide intervals, unconverged sides, migrations, extra context switches, an effect "
-	    "within twice the interval" }, rule_noise, NULL, NULL },
+	    "within twice the interval", NULL }, rule_noise, NULL, NULL },
 };
 
 size_t pm_rule_count(void)
@@ -1504,6 +1518,46 @@ static void demote_hotspot(struct pm_bench_cmp *c)
 	}
 }
 
+struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
+			      double confidence, const char *sentence)
+{
+	struct pm_cause *k;
+
+	c->causes = pm_xrealloc(c->causes, (c->ncauses + 1) * sizeof(*c->causes));
+	k = &c->causes[c->ncauses++];
+	memset(k, 0, sizeof(*k));
+	k->rule = rule;
+	k->title = title;
+	k->confidence = fmin(confidence, 0.99);
+	k->sentence = pm_xstrdup(sentence);
+	k->evidence = pm_xcalloc(1, sizeof(char *));
+	return k;
+}
+
+void pm_cause_evidence(struct pm_cause *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->evidence = pm_xrealloc(k->evidence, (k->nevidence + 1) * sizeof(char *));
+	va_start(ap, fmt);
+	k->evidence[k->nevidence++] = pm_xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+void pm_cause_remove(struct pm_bench_cmp *c, size_t i)
+{
+	struct pm_cause *k = &c->causes[i];
+
+	free(k->sentence);
+	free(k->title_buf);
+	free(k->proof);
+	for (size_t j = 0; j < k->nevidence; j++)
+		free(k->evidence[j]);
+	free(k->evidence);
+	memmove(k, k + 1, (c->ncauses - i - 1) * sizeof(*k));
+	c->ncauses--;
+}
+
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	size_t i;
@@ -1514,6 +1568,8 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		struct finding f = { 0 };
 		struct pm_cause *cause;
 
+		if (!rules[i].fn)
+			continue;
 		/* an inconclusive comparison only gets the noise diagnosis */
 		if (c->verdict == PM_INCONCLUSIVE && rules[i].fn != rule_noise)
 			continue;
@@ -1525,17 +1581,18 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 				free(f.evidence[k]);
 			continue;
 		}
-		c->causes = pm_xrealloc(c->causes, (c->ncauses + 1) * sizeof(*c->causes));
-		cause = &c->causes[c->ncauses++];
-		cause->rule = rules[i].info.id;
-		cause->title = rules[i].info.title;
-		cause->confidence = fmin(f.confidence, 0.99);
-		cause->sentence = pm_xstrdup(f.sentence);
+		cause = pm_cause_add(c, rules[i].info.id, rules[i].info.title, f.confidence,
+				     f.sentence);
+		free(cause->evidence);
 		cause->evidence = pm_xcalloc(f.nevidence ? f.nevidence : 1, sizeof(char *));
 		if (f.nevidence)
 			memcpy(cause->evidence, f.evidence, f.nevidence * sizeof(char *));
 		cause->nevidence = f.nevidence;
 	}
 	demote_hotspot(c);
+	if (changed(c)) {
+		pm_mechanism_causes(c, x);
+		pm_experiment_causes(c, x);
+	}
 	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }

@@ -157,4 +157,21 @@ int pm_user_read_file(const struct pm_maps *m, uint64_t addr, void *buf,
 int pm_user_file_addr(struct pm_symcache *c, const struct pm_map *map,
 		      uint64_t addr, uint64_t *file_addr);
 
+/* ---- source files of kernel functions (DWARF, libdw) ---- */
+
+struct pm_ksrc;
+/* -ENODATA without DWARF, -ENOTSUP when built without libdw. */
+int pm_ksrc_open(struct pm_ksrc **out, const char *vmlinux, struct pm_err *e);
+/* The file declaring a function ("mm/slub.c"), or NULL; valid until the
+ * next call. */
+const char *pm_ksrc_file(struct pm_ksrc *k, const char *symbol);
+/* The function symbols by name, for listing them all. */
+size_t pm_ksrc_count(const struct pm_ksrc *k);
+const char *pm_ksrc_name(const struct pm_ksrc *k, size_t i);
+void pm_ksrc_close(struct pm_ksrc *k);
+/* A profile's "sources": the file of each kernel symbol of its symbols
+ * and stacks that the vmlinux knows (pmbench-result(5)). */
+struct json_t;
+int pm_ksrc_annotate(struct pm_ksrc *k, struct json_t *hotspots);
+
 #endif

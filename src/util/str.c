@@ -112,3 +112,65 @@ char *pm_sh_quote(const char *s)
 	*p = '\0';
 	return q;
 }
+
+size_t pm_kparams_parse(const char *s, struct pm_kparam **out)
+{
+	struct pm_kparam *v = NULL;
+	size_t n = 0;
+
+	while (s && *s) {
+		const char *start, *eq = NULL;
+		bool quoted = false;
+		size_t i;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		for (start = s; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+			if (*s == '"')
+				quoted = !quoted;
+			else if (*s == '=' && !eq)
+				eq = s;
+		}
+		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v[n].name = pm_xasprintf("%.*s", (int)((eq ? eq : s) - start), start);
+		v[n].value = eq ? pm_xasprintf("%.*s", (int)(s - eq - 1), eq + 1) : NULL;
+		for (i = 0; i < n; i++)
+			if (!strcmp(v[i].name, v[n].name)) {
+				free(v[i].name);
+				free(v[i].value);
+				memmove(&v[i], &v[i + 1], (n - i) * sizeof(*v));
+				n--;
+				break;
+			}
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+const struct pm_kparam *pm_kparams_find(const struct pm_kparam *v, size_t n,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+char *pm_kparam_text(const struct pm_kparam *p)
+{
+	return p->value ? pm_xasprintf("%s=%s", p->name, p->value) : pm_xstrdup(p->name);
+}
+
+void pm_kparams_free(struct pm_kparam *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(v);
+}

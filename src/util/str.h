@@ -15,6 +15,20 @@ char **pm_strv_split(const char *s, char sep);
 void pm_strv_free(char **v);
 size_t pm_strv_len(char *const *v);
 
+/* One argument of a kernel command line: name=value, or a bare name
+ * (value NULL).  Double quotes group blanks as the kernel does. */
+struct pm_kparam {
+	char *name, *value;
+};
+/* The arguments of a command line, a repeated one once (its last value,
+ * as the kernel takes it), in order. */
+size_t pm_kparams_parse(const char *cmdline, struct pm_kparam **out);
+const struct pm_kparam *pm_kparams_find(const struct pm_kparam *v, size_t n,
+					const char *name);
+/* "name=value" or "name" (allocated). */
+char *pm_kparam_text(const struct pm_kparam *p);
+void pm_kparams_free(struct pm_kparam *v, size_t n);
+
 /* A string as one /bin/sh word: as is when it needs no quoting. */
 char *pm_sh_quote(const char *s);
 

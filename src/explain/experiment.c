@@ -1,0 +1,210 @@
+/*
+ * Causes proven by experiment.  pmbench ab records in both sides' result
+ * files what it set differently (options.ab.experiment, pmbench-result(5)):
+ * with one difference the A/B run itself shows that difference caused a
+ * change that stands; with several, ab's boots with one difference taken
+ * back at a time say how much of the change each removes.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+
+/* The experiment both sides come from, or NULL: every run of both sides
+ * must carry the same one (one ab run). */
+static const json_t *experiment_of(const struct pm_explanation *x)
+{
+	const struct pm_side *sides[2] = { x->old, x->new };
+	const json_t *first = NULL;
+	const char *id = NULL;
+	size_t s, i;
+
+	for (s = 0; s < 2; s++) {
+		if (!sides[s]->nruns)
+			return NULL;
+		for (i = 0; i < sides[s]->nruns; i++) {
+			const json_t *e = json_object_get(json_object_get(
+				sides[s]->runs[i].options, "ab"), "experiment");
+			const char *eid = json_string_value(json_object_get(e, "id"));
+
+			if (!eid || (id && strcmp(id, eid)) ||
+			    !json_is_array(json_object_get(e, "differences")))
+				return NULL;
+			id = eid;
+			if (!first)
+				first = e;
+		}
+	}
+	/* A of the experiment must be OLD: its sides were labelled A and B */
+	if (strcmp(x->old->runs[0].label ? x->old->runs[0].label : "", "A") ||
+	    strcmp(x->new->runs[0].label ? x->new->runs[0].label : "", "B"))
+		return NULL;
+	return first;
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static const struct pm_switch *switch_of(const struct pm_explanation *x, const json_t *d)
+{
+	const char *param = jstr(d, "param");
+	size_t i;
+
+	for (i = 0; param && i < x->nswitches; i++)
+		if (x->switches[i].kind == PM_SW_PARAM && !strcmp(x->switches[i].key, param))
+			return &x->switches[i];
+	return NULL;
+}
+
+/* Is cause k about a mechanism that difference d switches? */
+static bool ties(const struct pm_bench_cmp *c, const struct pm_cause *k,
+		 const struct pm_switch *sw)
+{
+	size_t i, j;
+
+	if (!sw)
+		return false;
+	for (i = 0; i < pm_rule_count(); i++) {
+		const struct pm_rule_info *r = pm_rule_at(i);
+		char **v;
+		bool hit = false;
+
+		if (strcmp(r->id, k->rule) || !r->mechs)
+			continue;
+		v = pm_strv_split(r->mechs, ' ');
+		for (j = 0; v && v[j]; j++)
+			hit |= pm_switch_ties(sw, v[j], NULL) > 0;
+		pm_strv_free(v);
+		if (hit)
+			return true;
+	}
+	/* a mechanism cause: the mechanism that carries the change */
+	for (i = 0; i < c->nmechs; i++) {
+		const struct pm_mech_delta *d = &c->mechs[i];
+
+		if ((d->new_ns - d->old_ns > 0) == (c->delta_ns > 0))
+			return !strcmp(k->rule, "mechanism") &&
+			       pm_switch_ties(sw, d->key, d->file) > 0;
+	}
+	return false;
+}
+
+static void prove(struct pm_cause *k, const char *how)
+{
+	char *s = pm_xasprintf("Proven by experiment: %s %s", how, k->sentence);
+
+	free(k->sentence);
+	k->sentence = s;
+	free(k->proof);
+	k->proof = pm_xstrdup(how);
+	k->confidence = 0.97;
+}
+
+/* One difference: it caused the change. */
+static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *x,
+			   const json_t *d)
+{
+	const struct pm_switch *sw = switch_of(x, d);
+	const char *text = jstr(d, "text");
+	char *how = pm_xasprintf("%s is the only difference between the sides (pmbench ab "
+				 "booted them alike otherwise), so it caused this change.",
+				 text ? text : "one difference");
+	bool image = !strcmp(jstr(d, "kind") ? jstr(d, "kind") : "", "image");
+	size_t i;
+
+	for (i = 0; i < c->ncauses; i++) {
+		struct pm_cause *k = &c->causes[i];
+
+		if (!strcmp(k->rule, "noise") || !strcmp(k->rule, "user-code"))
+			continue;
+		if (ties(c, k, sw) || (image && !strcmp(k->rule, "mechanism"))) {
+			prove(k, how);
+			free(how);
+			return;
+		}
+	}
+	{
+		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.95, how);
+
+		k->proof = pm_xstrdup(how);
+		if (c->nmechs) {
+			const struct pm_mech_delta *m = &c->mechs[0];
+			char a[32], b[32];
+
+			pm_fmt_time(a, sizeof(a), m->old_ns);
+			pm_fmt_time(b, sizeof(b), m->new_ns);
+			pm_cause_evidence(k, "the code whose time moved most: %s, %s -> %s per op",
+					  m->name, a, b);
+		}
+	}
+	free(how);
+}
+
+/* Several differences, each taken back in boots of its own. */
+static void reversals(struct pm_bench_cmp *c, const json_t *e)
+{
+	const json_t *res = json_object_get(json_object_get(e, "confirm"), "results"), *r;
+	const json_t *best = NULL, *best_b = NULL;
+	size_t i;
+
+	json_array_foreach(res, i, r) {
+		const json_t *b = json_object_get(json_object_get(r, "benchmarks"), c->name);
+		double est = json_number_value(json_object_get(b, "removed"));
+		double lo = json_number_value(json_object_get(b, "low"));
+		double hi = json_number_value(json_object_get(b, "high"));
+
+		if (!b)
+			continue;
+		if (!json_is_number(json_object_get(b, "low")) || hi < 0.25) {
+			struct pm_cause *k = pm_cause_add(
+				c, "experiment", "ruled out by experiment", 0.15, "");
+
+			free(k->sentence);
+			k->sentence = json_is_number(json_object_get(b, "low")) ?
+				pm_xasprintf("Ruled out: taking %s away removes %.0f%% (%.0f%% CI "
+					     "%.0f%% .. %.0f%%) of %s's change.", jstr(r, "text"),
+					     100 * est, 100 * json_number_value(json_object_get(b, "level")),
+					     100 * lo, 100 * hi, c->name) :
+				pm_xasprintf("Not separated: the boots without %s did not tell how "
+					     "much of %s's change it makes.", jstr(r, "text"), c->name);
+			continue;
+		}
+		if (lo > 0.5 && (!best || est > json_number_value(json_object_get(best_b,
+										 "removed")))) {
+			best = r;
+			best_b = b;
+		}
+	}
+	if (best) {
+		char *s = pm_xasprintf(
+			"%s: taking it away removes %.0f%% (%.0f%% CI %.0f%% .. %.0f%%) of %s's "
+			"change (%d boots).", jstr(best, "text"),
+			100 * json_number_value(json_object_get(best_b, "removed")),
+			100 * json_number_value(json_object_get(best_b, "level")),
+			100 * json_number_value(json_object_get(best_b, "low")),
+			100 * json_number_value(json_object_get(best_b, "high")), c->name,
+			(int)json_integer_value(json_object_get(best_b, "boots")));
+		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.96, s);
+
+		k->proof = s;
+		free(k->sentence);
+		k->sentence = pm_xasprintf("Proven by experiment: %s", s);
+	}
+}
+
+void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	const json_t *e = experiment_of(x), *d = json_object_get(e, "differences");
+
+	if (!e || (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT))
+		return;
+	if (json_array_size(d) == 1)
+		one_difference(c, x, json_array_get(d, 0));
+	else if (json_array_size(d) > 1)
+		reversals(c, e);
+}

@@ -1,0 +1,425 @@
+/* The mechanism map: kernel.mech and the generated linux.* (mechmap.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/mechmap.h"
+
+#define MAP_MAX	(8u << 20)	/* the largest file of mechanisms/ */
+
+/* A name with its files: a function, a parameter or a config option. */
+struct entry {
+	const char *name;
+	const char **files;
+	size_t nfiles;
+};
+
+struct table {
+	char *text;		/* the file, cut into strings in place */
+	struct entry *v;
+	size_t n;
+};
+
+struct pm_mechmap {
+	struct pm_mech *v;
+	size_t n;
+	struct table syms, params, configs;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+static const struct entry *table_find(const struct table *t, const char *name)
+{
+	struct entry key = { name, NULL, 0 };
+
+	return t->n ? bsearch(&key, t->v, t->n, sizeof(*t->v), by_name) : NULL;
+}
+
+static void add_entry(struct table *t, size_t *cap, const char *name, const char **files,
+		      size_t nfiles)
+{
+	if (t->n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		t->v = pm_xrealloc(t->v, *cap * sizeof(*t->v));
+	}
+	t->v[t->n++] = (struct entry){ name, files, nfiles };
+}
+
+/* The words of a line, cut in place. */
+static size_t split_words(char *line, const char ***out)
+{
+	const char **w = NULL;
+	size_t n = 0, cap = 0;
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			w = pm_xrealloc(w, cap * sizeof(*w));
+		}
+		w[n++] = tok;
+	}
+	*out = w;
+	return n;
+}
+
+/*
+ * "key file..." (linux.params, linux.configs) or, with by_file, "file
+ * name..." (linux.syms): one entry per name.  A missing file is an
+ * empty table: the map then knows less, and explain says so.
+ */
+static int load_table(struct table *t, const char *path, bool by_file, struct pm_err *e)
+{
+	size_t len, cap = 0;
+	char *line, *save = NULL;
+	int err = pm_read_file_max(path, MAP_MAX, &t->text, &len);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return pm_read_error(e, err, path, MAP_MAX, "a mechanism map file");
+	for (line = strtok_r(t->text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char **w;
+		size_t n, i;
+
+		if (*line == '#')
+			continue;
+		n = split_words(line, &w);
+		if (n < 2) {
+			free(w);
+			continue;
+		}
+		if (!by_file) {
+			add_entry(t, &cap, w[0], w + 1, n - 1);
+			/* w stays owned by the entry: w[0] is its name */
+			continue;
+		}
+		for (i = 1; i < n; i++)
+			add_entry(t, &cap, w[i], w, 1);
+	}
+	qsort(t->v, t->n, sizeof(*t->v), by_name);
+	return 0;
+}
+
+static void table_free(struct table *t, bool by_file)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		/* every entry of a line shares its word vector, freed once */
+		if (!by_file)
+			free(t->v[i].files - 1);
+		else if (t->v[i].files[1] == t->v[i].name)
+			free(t->v[i].files);
+	}
+	free(t->v);
+	free(t->text);
+}
+
+static void push(char ***v, size_t *n, const char *s)
+{
+	*v = pm_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = pm_xstrdup(s);
+}
+
+static int section_line(struct pm_mech *k, char *key, char *val, const char *path,
+			unsigned line, struct pm_err *e)
+{
+	if (!strcmp(key, "name")) {
+		free(k->name);
+		k->name = pm_xstrdup(val);
+	} else if (!strcmp(key, "path")) {
+		push(&k->paths, &k->npaths, val);
+	} else if (!strcmp(key, "symbol")) {
+		push(&k->symbols, &k->nsymbols, val);
+	} else if (!strcmp(key, "switch")) {
+		push(&k->switches, &k->nswitches, val);
+	} else {
+		return pm_err_set(e, -EINVAL, "%s:%u: unknown key '%s' (name, path, symbol "
+				  "or switch)", path, line, key);
+	}
+	return 0;
+}
+
+static int parse_mech(struct pm_mechmap *m, char *text, const char *path, struct pm_err *e)
+{
+	struct pm_mech *k = NULL;
+	char *line, *next;
+	unsigned no = 0;
+
+	for (line = text; line; line = next) {
+		char *eq, *s;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		no++;
+		s = pm_strtrim(line);
+		if (!*s || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+
+			if (!end || end == s + 1 || end[1])
+				return pm_err_set(e, -EINVAL, "%s:%u: a section is [id]", path, no);
+			*end = '\0';
+			if (pm_mechmap_find(m, s + 1))
+				return pm_err_set(e, -EINVAL, "%s:%u: [%s] twice", path, no, s + 1);
+			m->v = pm_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
+			k = &m->v[m->n++];
+			memset(k, 0, sizeof(*k));
+			k->id = pm_xstrdup(s + 1);
+			k->generic = !strcmp(k->id, "generic");
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!k || !eq)
+			return pm_err_set(e, -EINVAL, "%s:%u: %s", path, no, k ?
+					  "expected key = value" : "a key before any [section]");
+		*eq = '\0';
+		if (section_line(k, pm_strtrim(s), pm_strtrim(eq + 1), path, no, e))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Each section's top: [tracing] for [tracing.function]; names required. */
+static int link_sections(struct pm_mechmap *m, const char *path, struct pm_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		struct pm_mech *k = &m->v[i];
+		char *dot = strchr(k->id, '.');
+
+		if (!k->name)
+			return pm_err_set(e, -EINVAL, "%s: [%s] has no name", path, k->id);
+		k->top = k;
+		if (dot) {
+			char *top = pm_xasprintf("%.*s", (int)(dot - k->id), k->id);
+
+			k->top = pm_mechmap_find(m, top);
+			free(top);
+			if (!k->top)
+				return pm_err_set(e, -EINVAL, "%s: [%s] has no [%.*s]", path, k->id,
+						  (int)(dot - k->id), k->id);
+		}
+	}
+	return 0;
+}
+
+int pm_mechmap_load(struct pm_mechmap **out, const char *dir, struct pm_err *e)
+{
+	struct pm_mechmap *m = pm_xcalloc(1, sizeof(*m));
+	char *path = pm_xasprintf("%s/kernel.mech", dir), *text = NULL, *p;
+	size_t len;
+	int err;
+
+	*out = NULL;
+	err = pm_read_file_max(path, MAP_MAX, &text, &len);
+	if (err)
+		err = pm_read_error(e, err, path, MAP_MAX, "a mechanism map file");
+	if (!err)
+		err = parse_mech(m, text, path, e);
+	if (!err)
+		err = link_sections(m, path, e);
+	free(text);
+	free(path);
+	p = pm_xasprintf("%s/linux.syms", dir);
+	if (!err)
+		err = load_table(&m->syms, p, true, e);
+	free(p);
+	p = pm_xasprintf("%s/linux.params", dir);
+	if (!err)
+		err = load_table(&m->params, p, false, e);
+	free(p);
+	p = pm_xasprintf("%s/linux.configs", dir);
+	if (!err)
+		err = load_table(&m->configs, p, false, e);
+	free(p);
+	if (err) {
+		pm_mechmap_free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void pm_mechmap_free(struct pm_mechmap *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++) {
+		struct pm_mech *k = &m->v[i];
+
+		free(k->id);
+		free(k->name);
+		for (size_t j = 0; j < k->npaths; j++)
+			free(k->paths[j]);
+		for (size_t j = 0; j < k->nsymbols; j++)
+			free(k->symbols[j]);
+		for (size_t j = 0; j < k->nswitches; j++)
+			free(k->switches[j]);
+		free(k->paths);
+		free(k->symbols);
+		free(k->switches);
+	}
+	free(m->v);
+	table_free(&m->syms, true);
+	table_free(&m->params, false);
+	table_free(&m->configs, false);
+	free(m);
+}
+
+const char *pm_mechmap_default_dir(void)
+{
+	static char buf[4096];
+	const char *env = getenv("PMBENCH_MECHANISMS_DIR");
+
+	if (env && *env)
+		return env;
+	snprintf(buf, sizeof(buf), "%s/mechanisms", pm_datadir());
+	return buf;
+}
+
+const struct pm_mechmap *pm_mechmap_get(const char **why)
+{
+	static struct pm_mechmap *map;
+	static struct pm_err err;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		if (pm_mechmap_load(&map, pm_mechmap_default_dir(), &err))
+			map = NULL;
+	}
+	if (why)
+		*why = map ? NULL : err.msg;
+	return map;
+}
+
+size_t pm_mechmap_count(const struct pm_mechmap *m)
+{
+	return m->n;
+}
+
+const struct pm_mech *pm_mechmap_at(const struct pm_mechmap *m, size_t i)
+{
+	return i < m->n ? &m->v[i] : NULL;
+}
+
+const struct pm_mech *pm_mechmap_find(const struct pm_mechmap *m, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].id, id))
+			return &m->v[i];
+	return NULL;
+}
+
+void pm_mech_base_name(const char *sym, char *buf, size_t len)
+{
+	static const char *const suffixes[] = { ".cold", ".constprop.", ".isra.", ".part.",
+						".llvm.", NULL };
+	size_t i;
+
+	snprintf(buf, len, "%s", sym);
+	for (i = 0; suffixes[i]; i++) {
+		char *p = strstr(buf, suffixes[i]);
+
+		if (p && p != buf)
+			*p = '\0';
+	}
+}
+
+const char *pm_mechmap_file(const struct pm_mechmap *m, const char *sym)
+{
+	const struct entry *x;
+	char base[256];
+
+	pm_mech_base_name(sym, base, sizeof(base));
+	x = table_find(&m->syms, base);
+	return x ? x->files[0] : NULL;
+}
+
+static size_t dots(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '.';
+	return n;
+}
+
+const struct pm_mech *pm_mechmap_classify(const struct pm_mechmap *m, const char *sym,
+					  const char *file)
+{
+	const struct pm_mech *best = NULL;
+	size_t i, j, best_len = 0;
+
+	for (i = 0; sym && i < m->n; i++)
+		for (j = 0; j < m->v[i].nsymbols; j++)
+			if (!fnmatch(m->v[i].symbols[j], sym, 0) &&
+			    (!best || dots(m->v[i].id) > dots(best->id)))
+				best = &m->v[i];
+	if (best || !file)
+		return best;
+	for (i = 0; i < m->n; i++)
+		for (j = 0; j < m->v[i].npaths; j++) {
+			const char *p = m->v[i].paths[j];
+			size_t n = strlen(p);
+			bool match = p[n - 1] == '/' ? !strncmp(file, p, n) : !strcmp(file, p);
+
+			if (match && (n > best_len ||
+				      (n == best_len && dots(m->v[i].id) > dots(best->id)))) {
+				best = &m->v[i];
+				best_len = n;
+			}
+		}
+	return best;
+}
+
+const char *const *pm_mechmap_param_files(const struct pm_mechmap *m, const char *name,
+					  size_t *n)
+{
+	const struct entry *x = table_find(&m->params, name);
+
+	*n = x ? x->nfiles : 0;
+	return x ? x->files : NULL;
+}
+
+const char *const *pm_mechmap_config_files(const struct pm_mechmap *m, const char *name,
+					   size_t *n)
+{
+	const struct entry *x = table_find(&m->configs, name);
+
+	*n = x ? x->nfiles : 0;
+	return x ? x->files : NULL;
+}
+
+bool pm_mech_switched_by(const struct pm_mech *k, const char *sw)
+{
+	const struct pm_mech *s[2] = { k, k->top };
+	size_t i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < s[i]->nswitches; j++) {
+			const char *x = s[i]->switches[j];
+			size_t n = strlen(x);
+
+			/* "fp:vulnerabilities" covers "fp:vulnerabilities.spectre_v2" */
+			if (!strcmp(x, sw) || (!strncmp(x, "fp:", 3) && !strncmp(sw, x, n) &&
+					       sw[n] == '.'))
+				return true;
+		}
+	return false;
+}
