@@ -1,4 +1,8 @@
-/* pmbench ab: boot two kernels, run pmbench in each, explain (pmbench-ab(1)). */
+/*
+ * pmbench ab: an experiment on two kernels booted in QEMU guests (or, with
+ * --local, two set-ups of this host), measured in pairs until every
+ * benchmark is decided, then explained (pmbench-ab(1)).
+ */
 #include "config.h"
 
 #include <dirent.h>
@@ -9,29 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ab/ab.h"
-#include "ab/guest.h"
 #include "cmd.h"
-#include "counters/counters.h"
 #include "explain/explain.h"
+#include "results/history.h"
 #include "results/result.h"
+#include "stats/seq.h"
 
 static const char usage[] =
 	"usage: pmbench ab --kernel PATH [--kernel-b PATH] [--append TEXT]\n"
 	"                  [--append-a TEXT] [--append-b TEXT] [--vmlinux-a PATH]\n"
 	"                  [--vmlinux-b PATH] [--cpu MODEL] [--memory MB] [--vcpus N]\n"
 	"                  [--accel auto|kvm|tcg] [--qemu PATH] [--rounds N]\n"
-	"                  [--timeout SEC] [-o DIR] [--keep-console DIR]\n"
-	"                  [--max-time SEC] [--rounds-per-boot N] [-e EVENTS]\n"
-	"                  [--no-profile] [--no-counters] [--run-option OPT]\n"
-	"                  [--noise PCT] [-q]\n"
-	"                  [--] BENCH|GROUP...\n"
+	"                  [--budget TIME|Nb] [--duet auto|on|off] [--no-confirm]\n"
+	"                  [--confirm-budget TIME] [--seed N] [--timeout SEC] [-o DIR]\n"
+	"                  [--keep-console DIR] [--max-time SEC] [--rounds-per-boot N]\n"
+	"                  [-e EVENTS] [--no-profile] [--no-counters] [--run-option OPT]\n"
+	"                  [--noise PCT] [-q] [--] BENCH|GROUP...\n"
+	"       pmbench ab --local [--setup-a CMD] [--setup-b CMD] [--wrap-a CMD]\n"
+	"                  [--wrap-b CMD] [options] [--] BENCH|GROUP...\n"
 	"\n"
-	"  Boots kernel A and kernel B in turn (A, B, A, B, ...) in throw-away QEMU\n"
-	"  guests, runs 'pmbench run BENCH...' in each, merges each side's boots into\n"
-	"  DIR/a.json and DIR/b.json and prints 'pmbench explain' of the two.\n"
+	"  Measures A and B in pairs (in random order, or both at once on two CPUs)\n"
+	"  until each benchmark is decided or the budget is spent, merges each side's\n"
+	"  runs into DIR/a.json and DIR/b.json and prints 'pmbench explain' of the two.\n"
+	"  With several differences, boots with each taken back say which caused it.\n"
 	"      --kernel PATH       kernel A (a bzImage such as /boot/vmlinuz-VERSION)\n"
 	"      --kernel-b PATH     kernel B (default: kernel A)\n"
 	"      --append TEXT       kernel arguments for both sides\n"
@@ -46,7 +54,20 @@ static const char usage[] =
 	"      --accel A           auto (default: KVM when the host can run a stock\n"
 	"                          kernel under it, else TCG), kvm or tcg\n"
 	"      --qemu PATH         QEMU (default /usr/bin/qemu-system-x86_64)\n"
-	"      --rounds N          boots per side, interleaved (default 3)\n"
+	"      --local             A and B on this host: no kernels, no QEMU\n"
+	"      --setup-a CMD       --local: a shell command run before each run of A\n"
+	"      --setup-b CMD       the same for B\n"
+	"      --wrap-a CMD        --local: a prefix for A's pmbench process (env ...,\n"
+	"                          nice, taskset, a seccomp wrapper)\n"
+	"      --wrap-b CMD        the same for B\n"
+	"      --rounds N          pairs at least (default 3)\n"
+	"      --budget B          then pairs until decided, for at most B: seconds, or\n"
+	"                          with m/h, or Nb runs (default 10m)\n"
+	"      --duet MODE         auto (default: both at once only where this host's\n"
+	"                          own pairs spread less so), on, off\n"
+	"      --no-confirm        no boots with one difference taken back\n"
+	"      --confirm-budget T  time for those boots (default 10m)\n"
+	"      --seed N            the order within pairs (default: from the clock)\n"
 	"      --timeout SEC       per boot (default: from the benchmarks)\n"
 	"  -o, --output DIR        a new or empty directory (default ab-DATE-TIME)\n"
 	"      --keep-console DIR  the guests' console logs (default DIR/console)\n"
@@ -56,7 +77,7 @@ static const char usage[] =
 	"      --no-profile        the guest run skips the sampled pass\n"
 	"      --no-counters       the guest run skips the counted pass\n"
 	"      --run-option OPT    another option for the guest run (repeatable)\n"
-	"      --noise PCT         the report's noise floor (explain --noise; default 3)\n"
+	"      --noise PCT         changes smaller than this are the same (default 3)\n"
 	"  -q, --quiet             no progress, no report on stdout\n";
 
 /* ---- signals: QEMU and the scratch directory go on Ctrl-C ---- */
@@ -64,154 +85,98 @@ static const char usage[] =
 static char scratch[4096];
 static volatile int stop_flag;
 static volatile sig_atomic_t signals_seen, first_signal;
-static volatile pid_t running_qemu;
+static volatile pid_t running[2];
 
 static void on_signal(int sig)
 {
-	/* first: stop after killing the running boot; second: now */
+	int i;
+
+	/* first: stop after killing the running boots; second: now */
 	if (signals_seen++ == 0) {
 		first_signal = sig;
 		stop_flag = 1;
 		return;
 	}
-	if (running_qemu > 0) {
-		kill(-running_qemu, SIGKILL);
-		kill(running_qemu, SIGKILL);
-	}
+	for (i = 0; i < 2; i++)
+		if (running[i] > 0) {
+			kill(-running[i], SIGKILL);
+			kill(running[i], SIGKILL);
+		}
 	if (scratch[0])
 		pm_rmtree(scratch);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-/* ---- the sides ---- */
+/* ---- the experiment ---- */
 
-struct side {
-	const char *name;		/* "A" */
-	char tag;			/* 'a' */
-	const char *kernel;
-	char release[128];
-	char *append;			/* the user's part of the command line */
-	char *initrd;
-	char *vmlinux;			/* host file copied in (stripped), or NULL */
-	char *vmlinux_from;		/* where its symbols came from */
-	bool have_modules, have_config;
-	struct pm_result *runs;		/* one per boot that came back */
-	size_t nruns;
-	unsigned failed;
+struct ab {
+	struct pm_ab_opts o;
+	struct pm_ab_env env;
+	struct pm_ab_arm *arms;		/* A, B, then one per difference taken back */
+	size_t narms;
+	struct pm_ab_diff *diffs;
+	size_t ndiffs;
+	char *out, *console_dir;
+	const char *qemu;
+	char accel_why[256];
+	bool duet;
+	char duet_why[512];
+	uint64_t rng, seed;
+	unsigned pairs, blocks, failed, runs;
+	double main_s, confirm_s;
+	json_t *decided;		/* per benchmark: verdict, pairs, ... */
+	json_t *confirm;		/* what each difference taken back removed */
+	int status;			/* an exit status to end with, or -1 */
 };
 
-static char *join_append(const char *both, const char *one)
+#define AB_GO (-1)
+
+static uint64_t next_random(struct ab *ab)
 {
-	if (both && one)
-		return pm_xasprintf("%s %s", both, one);
-	return pm_xstrdup(both ? both : one ? one : "");
+	/* splitmix64: the order within pairs, repeatable with --seed */
+	uint64_t z = (ab->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
 
-static int prepare_side(struct side *s, const struct pm_ab_opts *o, int i, bool quiet,
-			struct pm_err *e)
+static void shuffle(struct ab *ab, size_t *v, size_t n)
 {
-	static const char *const virtio[] = { "virtio_pci", "virtio_blk", NULL };
-	struct pm_guest_spec g = { 0 };
-	struct pm_initramfs ir;
-	char **modules = NULL, *moddir, *config, *dbg, *guest_vmlinux = NULL;
-	char exe[4096], *sh = NULL;
-	struct pm_err me;
-	ssize_t n;
-	int err;
+	size_t i;
 
-	err = pm_kernel_image_release(s->kernel, s->release, sizeof(s->release), e);
-	if (err)
-		return err;
-	moddir = pm_xasprintf("/lib/modules/%s", s->release);
-	if (pm_kernel_modules_resolve(moddir, virtio, &modules, &me)) {
-		if (!quiet)
-			pm_warn("side %s: %s; the result comes back over the serial port "
-				"(slower)", s->name, me.msg);
-	} else {
-		s->have_modules = true;
+	for (i = n; i > 1; i--) {
+		size_t j = (size_t)(next_random(ab) % i), t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
 	}
-	config = pm_xasprintf("/boot/config-%s", s->release);
-	s->have_config = access(config, R_OK) == 0;
-	if (!s->have_config && !quiet)
-		pm_warn("side %s: no %s: the guest's fingerprint has its kernel config only "
-			"if the kernel has /proc/config.gz", s->name, config);
-	dbg = pm_xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->release);
-	if (o->side[i].vmlinux)
-		s->vmlinux_from = pm_xstrdup(o->side[i].vmlinux);
-	else if (access(dbg, R_OK) == 0)
-		s->vmlinux_from = pm_xstrdup(dbg);
-	if (s->vmlinux_from) {
-		s->vmlinux = pm_xasprintf("%s/vmlinux-%c", scratch, s->tag);
-		err = pm_vmlinux_strip(s->vmlinux_from, s->vmlinux, e);
-		if (err)
-			goto out;
-		guest_vmlinux = pm_xasprintf("/usr/lib/debug/boot/vmlinux-%s", s->release);
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		err = pm_err_set(e, -errno, "/proc/self/exe: %s", strerror(errno));
-		goto out;
-	}
+}
+
+static double now_s(void)
+{
+	return (double)pm_now_ns() / 1e9;
+}
+
+static double now_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* This program's path: a wrapper's shell must not see /proc/self/exe. */
+static char *self_exe(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return pm_xstrdup("pmbench");
 	exe[n] = '\0';
-	if (access("/bin/sh", X_OK) == 0)
-		sh = "/bin/sh";
-	g.release = s->release;
-	g.moddir = s->have_modules ? moddir : NULL;
-	g.modules = modules;
-	g.config = s->have_config ? config : NULL;
-	g.vmlinux = s->vmlinux;
-	g.init = pm_xasprintf("%s/pmbench-guest-init", pm_libexecdir());
-	g.pmbench = exe;
-	g.libexecdir = pm_libexecdir();
-	g.eventsdir = pm_aliases_default_dir();
-	g.shell = sh;
-	g.argv = pm_ab_guest_argv(o, s->name, guest_vmlinux);
-	if (access(g.init, X_OK)) {
-		err = pm_err_set(e, -ENOENT, "%s: %s (run from the build tree or install "
-				 "pmbench)", g.init, strerror(errno));
-	} else {
-		err = pm_guest_initramfs(&ir, &g, e);
-		if (!err) {
-			s->initrd = pm_xasprintf("%s/initrd-%c.cpio", scratch, s->tag);
-			err = pm_initramfs_write(&ir, s->initrd, e);
-			pm_initramfs_free(&ir);
-		}
-	}
-	free((char *)g.init);
-	pm_strv_free(g.argv);
-out:
-	pm_strv_free(modules);
-	free(moddir);
-	free(config);
-	free(dbg);
-	free(guest_vmlinux);
-	return err;
-}
-
-static void side_free(struct side *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nruns; i++)
-		pm_result_free(&s->runs[i]);
-	free(s->runs);
-	s->runs = NULL;
-	s->nruns = 0;
-	free(s->append);
-	free(s->initrd);
-	free(s->vmlinux);
-	free(s->vmlinux_from);
-}
-
-static void drop_runs(struct side *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nruns; i++)
-		pm_result_free(&s->runs[i]);
-	s->nruns = 0;
-	s->failed = 0;
+	return pm_xstrdup(exe);
 }
 
 /* ---- output ---- */
@@ -250,78 +215,80 @@ static int write_bytes(FILE *f, void *arg)
 	return fwrite(b->p, 1, b->n, f) == b->n ? 0 : -EIO;
 }
 
-static const char *accel_note(enum pm_accel a)
+static const char *accel_note(const struct ab *ab)
 {
-	return a == PM_ACCEL_TCG ?
+	if (ab->o.local)
+		return "local: both sides ran on this host";
+	return ab->env.accel == PM_ACCEL_TCG ?
 		"TCG: QEMU emulated the CPU (binary translation); figures are emulation "
 		"figures, 10-50x slower than hardware, and their ratios need not be those "
 		"of a real machine" :
 		"KVM: the guest ran on the host CPU (hardware virtualization)";
 }
 
-/* What differs between the sides, as ab set them (pmbench-result(5)). */
-static json_t *experiment_json(const struct side sides[2])
+/* What ab set differently and what it found (pmbench-result(5)). */
+static json_t *experiment_json(const struct ab *ab)
 {
-	struct pm_ab_diff *d = NULL;
-	size_t n = pm_ab_differences(sides[0].kernel, sides[1].kernel, sides[0].append,
-				     sides[1].append, &d), i;
 	json_t *v = json_array();
-	char *id = pm_fmt_now("%Y%m%dT%H%M%SZ", true), *eid;
+	char *when = pm_fmt_now("%Y%m%dT%H%M%SZ", true), *id;
+	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < ab->ndiffs; i++)
 		json_array_append_new(v, json_pack("{s:s,s:s?,s:s?,s:s?,s:s}",
-						   "kind", pm_ab_diff_kind_name(d[i].kind),
-						   "param", d[i].param, "a", d[i].a, "b", d[i].b,
-						   "text", d[i].text));
-	pm_ab_diffs_free(d, n);
-	eid = pm_xasprintf("%s-%d", id, (int)getpid());
-	free(id);
-	return json_pack("{s:s%,s:o}", "id", eid, strlen(eid), "differences", v);
+						   "kind", pm_ab_diff_kind_name(ab->diffs[i].kind),
+						   "param", ab->diffs[i].param, "a", ab->diffs[i].a,
+						   "b", ab->diffs[i].b, "text", ab->diffs[i].text));
+	id = pm_xasprintf("%s-%d", when, (int)getpid());
+	free(when);
+	return json_pack("{s:s%,s:o,s:I,s:s,s:s,s:i,s:f,s:O?,s:O?}", "id", id, strlen(id),
+			 "differences", v, "seed", (json_int_t)ab->seed,
+			 "pairing", ab->duet ? "duet" : "in turn", "pairing_reason", ab->duet_why,
+			 "pairs", (int)ab->pairs, "seconds", ab->main_s, "decided", ab->decided,
+			 "confirm", ab->confirm);
 }
 
-static json_t *ab_json(const struct pm_ab_opts *o, const struct side *s,
-		       enum pm_accel accel, const char *qemu, const char *accel_why,
-		       const json_t *experiment)
+static json_t *arm_json(const struct ab *ab, const struct pm_ab_arm *a)
 {
-	char *cmdline = pm_xasprintf("%s%s%s", PM_BOOT_APPEND, *s->append ? " " : "",
-				     s->append);
-	json_t *j = json_pack("{s:s,s:s,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:i,s:o}",
-			      "side", s->name,
-			      "accelerator", pm_accel_name(accel),
-			      "emulated", accel == PM_ACCEL_TCG,
-			      "note", accel_note(accel),
-			      "accelerator_reason", accel_why,
-			      "qemu", qemu,
-			      "cpu", o->cpu,
-			      "memory_mb", (int)o->memory_mb,
-			      "vcpus", (int)o->vcpus,
-			      "kernel", s->kernel,
-			      "release", s->release,
-			      "cmdline", cmdline,
-			      "boots", (int)s->nruns,
-			      "vmlinux", s->vmlinux ? json_string(s->vmlinux_from) : json_null());
+	const struct pm_ab_opts *o = &ab->o;
+	char *cmdline = pm_xasprintf("%s%s%s", PM_BOOT_APPEND, a->append && *a->append ? " " : "",
+				     a->append ? a->append : "");
+	json_t *j;
 
-	json_object_set(j, "experiment", (json_t *)experiment);
+	if (o->local) {
+		j = json_pack("{s:s,s:b,s:s,s:s?,s:s?,s:i}", "side", a->name, "local", 1,
+			      "note", accel_note(ab), "setup", a->setup, "wrap", a->wrap,
+			      "runs", (int)a->nruns);
+	} else {
+		j = json_pack("{s:s,s:s,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:i,s:o}",
+			      "side", a->name, "accelerator", pm_accel_name(ab->env.accel),
+			      "emulated", ab->env.accel == PM_ACCEL_TCG, "note", accel_note(ab),
+			      "accelerator_reason", ab->accel_why, "qemu", ab->qemu, "cpu", o->cpu,
+			      "memory_mb", (int)o->memory_mb, "vcpus", (int)o->vcpus,
+			      "kernel", a->kernel, "release", a->release, "cmdline", cmdline,
+			      "boots", (int)a->nruns,
+			      "vmlinux", a->vmlinux ? json_string(a->vmlinux_from) : json_null());
+	}
 	free(cmdline);
 	return j;
 }
 
-/* Merge a side's boots and write DIR/a.json. */
-static int write_side(const char *out, struct side *s, const struct pm_ab_opts *o,
-		      enum pm_accel accel, const char *qemu, const char *why,
-		      const json_t *experiment, struct pm_err *e)
+/* Merge an arm's runs and write DIR/TAG.json. */
+static int write_arm(const struct ab *ab, const struct pm_ab_arm *a, json_t *experiment,
+		     struct pm_err *e)
 {
 	struct pm_result merged;
-	char *path = pm_xasprintf("%s/%c.json", out, s->tag);
+	char *path = pm_xasprintf("%s/%s.json", ab->out, a->tag);
 	int err;
 
-	err = pm_result_merge(&merged, s->runs, s->nruns, e);
+	err = pm_result_merge(&merged, a->runs, a->nruns, e);
 	if (!err) {
-		json_t *opts = merged.options ? merged.options : json_object();
+		json_t *opts = merged.options ? merged.options : json_object(), *j;
 
 		free(merged.label);
-		merged.label = pm_xstrdup(s->name);
-		json_object_set_new(opts, "ab", ab_json(o, s, accel, qemu, why, experiment));
+		merged.label = pm_xstrdup(a->label);
+		j = arm_json(ab, a);
+		json_object_set(j, "experiment", experiment);
+		json_object_set_new(opts, "ab", j);
 		merged.options = opts;
 		err = pm_result_save(&merged, path, e);
 	}
@@ -330,23 +297,766 @@ static int write_side(const char *out, struct side *s, const struct pm_ab_opts *
 	return err;
 }
 
-static int explain_sides(const char *out, const char *header, bool quiet, double noise,
-			 struct pm_err *e)
+/* ---- one run of an arm ---- */
+
+static void report_failure(const struct ab *ab, const struct pm_ab_job *j)
+{
+	const struct pm_ab_arm *a = j->arm;
+	const char *console = j->console;
+	char *tail = console ? pm_log_tail(console, 15) : pm_xstrdup(""), *line, *save = NULL;
+
+	pm_error("%s %s (%s%s) failed: %s", ab->o.local ? "run" : "boot", j->tag,
+		 a->reverts < 0 ? "side " : "", a->name, j->why);
+	if (*tail) {
+		fprintf(stderr, "  last lines of its console (%s):\n", console);
+		for (line = strtok_r(tail, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			fprintf(stderr, "  | %s\n", line);
+	}
+	free(tail);
+}
+
+/* A job that came back: its result parsed, kept in DIR/boots/TAG.json. */
+static bool keep_run(struct ab *ab, struct pm_ab_job *j, struct pm_result *r)
+{
+	json_error_t je;
+	json_t *root = json_loadb(j->image, j->image_len, 0, &je);
+	char *dir, *path;
+	struct bytes bb = { j->image, j->image_len };
+	struct pm_err e;
+
+	if (!root || pm_result_from_json(r, root, j->tag, &e)) {
+		snprintf(j->why, sizeof(j->why), "its result does not parse: %s",
+			 root ? e.msg : je.text);
+		json_decref(root);
+		report_failure(ab, j);
+		return false;
+	}
+	json_decref(root);
+	/* the guest had symbols only: the host's vmlinux has the DWARF */
+	if (j->arm->vmlinux_from)
+		pm_cli_kernel_sources(r, j->arm->vmlinux_from);
+	dir = pm_xasprintf("%s/boots", ab->out);
+	path = pm_xasprintf("%s/%s.json", dir, j->tag);
+	mkdir(dir, 0755);
+	if (pm_write_atomic(path, write_bytes, &bb, &e))
+		pm_warn("%s", e.msg);
+	free(r->path);
+	r->path = path;
+	free(dir);
+	if (j->status != 0)
+		pm_warn("%s: pmbench run exited with status %d (some benchmarks failed: see %s)",
+			j->tag, j->status, j->console);
+	if (!ab->o.quiet)
+		fprintf(stderr, "pmbench ab: %s: done in %.0f s%s%s\n", j->tag, j->elapsed_s,
+			j->channel ? ", result over the " : "", j->channel ? j->channel : "");
+	return true;
+}
+
+static void add_run(struct pm_ab_arm *a, struct pm_result *r)
+{
+	a->runs = pm_xrealloc(a->runs, (a->nruns + 1) * sizeof(*a->runs));
+	a->runs[a->nruns++] = *r;
+}
+
+/*
+ * Run jobs[0..n): all at once (duet) or one after the other.  Returns
+ * AB_GO, or an exit status; restart set when KVM must give way to TCG.
+ */
+static int run_jobs(struct ab *ab, const struct pm_ab_env *env, struct pm_ab_job *jobs,
+		    size_t n, bool together, bool *restart)
+{
+	struct timespec tick = { 0, 50 * 1000000L };
+	size_t i, started = 0, ended = 0;
+	struct pm_err e;
+
+	*restart = false;
+	while (ended < n) {
+		/* in turn, a run that ended the experiment ends the block too */
+		if (!together && ended && started == ended &&
+		    jobs[ended - 1].end >= PM_JOB_FATAL)
+			break;
+		while (started < n && (together || started == ended)) {
+			struct pm_ab_job *j = &jobs[started++];
+
+			if (!ab->o.quiet)
+				fprintf(stderr, "pmbench ab: %s: %s%s%s ...\n", j->tag, j->arm->name,
+					ab->o.local ? "" : ", ", ab->o.local ? "" : j->arm->release);
+			if (pm_ab_job_start(j, env, &e)) {
+				pm_error("%s", e.msg);
+				j->done = true;
+				j->end = PM_JOB_FATAL;
+				snprintf(j->why, sizeof(j->why), "%s", e.msg);
+			}
+		}
+		for (i = ended; i < started; i++)
+			if (!jobs[i].done)
+				pm_ab_job_poll(&jobs[i], env, &stop_flag);
+		while (ended < started && jobs[ended].done)
+			ended++;
+		if (ended < n)
+			nanosleep(&tick, NULL);
+	}
+	for (i = 0; i < started; i++) {
+		if (jobs[i].end == PM_JOB_STOP || stop_flag)
+			return 128 + (first_signal ? first_signal : SIGINT);
+		if (jobs[i].end == PM_JOB_FATAL) {
+			report_failure(ab, &jobs[i]);
+			return PM_EXIT_RUNTIME;
+		}
+		if (jobs[i].end == PM_JOB_RESTART && !*restart) {
+			*restart = true;
+			pm_warn("%s %s: KVM does not run this kernel (%s): falling back to TCG "
+				"for every boot", ab->o.local ? "run" : "boot", jobs[i].tag,
+				jobs[i].why);
+		}
+	}
+	return *restart || started == n ? AB_GO : PM_EXIT_RUNTIME;
+}
+
+/*
+ * One block: each arm of arms[0..n) run once, in random order (or A and
+ * B at once, on CPUs swapped from pair to pair).  The runs are kept only
+ * when every arm's came back, so that the block stays a block.
+ */
+static int run_block(struct ab *ab, const size_t *arms, size_t n, const char *prefix)
+{
+	struct pm_ab_job *jobs = pm_xcalloc(n, sizeof(*jobs));
+	struct pm_result *r = pm_xcalloc(n, sizeof(*r));
+	size_t *order = pm_xcalloc(n, sizeof(*order)), i, kept = 0;
+	bool *parsed = pm_xcalloc(n, sizeof(*parsed));
+	bool together = ab->duet && n == 2, restart;
+	int status;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	if (!together)
+		shuffle(ab, order, n);
+	for (i = 0; i < n; i++) {
+		struct pm_ab_job *j = &jobs[i];
+		struct pm_ab_arm *a = &ab->arms[arms[order[i]]];
+
+		j->arm = a;
+		snprintf(j->tag, sizeof(j->tag), "%s%s%zu", prefix, a->tag,
+			 a->nruns + a->failed + 1);
+		/* duet: A and B swap CPUs from pair to pair */
+		j->host_cpu = together ? (int)((i + ab->pairs) % 2) : -1;
+		j->running = &running[together ? i : 0];
+	}
+	status = run_jobs(ab, &ab->env, jobs, n, together, &restart);
+	if (status == AB_GO && restart)
+		status = -2;
+	for (i = 0; status == AB_GO && i < n; i++) {
+		if (jobs[i].end != PM_JOB_KEPT) {
+			report_failure(ab, &jobs[i]);
+			jobs[i].arm->failed++;
+			ab->failed++;
+			continue;
+		}
+		parsed[i] = keep_run(ab, &jobs[i], &r[i]);
+		if (!parsed[i]) {
+			jobs[i].arm->failed++;
+			ab->failed++;
+		}
+		kept += parsed[i];
+	}
+	ab->runs += (unsigned)n;
+	for (i = 0; i < n; i++) {
+		if (parsed[i] && kept == n)
+			add_run(jobs[i].arm, &r[i]);
+		else if (parsed[i])
+			pm_result_free(&r[i]);
+		pm_ab_job_free(&jobs[i]);
+	}
+	free(jobs);
+	free(r);
+	free(order);
+	free(parsed);
+	if (status == AB_GO && kept < n)
+		return 1;	/* a run failed: the block is not kept */
+	return status;
+}
+
+/* ---- deciding ---- */
+
+static void explain_opts(const struct ab *ab, struct pm_explain_opts *xo)
+{
+	pm_explain_opts_default(xo);
+	if (!isnan(ab->o.noise))
+		xo->noise_floor = ab->o.noise;
+	xo->spread = NULL;	/* the pairs, not other runs, say how runs differ */
+	xo->sequential = true;
+}
+
+static const char *verdict_word(enum pm_verdict v)
+{
+	return v == PM_NO_CHANGE ? "same" : v == PM_INCONCLUSIVE ? "unknown" :
+	       v == PM_REGRESSION ? "regression" : v == PM_IMPROVEMENT ? "improvement" :
+	       "changed";
+}
+
+/*
+ * The verdicts on the pairs so far, by explain itself, so that ab stops
+ * on the rule its report prints; how many benchmarks are undecided.
+ * Each benchmark's first decision keeps the number of pairs it took.
+ */
+static size_t decide(struct ab *ab)
+{
+	struct pm_side a = { .name = "A", .runs = ab->arms[0].runs, .nruns = ab->arms[0].nruns };
+	struct pm_side b = { .name = "B", .runs = ab->arms[1].runs, .nruns = ab->arms[1].nruns };
+	struct pm_explain_opts xo;
+	struct pm_explanation x;
+	struct pm_err e;
+	size_t i, open = 0;
+
+	explain_opts(ab, &xo);
+	if (!a.nruns || !b.nruns || pm_explain(&x, &a, &b, &xo, &e))
+		return SIZE_MAX;
+	if (!ab->decided)
+		ab->decided = json_object();
+	for (i = 0; i < x.ncmp; i++) {
+		const struct pm_bench_cmp *c = &x.cmp[i];
+		json_t *d = json_object_get(ab->decided, c->name);
+		bool done = c->verdict != PM_INCONCLUSIVE;
+
+		if (c->measured)
+			continue;
+		open += !done;
+		if (!d || !json_is_true(json_object_get(d, "decided"))) {
+			d = json_pack("{s:s,s:b,s:i,s:f,s:f,s:f,s:s?}", "verdict",
+				      verdict_word(c->verdict), "decided", done,
+				      "pairs", (int)ab->pairs, "ratio", c->ratio,
+				      "low", isfinite(c->ci_low) ? c->ci_low : 0,
+				      "high", isfinite(c->ci_high) ? c->ci_high : 0, "settle", c->settle);
+			json_object_set_new(ab->decided, c->name, d);
+		}
+	}
+	pm_explanation_free(&x);
+	return open;
+}
+
+/* Drop every run: KVM gave way to TCG, the pairs start again. */
+static void restart_under_tcg(struct ab *ab)
+{
+	size_t i, k;
+
+	for (i = 0; i < ab->narms; i++) {
+		for (k = 0; k < ab->arms[i].nruns; k++)
+			pm_result_free(&ab->arms[i].runs[k]);
+		ab->arms[i].nruns = 0;
+		ab->arms[i].failed = 0;
+	}
+	ab->env.accel = PM_ACCEL_TCG;
+	snprintf(ab->accel_why, sizeof(ab->accel_why), "KVM could not run the guest kernel");
+	ab->pairs = ab->failed = ab->runs = 0;
+	json_decref(ab->decided);
+	ab->decided = NULL;
+}
+
+/* Stop adding pairs?  Once --rounds pairs are in: when all is decided or
+ * the next pair would not fit the budget. */
+static bool enough_pairs(struct ab *ab, double spent, double pair_s, const char **why)
+{
+	size_t open;
+
+	if (ab->pairs < ab->o.boots)
+		return false;
+	open = decide(ab);
+	if (!open) {
+		*why = "every benchmark decided";
+		return true;
+	}
+	if ((ab->o.budget_s > 0 && spent + pair_s > ab->o.budget_s) ||
+	    (ab->o.budget_boots && ab->runs + 2 > ab->o.budget_boots)) {
+		*why = "the budget is spent";
+		return true;
+	}
+	if (ab->pairs >= 1000) {
+		*why = "1000 pairs";
+		return true;
+	}
+	return false;
+}
+
+/* A and B in pairs until decided (pmbench-ab(1), DECISIONS). */
+static int main_phase(struct ab *ab)
+{
+	const size_t arms[2] = { 0, 1 };
+	double start = now_s(), pair_s = 0;
+	const char *why = NULL;
+	int st;
+
+	for (;;) {
+		double t0 = now_s();
+
+		if (enough_pairs(ab, now_s() - start, pair_s, &why))
+			break;
+		st = run_block(ab, arms, 2, "");
+		if (st == -2) {
+			restart_under_tcg(ab);
+			start = now_s();
+			continue;
+		}
+		if (st == 1 && (!ab->arms[0].nruns || !ab->arms[1].nruns)) {
+			pm_error("%s: its first %s failed: stopping", !ab->arms[0].nruns ? "side A" :
+				 "side B", ab->o.local ? "run" : "boot");
+			return PM_EXIT_RUNTIME;
+		}
+		if (st == 1 && ab->failed > ab->pairs + 3) {
+			pm_error("%u runs failed: stopping", ab->failed);
+			return PM_EXIT_RUNTIME;
+		}
+		if (st != AB_GO && st != 1)
+			return st;
+		ab->pairs += st == AB_GO;
+		pair_s = fmax(pair_s, now_s() - t0);
+	}
+	ab->main_s = now_s() - start;
+	if (!ab->o.quiet)
+		fprintf(stderr, "pmbench ab: %u pairs in %.0f s: %s\n", ab->pairs, ab->main_s, why);
+	return AB_GO;
+}
+
+/* ---- several differences: which one caused it ---- */
+
+#define CONFIRM_LEVEL 0.90
+#define CONFIRM_MIN_BLOCKS 3
+
+/* The benchmarks called changed. */
+static bool changed_bench(const struct ab *ab, const char *name)
+{
+	const char *v = json_string_value(json_object_get(json_object_get(ab->decided, name),
+							  "verdict"));
+
+	return v && (!strcmp(v, "regression") || !strcmp(v, "improvement"));
+}
+
+static bool want_confirm(const struct ab *ab)
+{
+	const char *name;
+	json_t *d;
+
+	if (ab->o.no_confirm || ab->ndiffs < 2)
+		return false;
+	json_object_foreach(ab->decided, name, d)
+		if (changed_bench(ab, name))
+			return true;
+	return false;
+}
+
+/* The figure of benchmark name in run i of arm a, NAN without one. */
+static double figure(const struct pm_ab_arm *a, size_t i, const char *name)
+{
+	const struct pm_bench_result *b = i < a->nruns ? pm_result_find(&a->runs[i], name) : NULL;
+
+	if (!b || b->status != PM_BENCH_OK || !b->nrounds)
+		return NAN;
+	return pm_bench_run_figure(b, b->rounds[0].run);
+}
+
+/*
+ * For each difference taken back and each changed benchmark: the share
+ * of B's change the reversal removes, log(B/R) over log(B/A) block by
+ * block, with Fieller's interval.  Decided when the interval is narrow
+ * (half-width 25 points) or clear of the middle.
+ */
+static json_t *shares(struct ab *ab, bool *decided)
+{
+	size_t first = ab->arms[0].nruns - ab->blocks, j, i;
+	json_t *res = json_array();
+	const char *name;
+	json_t *dv;
+
+	*decided = true;
+	for (j = 2; j < ab->narms; j++) {
+		const struct pm_ab_arm *r = &ab->arms[j];
+		json_t *bs = json_object();
+
+		json_object_foreach(ab->decided, name, dv) {
+			double *x = pm_xcalloc(ab->blocks + 1, sizeof(*x));
+			double *y = pm_xcalloc(ab->blocks + 1, sizeof(*y)), est, lo, hi;
+			size_t n = 0;
+			int err;
+
+			if (!changed_bench(ab, name))
+				goto next;
+			for (i = 0; i < ab->blocks; i++) {
+				double fa = figure(&ab->arms[0], first + i, name);
+				double fb = figure(&ab->arms[1], first + i, name);
+				double fr = figure(r, i, name);
+
+				if (fa > 0 && fb > 0 && fr > 0) {
+					x[n] = log(fb / fr);
+					y[n++] = log(fb / fa);
+				}
+			}
+			err = n >= 2 ? pm_fieller_ratio(x, y, n, CONFIRM_LEVEL, &est, &lo, &hi) :
+				       -EINVAL;
+			if (err || !isfinite(lo) || !isfinite(hi) ||
+			    (hi - lo > 0.5 && lo < 0.75 && hi > 0.25))
+				*decided = false;
+			json_object_set_new(bs, name, err && err != -ERANGE ?
+				json_pack("{s:i}", "boots", (int)n) :
+				json_pack("{s:f,s:o,s:o,s:f,s:i}", "removed", est,
+					  "low", isfinite(lo) ? json_real(lo) : json_null(),
+					  "high", isfinite(hi) ? json_real(hi) : json_null(),
+					  "level", CONFIRM_LEVEL, "boots", (int)n));
+next:
+			free(x);
+			free(y);
+		}
+		json_array_append_new(res, json_pack("{s:i,s:s,s:s,s:s,s:o}", "difference",
+						     r->reverts, "text", ab->diffs[r->reverts].text,
+						     "arm", r->name, "file", r->tag, "benchmarks", bs));
+	}
+	return res;
+}
+
+/* The arm that is B with difference k taken back. */
+static int add_reversal(struct ab *ab, size_t k, struct pm_err *e)
+{
+	const struct pm_ab_diff *d = &ab->diffs[k];
+	const struct pm_ab_arm *A = &ab->arms[0], *B = &ab->arms[1];
+	struct pm_ab_arm *r;
+
+	ab->arms = pm_xrealloc(ab->arms, (ab->narms + 1) * sizeof(*ab->arms));
+	r = &ab->arms[ab->narms++];
+	memset(r, 0, sizeof(*r));
+	r->reverts = (int)k;
+	r->label = pm_xasprintf("R%zu", k + 1);
+	r->tag = pm_xasprintf("r%zu-", k + 1);
+	r->kernel = d->kind == PM_AB_DIFF_IMAGE ? A->kernel : B->kernel;
+	r->append = d->kind == PM_AB_DIFF_IMAGE || ab->o.local ? pm_xstrdup(B->append ? B->append : "") :
+		    pm_ab_revert_append(B->append ? B->append : "", d);
+	r->setup = d->kind == PM_AB_DIFF_SETUP ? A->setup : B->setup;
+	r->wrap = d->kind == PM_AB_DIFF_WRAP ? A->wrap : B->wrap;
+	r->name = pm_xasprintf("B without %s", d->text);
+	return ab->o.local ? 0 : pm_ab_arm_prepare(r, &ab->o, NULL, scratch, e);
+}
+
+/* Blocks of A, B and each reversal, in random order, until decided. */
+static int confirm_phase(struct ab *ab)
+{
+	size_t *arms, i, n;
+	double start = now_s(), block_s = 0;
+	bool decided = false;
+	struct pm_err e;
+	int st = AB_GO;
+
+	for (i = 0; i < ab->ndiffs; i++)
+		if (add_reversal(ab, i, &e)) {
+			pm_error("%s", e.msg);
+			return PM_EXIT_RUNTIME;
+		}
+	n = ab->narms;
+	arms = pm_xcalloc(n, sizeof(*arms));
+	for (i = 0; i < n; i++)
+		arms[i] = i;
+	if (!ab->o.quiet)
+		fprintf(stderr, "pmbench ab: %zu differences: boots with each taken back, "
+			"interleaved with A and B\n", ab->ndiffs);
+	while (!stop_flag) {
+		double t0 = now_s();
+
+		if (ab->blocks >= CONFIRM_MIN_BLOCKS) {
+			json_decref(ab->confirm);
+			ab->confirm = json_pack("{s:f,s:i,s:o}", "level", CONFIRM_LEVEL, "blocks",
+						(int)ab->blocks, "results", shares(ab, &decided));
+			if (decided || t0 - start + block_s > ab->o.confirm_budget_s)
+				break;
+		}
+		st = run_block(ab, arms, n, "");
+		if (st == 1 && ab->failed > ab->blocks + ab->pairs + 3)
+			break;
+		if (st != AB_GO && st != 1)
+			break;
+		ab->blocks += st == AB_GO;
+		block_s = fmax(block_s, now_s() - t0);
+	}
+	ab->confirm_s = now_s() - start;
+	if (ab->confirm)
+		json_object_set_new(ab->confirm, "seconds", json_real(ab->confirm_s));
+	free(arms);
+	return st == 1 ? AB_GO : st;
+}
+
+/* ---- duet or in turn ---- */
+
+#define DUET_PAIRS 6
+#define DUET_PROBE_VALID_S (24 * 3600.0)
+
+/* log(B/A) of run pairs of null and fork: their spread (sd), median of the two. */
+static double pair_spread(const struct pm_ab_arm *a, const struct pm_ab_arm *b)
+{
+	static const char *const names[] = { "null", "fork" };
+	double sd[2];
+	size_t k, i;
+
+	for (k = 0; k < 2; k++) {
+		double d[DUET_PAIRS], m = 0, ss = 0;
+		size_t n = 0;
+
+		for (i = 0; i < a->nruns && i < b->nruns && n < DUET_PAIRS; i++) {
+			double fa = figure(a, i, names[k]), fb = figure(b, i, names[k]);
+
+			if (fa > 0 && fb > 0)
+				d[n++] = log(fb / fa);
+		}
+		for (i = 0; i < n; i++)
+			m += d[i] / (double)n;
+		for (i = 0; i < n; i++)
+			ss += (d[i] - m) * (d[i] - m);
+		sd[k] = n > 2 ? sqrt(ss / (double)(n - 1)) : NAN;
+	}
+	return isnan(sd[0]) ? sd[1] : isnan(sd[1]) ? sd[0] : (sd[0] + sd[1]) / 2;
+}
+
+static bool keep_probe(const struct pm_ab_job *j, struct pm_result *r)
+{
+	json_error_t je;
+	json_t *root = json_loadb(j->image, j->image_len, 0, &je);
+	struct pm_err e;
+	bool ok = root && !pm_result_from_json(r, root, j->tag, &e);
+
+	json_decref(root);
+	return ok;
+}
+
+/* DUET_PAIRS A/A pairs of a short pmbench run, at once or in turn. */
+static double probe_pairs(struct ab *ab, bool together)
+{
+	static char *benches[] = { "null", "fork", NULL };
+	struct pm_ab_opts po = ab->o;
+	struct pm_ab_env env = ab->env;
+	struct pm_ab_arm arms[2] = {
+		{ .name = "A", .label = "A", .tag = "probe-a" },
+		{ .name = "A'", .label = "A", .tag = "probe-b" },
+	};
+	char **argv = pm_xcalloc(16, sizeof(*argv)), *exe = self_exe();
+	double spread = NAN;
+	size_t k, i;
+
+	argv[0] = exe;
+	argv[1] = "run";
+	argv[2] = "-q";
+	argv[3] = "--rounds";
+	argv[4] = "1";
+	argv[5] = "--max-time";
+	argv[6] = "0.2";
+	argv[7] = "--no-profile";
+	argv[8] = "--no-counters";
+	po.local = true;
+	po.timeout_s = 120;
+	ab->o.quiet = true;
+	env.o = &po;
+	env.qemu = NULL;
+	env.local_argv = argv;
+	env.benches = benches;
+	for (k = 0; k < DUET_PAIRS && !stop_flag; k++) {
+		struct pm_ab_job jobs[2] = { { 0 } };
+		bool restart;
+
+		for (i = 0; i < 2; i++) {
+			jobs[i].arm = &arms[i];
+			snprintf(jobs[i].tag, sizeof(jobs[i].tag), "%s%zu", arms[i].tag, k);
+			jobs[i].host_cpu = together ? (int)((i + k) % 2) : 0;
+			jobs[i].running = &running[i];
+		}
+		if (run_jobs(ab, &env, jobs, 2, together, &restart) == AB_GO &&
+		    jobs[0].end == PM_JOB_KEPT && jobs[1].end == PM_JOB_KEPT) {
+			struct pm_result r[2];
+
+			if (keep_probe(&jobs[0], &r[0])) {
+				if (keep_probe(&jobs[1], &r[1])) {
+					add_run(&arms[0], &r[0]);
+					add_run(&arms[1], &r[1]);
+				} else {
+					pm_result_free(&r[0]);
+				}
+			}
+		}
+		for (i = 0; i < 2; i++)
+			pm_ab_job_free(&jobs[i]);
+	}
+	if (arms[0].nruns == arms[1].nruns)
+		spread = pair_spread(&arms[0], &arms[1]);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < arms[i].nruns; k++)
+			pm_result_free(&arms[i].runs[k]);
+		free(arms[i].runs);
+	}
+	free(argv);
+	free(exe);
+	ab->o.quiet = po.quiet;
+	return spread;
+}
+
+/* The host's last probe, when it is recent and of this host. */
+static bool cached_probe(const char *path, double *duet, double *turn, double *age)
+{
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	char host[256] = "";
+	bool ok;
+
+	gethostname(host, sizeof(host) - 1);
+	*age = now_wall() - json_number_value(json_object_get(j, "time"));
+	const char *h = json_string_value(json_object_get(j, "host"));
+
+	ok = j && h && !strcmp(h, host) &&
+	     json_integer_value(json_object_get(j, "cpus")) == sysconf(_SC_NPROCESSORS_ONLN) &&
+	     *age >= 0 && *age < DUET_PROBE_VALID_S;
+	*duet = json_number_value(json_object_get(j, "duet"));
+	*turn = json_number_value(json_object_get(j, "turn"));
+	json_decref(j);
+	return ok && *duet > 0 && *turn > 0;
+}
+
+static void save_probe(const char *path, double duet, double turn)
+{
+	char host[256] = "";
+	json_t *j;
+
+	gethostname(host, sizeof(host) - 1);
+	j = json_pack("{s:s,s:I,s:f,s:f,s:f,s:i}", "host", host,
+		      "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "time", now_wall(),
+		      "duet", duet, "turn", turn, "pairs", DUET_PAIRS);
+	json_dump_file(j, path, JSON_INDENT(1));
+	json_decref(j);
+}
+
+/*
+ * Duet (A and B at once on two CPUs) or in turn: --duet, else what this
+ * host's own A/A pairs show, measured once a day and kept in the result
+ * history (on some VMs two busy vCPUs slow each other down, and duet is
+ * worse: pmbench-ab(1)).
+ */
+static void choose_pairing(struct ab *ab)
+{
+	double duet = NAN, turn = NAN, age = 0;
+	char *dir = NULL, *path = NULL;
+	struct pm_err e;
+	bool cached = false;
+
+	if (ab->o.duet != PM_DUET_AUTO) {
+		ab->duet = ab->o.duet == PM_DUET_ON;
+		snprintf(ab->duet_why, sizeof(ab->duet_why), "--duet %s", ab->duet ? "on" : "off");
+		return;
+	}
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || (ab->o.local && (ab->arms[0].setup ||
+								   ab->arms[1].setup))) {
+		snprintf(ab->duet_why, sizeof(ab->duet_why), "%s",
+			 sysconf(_SC_NPROCESSORS_ONLN) < 2 ? "one CPU" :
+			 "set-up commands change the host for both sides");
+		return;
+	}
+	if (!pm_history_dir(&dir, &e)) {
+		path = pm_xasprintf("%s/duet-probe.json", dir);
+		cached = cached_probe(path, &duet, &turn, &age);
+	}
+	if (!cached) {
+		if (!ab->o.quiet)
+			fprintf(stderr, "pmbench ab: measuring how A/A pairs spread on this host, "
+				"at once and in turn (%d pairs each, once a day)\n", DUET_PAIRS);
+		duet = probe_pairs(ab, true);
+		turn = probe_pairs(ab, false);
+		if (path && duet > 0 && turn > 0)
+			save_probe(path, duet, turn);
+	}
+	ab->duet = duet > 0 && turn > 0 && duet < turn;
+	if (!(duet > 0 && turn > 0))
+		snprintf(ab->duet_why, sizeof(ab->duet_why), "in turn: the host's A/A pairs "
+			 "could not be measured");
+	else
+		snprintf(ab->duet_why, sizeof(ab->duet_why), "%s: on this host A/A pairs run at "
+			 "the same time spread %.1f%%, taken in turn %.1f%% (%d pairs each of "
+			 "null and fork, %s)", ab->duet ? "duet" : "in turn", 100 * duet, 100 * turn,
+			 DUET_PAIRS, cached ? "measured earlier today" : "measured now");
+	free(dir);
+	free(path);
+}
+
+/* ---- the report ---- */
+
+static void describe_arm(FILE *f, const struct ab *ab, const struct pm_ab_arm *a)
+{
+	if (ab->o.local)
+		fprintf(f, "%s on this host%s%s%s%s%s%s", a->name, a->setup ? ", set-up '" : "",
+			a->setup ? a->setup : "", a->setup ? "'" : "", a->wrap ? ", wrapper '" : "",
+			a->wrap ? a->wrap : "", a->wrap ? "'" : "");
+	else
+		fprintf(f, "%s = %s (%s)%s%s%s", a->name, a->kernel, a->release,
+			a->append && *a->append ? " \"" : "", a->append ? a->append : "",
+			a->append && *a->append ? "\"" : "");
+}
+
+/* "null regression after 3 pairs, stat unknown (about 12 more pairs)" */
+static void describe_decisions(FILE *f, const struct ab *ab)
+{
+	const char *name;
+	json_t *d;
+	size_t k = 0;
+
+	json_object_foreach(ab->decided, name, d) {
+		const char *v = json_string_value(json_object_get(d, "verdict"));
+
+		fprintf(f, "%s%s %s", k++ ? "; " : "", name, v);
+		if (json_is_true(json_object_get(d, "decided")))
+			fprintf(f, " after %d pairs", (int)json_integer_value(json_object_get(d, "pairs")));
+		else
+			fprintf(f, " after %u pairs", ab->pairs);
+	}
+}
+
+static char *report_header(const struct ab *ab)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	fputs("pmbench ab: ", f);
+	describe_arm(f, ab, &ab->arms[0]);
+	fputs("\n            ", f);
+	describe_arm(f, ab, &ab->arms[1]);
+	fputs("\n", f);
+	for (i = 0; i < ab->ndiffs; i++)
+		fprintf(f, "%s%s", i ? "; " : "differences: ", ab->diffs[i].text);
+	fprintf(f, "%s", ab->ndiffs ? "\n" : "differences: none (an A/A run)\n");
+	fprintf(f, "pairs: %u in %.0f s, %s (%s)\n  ", ab->pairs, ab->main_s,
+		ab->duet ? "A and B at once on two CPUs" : "A and B in turn, in random order",
+		ab->duet_why);
+	describe_decisions(f, ab);
+	fputs("\n", f);
+	if (ab->confirm)
+		fprintf(f, "taken back one at a time: %u blocks of A, B and %zu reversals in %.0f s "
+			"(see the causes below)\n", ab->blocks, ab->ndiffs, ab->confirm_s);
+	if (!ab->o.local)
+		fprintf(f, "accelerator: %s (%s)\n  %s\nguests: -cpu %s, %u MiB, %u vCPU%s; each "
+			"ran pmbench run --rounds %u --max-time %g\n",
+			ab->env.accel == PM_ACCEL_TCG ? "TCG" : "KVM", ab->accel_why, accel_note(ab),
+			ab->o.cpu, ab->o.memory_mb, ab->o.vcpus, ab->o.vcpus == 1 ? "" : "s",
+			ab->o.run_rounds, ab->o.max_time_s);
+	else
+		fprintf(f, "each run: pmbench run --rounds %u --max-time %g\n", ab->o.run_rounds,
+			ab->o.max_time_s);
+	fputs("\n", f);
+	fclose(f);
+	return text;
+}
+
+static int explain_sides(const struct ab *ab, const char *header, struct pm_err *e)
 {
 	struct pm_explain_opts xo;
 	struct pm_explanation x;
 	struct pm_side a, b;
-	char *pa = pm_xasprintf("%s/a.json", out), *pb = pm_xasprintf("%s/b.json", out);
-	char *rpt = pm_xasprintf("%s/report.txt", out), *text = NULL;
+	char *pa = pm_xasprintf("%s/a.json", ab->out), *pb = pm_xasprintf("%s/b.json", ab->out);
+	char *rpt = pm_xasprintf("%s/report.txt", ab->out), *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	int err;
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	pm_explain_opts_default(&xo);
-	if (!isnan(noise))
-		xo.noise_floor = noise;
+	explain_opts(ab, &xo);
 	err = pm_side_load(&a, pa, e);
 	if (!err)
 		err = pm_side_load(&b, pb, e);
@@ -362,7 +1072,7 @@ static int explain_sides(const char *out, const char *header, bool quiet, double
 		bb.p = text;
 		bb.n = len;
 		err = pm_write_atomic(rpt, write_bytes, &bb, e);
-		if (!quiet) {
+		if (!ab->o.quiet) {
 			fwrite(text, 1, len, stdout);
 			fflush(stdout);
 		}
@@ -377,10 +1087,7 @@ static int explain_sides(const char *out, const char *header, bool quiet, double
 	return err;
 }
 
-static char *default_output(void)
-{
-	return pm_fmt_now("ab-%Y%m%d-%H%M%S", false);
-}
+/* ---- setting up ---- */
 
 static int mkdir_p(const char *path)
 {
@@ -401,115 +1108,6 @@ static int mkdir_p(const char *path)
 	return err;
 }
 
-/* ---- the boots ---- */
-
-enum outcome { BOOT_KEPT, BOOT_FAILED, BOOT_FATAL, BOOT_RESTART, BOOT_STOP };
-
-static void report_failure(const char *tag, const char *side, const char *why,
-			   const char *console)
-{
-	char *tail = pm_log_tail(console, 15), *line, *save = NULL;
-
-	pm_error("boot %s (side %s) failed: %s", tag, side, why);
-	if (*tail) {
-		fprintf(stderr, "  last lines of its console (%s):\n", console);
-		for (line = strtok_r(tail, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			fprintf(stderr, "  | %s\n", line);
-	}
-	free(tail);
-}
-
-static enum outcome one_boot(struct pm_boot_spec *bs, struct side *s, const char *out,
-			     bool auto_accel, bool quiet, char *fatal, size_t flen)
-{
-	struct pm_boot b;
-	struct pm_err e;
-	struct pm_result r;
-	json_t *root;
-	json_error_t je;
-	int err;
-
-	if (!quiet)
-		fprintf(stderr, "pmbench ab: boot %s: side %s, %s, %s ...\n", bs->tag, s->name,
-			s->release, pm_accel_name(bs->accel));
-	err = pm_boot_run(bs, &b, &stop_flag, &e);
-	if (err) {
-		snprintf(fatal, flen, "%s", e.msg);
-		return BOOT_FATAL;
-	}
-	switch (b.status) {
-	case PM_BOOT_INTERRUPTED:
-		return BOOT_STOP;
-	case PM_BOOT_KVM_FAILED:
-		if (auto_accel) {
-			pm_warn("boot %s: KVM does not run this kernel (%s): falling back to "
-				"TCG for every boot", bs->tag, b.why);
-			return BOOT_RESTART;
-		}
-		report_failure(bs->tag, s->name, b.why, bs->console);
-		return BOOT_FAILED;
-	case PM_BOOT_OK:
-		break;
-	default:
-		report_failure(bs->tag, s->name, b.why, bs->console);
-		return BOOT_FAILED;
-	}
-	/* a hand-back: the guest's pmbench ran (or the init says why not) */
-	if (b.hb.error[0] || b.hb.status == 2 || !b.image_len) {
-		char why[1200];
-
-		snprintf(why, sizeof(why), "guest pmbench run exited with status %d%s%s",
-			 b.hb.status, b.hb.error[0] ? ": " : "", b.hb.error);
-		report_failure(bs->tag, s->name, why, bs->console);
-		pm_boot_free(&b);
-		/* a usage error repeats on every boot */
-		if (b.hb.status == 2) {
-			snprintf(fatal, flen, "the guest's pmbench run rejected its arguments "
-				 "(see the console above)");
-			return BOOT_FATAL;
-		}
-		return BOOT_FAILED;
-	}
-	root = json_loadb(b.image, b.image_len, 0, &je);
-	if (!root || pm_result_from_json(&r, root, bs->tag, &e)) {
-		char why[1200];
-
-		snprintf(why, sizeof(why), "its result does not parse: %s",
-			 root ? e.msg : je.text);
-		json_decref(root);
-		report_failure(bs->tag, s->name, why, bs->console);
-		pm_boot_free(&b);
-		return BOOT_FAILED;
-	}
-	json_decref(root);
-	/* the guest had symbols only: the host's vmlinux has the DWARF */
-	if (s->vmlinux_from)
-		pm_cli_kernel_sources(&r, s->vmlinux_from);
-	{
-		/* each boot's own result, as the guest wrote it */
-		char *dir = pm_xasprintf("%s/boots", out);
-		char *path = pm_xasprintf("%s/%s.json", dir, bs->tag);
-		struct bytes bb = { b.image, b.image_len };
-
-		mkdir(dir, 0755);
-		if (pm_write_atomic(path, write_bytes, &bb, &e))
-			pm_warn("%s", e.msg);
-		free(r.path);
-		r.path = path;
-		free(dir);
-	}
-	if (b.hb.status != 0)
-		pm_warn("boot %s: the guest's pmbench run exited with status %d (some "
-			"benchmarks failed: see %s)", bs->tag, b.hb.status, bs->console);
-	if (!quiet)
-		fprintf(stderr, "pmbench ab: boot %s: done in %.0f s, result over the %s\n",
-			bs->tag, b.elapsed_s, b.channel);
-	s->runs = pm_xrealloc(s->runs, (s->nruns + 1) * sizeof(*s->runs));
-	s->runs[s->nruns++] = r;
-	pm_boot_free(&b);
-	return BOOT_KEPT;
-}
-
 static int make_scratch(struct pm_err *e)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -525,8 +1123,6 @@ static int make_scratch(struct pm_err *e)
 	}
 	return 0;
 }
-
-#define AB_GO	(-1)	/* go on */
 
 /* Which accelerator, and why (for the report). */
 static enum pm_accel choose_accel(const struct pm_ab_opts *o, char *why, size_t len)
@@ -544,112 +1140,237 @@ static enum pm_accel choose_accel(const struct pm_ab_opts *o, char *why, size_t 
 	return o->accel;
 }
 
-/* Boot A, B, A, B...; AB_GO when the boots are done, else the exit status. */
-static int boot_all(struct side sides[2], const struct pm_ab_opts *o, const char *qemu,
-		    enum pm_accel *paccel, char *accel_why, size_t why_len,
-		    const char *out, const char *console_dir, unsigned *pfailed)
+/* --local: pmbench run and the options each side's run gets. */
+static char **local_argv(const struct pm_ab_opts *o)
 {
-	enum pm_accel accel = *paccel;
-	char fatal[1200] = "";
-	unsigned k, total, failed = 0;
-	int status = AB_GO;
+	char **v = pm_xcalloc(12 + o->nrun_options, sizeof(*v));
+	size_t n = 0, i;
 
-	total = 2 * o->boots;
-	for (k = 0; k < total; k++) {
-		struct side *s = &sides[k % 2];
-		char tag[16];
-		struct pm_boot_spec bs = {
-			.qemu = qemu, .accel = accel, .cpu = o->cpu, .kernel = s->kernel,
-			.initrd = s->initrd, .append = s->append, .memory_mb = o->memory_mb,
-			.vcpus = o->vcpus, .timeout_s = o->timeout_s,
-			.kvm_probe_s = PM_AB_KVM_PROBE_S, .dir = scratch, .tag = tag,
-			.running = &running_qemu,
-		};
-		enum outcome r;
-		char *console;
-
-		if (stop_flag)
-			break;
-		snprintf(tag, sizeof(tag), "%c%u", s->tag, k / 2 + 1);
-		console = pm_xasprintf("%s/%s.log", console_dir, tag);
-		bs.console = console;
-		r = one_boot(&bs, s, out, o->accel == PM_ACCEL_AUTO, o->quiet, fatal, sizeof(fatal));
-		free(console);
-		if (r == BOOT_STOP || stop_flag) {
-			pm_error("interrupted: QEMU stopped, nothing written");
-			status = 128 + (first_signal ? first_signal : SIGINT);
-			goto out;
-		}
-		if (r == BOOT_FATAL) {
-			pm_error("%s", fatal);
-			status = PM_EXIT_RUNTIME;
-			goto out;
-		}
-		if (r == BOOT_RESTART) {
-			/* both sides on one accelerator: start over under TCG */
-			accel = PM_ACCEL_TCG;
-			snprintf(accel_why, why_len, "KVM could not run the guest kernel");
-			drop_runs(&sides[0]);
-			drop_runs(&sides[1]);
-			failed = 0;
-			k = (unsigned)-1;
-			continue;
-		}
-		if (r == BOOT_FAILED) {
-			failed++;
-			s->failed++;
-			/* nothing suggests the next boot of this side will do better */
-			if (!s->nruns) {
-				pm_error("side %s: its first boot failed: stopping", s->name);
-				status = PM_EXIT_RUNTIME;
-				goto out;
-			}
-		}
+	v[n++] = self_exe();
+	v[n++] = pm_xstrdup("run");
+	v[n++] = pm_xstrdup("-q");
+	v[n++] = pm_xstrdup("--rounds");
+	v[n++] = pm_xasprintf("%u", o->run_rounds);
+	v[n++] = pm_xstrdup("--max-time");
+	v[n++] = pm_xasprintf("%g", o->max_time_s);
+	if (o->events) {
+		v[n++] = pm_xstrdup("--events");
+		v[n++] = pm_xstrdup(o->events);
 	}
+	if (o->no_profile)
+		v[n++] = pm_xstrdup("--no-profile");
+	if (o->no_counters)
+		v[n++] = pm_xstrdup("--no-counters");
+	for (i = 0; i < o->nrun_options; i++)
+		v[n++] = pm_xstrdup(o->run_options[i]);
+	return v;
+}
 
-out:
-	*paccel = accel;
-	*pfailed = failed;
+static int setup_arms(struct ab *ab, struct pm_err *e)
+{
+	size_t i;
+	int err = 0;
+
+	ab->narms = 2;
+	ab->arms = pm_xcalloc(2, sizeof(*ab->arms));
+	for (i = 0; i < 2; i++) {
+		struct pm_ab_arm *a = &ab->arms[i];
+		const char *both = ab->o.append_both, *one = ab->o.side[i].append;
+
+		a->name = pm_xstrdup(i ? "B" : "A");
+		a->label = pm_xstrdup(a->name);
+		a->tag = pm_xstrdup(i ? "b" : "a");
+		a->reverts = -1;
+		a->kernel = ab->o.side[i].kernel;
+		a->append = both && one ? pm_xasprintf("%s %s", both, one) :
+			    pm_xstrdup(both ? both : one ? one : "");
+		a->setup = ab->o.side[i].setup;
+		a->wrap = ab->o.side[i].wrap;
+	}
+	if (ab->o.local)
+		ab->ndiffs = pm_ab_local_differences(ab->arms[0].setup, ab->arms[1].setup,
+						     ab->arms[0].wrap, ab->arms[1].wrap, &ab->diffs);
+	else
+		ab->ndiffs = pm_ab_differences(ab->arms[0].kernel, ab->arms[1].kernel,
+					       ab->arms[0].append, ab->arms[1].append, &ab->diffs);
+	for (i = 0; !err && !ab->o.local && i < 2; i++) {
+		struct pm_ab_arm *a = &ab->arms[i];
+
+		err = pm_ab_arm_prepare(a, &ab->o, ab->o.side[i].vmlinux, scratch, e);
+		if (err) {
+			pm_err_set(e, err, "side %s: %s", a->name, e->msg);
+			break;
+		}
+		if (!a->have_modules && !ab->o.quiet)
+			pm_warn("side %s: %s; the result comes back over the serial port "
+				"(slower)", a->name, a->modules_why);
+		if (!a->have_config && !ab->o.quiet)
+			pm_warn("side %s: no /boot/config-%s: the guest's fingerprint has its "
+				"kernel config only if the kernel has /proc/config.gz", a->name,
+				a->release);
+	}
+	return err;
+}
+
+static int setup_env(struct ab *ab, struct pm_err *e)
+{
+	struct pm_ab_env *env = &ab->env;
+
+	env->o = &ab->o;
+	env->scratch = scratch;
+	env->benches = ab->o.benches;
+	if (ab->o.local) {
+		env->local_argv = local_argv(&ab->o);
+		snprintf(ab->accel_why, sizeof(ab->accel_why), "--local");
+		return 0;
+	}
+	ab->qemu = pm_ab_find_qemu(ab->o.qemu, e);
+	if (!ab->qemu)
+		return ab->o.qemu ? -EINVAL : -ENOENT;
+	env->qemu = ab->qemu;
+	env->accel = choose_accel(&ab->o, ab->accel_why, sizeof(ab->accel_why));
+	return 0;
+}
+
+/* DIR, DIR/console and the scratch directory; an exit status or AB_GO. */
+static int make_dirs(struct ab *ab)
+{
+	struct pm_err e;
+
+	ab->out = ab->o.output ? pm_xstrdup(ab->o.output) : pm_fmt_now("ab-%Y%m%d-%H%M%S", false);
+	if (make_output(ab->out, &e)) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_USAGE;
+	}
+	ab->console_dir = ab->o.console_dir ? pm_xstrdup(ab->o.console_dir) :
+			  pm_xasprintf("%s/console", ab->out);
+	if (mkdir_p(ab->console_dir)) {
+		pm_error("--keep-console %s: %s", ab->console_dir, strerror(errno));
+		return PM_EXIT_USAGE;
+	}
+	if (make_scratch(&e)) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_RUNTIME;
+	}
+	return AB_GO;
+}
+
+static void ab_free(struct ab *ab)
+{
+	size_t i;
+
+	for (i = 0; i < ab->narms; i++)
+		pm_ab_arm_free(&ab->arms[i]);
+	free(ab->arms);
+	pm_ab_diffs_free(ab->diffs, ab->ndiffs);
+	pm_strv_free(ab->env.local_argv);
+	json_decref(ab->decided);
+	json_decref(ab->confirm);
+	free(ab->out);
+	free(ab->console_dir);
+	pm_ab_opts_free(&ab->o);
+}
+
+/* The files: a.json, b.json, one per reversal, then explain's report. */
+static int finish(struct ab *ab)
+{
+	json_t *experiment = experiment_json(ab);
+	char *header;
+	struct pm_err e;
+	size_t i;
+	int status = PM_EXIT_OK;
+
+	for (i = 0; i < ab->narms && status == PM_EXIT_OK; i++)
+		if (ab->arms[i].nruns && write_arm(ab, &ab->arms[i], experiment, &e)) {
+			pm_error("%s", e.msg);
+			status = PM_EXIT_RUNTIME;
+		}
+	json_decref(experiment);
+	if (status)
+		return status;
+	header = report_header(ab);
+	if (explain_sides(ab, header, &e)) {
+		pm_error("%s", e.msg);
+		status = PM_EXIT_RUNTIME;
+	}
+	free(header);
+	if (!status && !ab->o.quiet)
+		fprintf(stderr, "pmbench ab: wrote %s/a.json, %s/b.json%s, %s/report.txt; "
+			"console logs in %s\n", ab->out, ab->out,
+			ab->narms > 2 ? " and the reversals' r*.json" : "", ab->out, ab->console_dir);
+	if (!status && ab->failed) {
+		pm_error("%u of %u runs failed (see above); the report uses the others",
+			 ab->failed, ab->runs);
+		status = PM_EXIT_RUNTIME;
+	}
 	return status;
 }
 
-/* The report's first lines: the two sides, the accelerator, the guests. */
-static char *report_header(const struct side sides[2], const struct pm_ab_opts *o,
-			   enum pm_accel accel, const char *accel_why)
+/* "10m" or "20 runs" */
+static const char *budget_text(const struct ab *ab)
 {
+	static char buf[64];
 
-	return pm_xasprintf(
-			"pmbench ab: A = %s (%s)%s%s%s\n"
-			"            B = %s (%s)%s%s%s\n"
-			"accelerator: %s (%s)\n  %s\n"
-			"guests: -cpu %s, %u MiB, %u vCPUs; booted A,B,A,B...: %zu of %u boots of A "
-			"and %zu of %u of B came back; each ran pmbench run --rounds %u --max-time %g\n\n",
-			sides[0].kernel, sides[0].release, *sides[0].append ? " \"" : "",
-			sides[0].append, *sides[0].append ? "\"" : "",
-			sides[1].kernel, sides[1].release, *sides[1].append ? " \"" : "",
-			sides[1].append, *sides[1].append ? "\"" : "",
-			accel == PM_ACCEL_TCG ? "TCG" : "KVM", accel_why, accel_note(accel),
-			o->cpu, o->memory_mb, o->vcpus, sides[0].nruns, o->boots, sides[1].nruns, o->boots,
-			o->run_rounds, o->max_time_s);
+	if (ab->o.budget_boots)
+		snprintf(buf, sizeof(buf), "%u runs", ab->o.budget_boots);
+	else if (fmod(ab->o.budget_s, 60) == 0)
+		snprintf(buf, sizeof(buf), "%.0f min", ab->o.budget_s / 60);
+	else
+		snprintf(buf, sizeof(buf), "%.0f s", ab->o.budget_s);
+	return buf;
+}
+
+static int run_experiment(struct ab *ab)
+{
+	struct pm_err e;
+	int st;
+
+	if (setup_env(ab, &e)) {
+		pm_error("%s", e.msg);
+		return ab->o.qemu ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
+	}
+	if (!ab->o.timeout_s)
+		ab->o.timeout_s = pm_ab_default_timeout(&ab->o);
+	st = make_dirs(ab);
+	if (st != AB_GO)
+		return st;
+	ab->env.console_dir = ab->console_dir;
+	pm_catch_stop_signals(on_signal);
+	if (setup_arms(ab, &e)) {
+		pm_error("%s", e.msg);
+		return pm_exit_status(-EINVAL);
+	}
+	choose_pairing(ab);
+	ab->seed = ab->o.seed ? ab->o.seed : (uint64_t)now_wall() ^ ((uint64_t)getpid() << 32);
+	ab->rng = ab->seed;
+	if (!ab->o.quiet)
+		fprintf(stderr, "pmbench ab: pairs of A and B, %s; at least %u, then until "
+			"decided or %s%s; %s %s (%s)%s\n", ab->duet ? "both at once" : "in turn",
+			ab->o.boots, ab->o.budget_boots ? "" : "after ", budget_text(ab),
+			ab->o.local ? "" : "; accelerator", ab->o.local ? "on this host" :
+			pm_accel_name(ab->env.accel), ab->accel_why,
+			!ab->o.local && ab->env.accel == PM_ACCEL_TCG ? ": emulation figures" : "");
+	st = main_phase(ab);
+	if (st == AB_GO && want_confirm(ab))
+		st = confirm_phase(ab);
+	if (st == AB_GO && stop_flag)
+		st = 128 + (first_signal ? first_signal : SIGINT);
+	if (st != AB_GO) {
+		if (st >= 128)
+			pm_error("interrupted: %s stopped, nothing written", ab->o.local ?
+				 "the runs" : "QEMU");
+		return st;
+	}
+	return finish(ab);
 }
 
 int cmd_ab(int argc, char **argv)
 {
-	struct pm_ab_opts o;
-	struct side sides[2] = {
-		{ .name = "A", .tag = 'a' },
-		{ .name = "B", .tag = 'b' },
-	};
-	enum pm_accel accel;
-	const char *qemu;
-	char *out = NULL, *console_dir = NULL, accel_why[256] = "";
-	char *header = NULL;
-	json_t *experiment = NULL;
-	unsigned total, failed = 0;
+	struct ab ab = { .status = -1 };
 	struct pm_err e;
-	int err, status = PM_EXIT_OK, i;
+	int err, status;
 
-	err = pm_ab_parse_args(argc, argv, &o, &e);
+	err = pm_ab_parse_args(argc, argv, &ab.o, &e);
 	if (err == 1) {
 		fputs(usage, stdout);
 		return PM_EXIT_OK;
@@ -659,99 +1380,19 @@ int cmd_ab(int argc, char **argv)
 	if (err)
 		return pm_usage_error("ab", usage, "%s", e.msg);
 #ifndef __x86_64__
-	pm_error("ab: the guests run this pmbench binary under qemu-system-x86_64: "
-		 "only x86-64 hosts are supported");
-	pm_ab_opts_free(&o);
-	return PM_EXIT_RUNTIME;
+	if (!ab.o.local) {
+		pm_error("ab: the guests run this pmbench binary under qemu-system-x86_64: "
+			 "only x86-64 hosts are supported (--local works everywhere)");
+		pm_ab_opts_free(&ab.o);
+		return PM_EXIT_RUNTIME;
+	}
 #endif
-	qemu = pm_ab_find_qemu(o.qemu, &e);
-	if (!qemu) {
-		status = o.qemu ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
-		pm_error("%s", e.msg);
-		pm_ab_opts_free(&o);
-		return status;
+	status = run_experiment(&ab);
+	if (scratch[0]) {
+		pm_rmtree(scratch);
+		scratch[0] = '\0';
 	}
-	if (!o.timeout_s)
-		o.timeout_s = pm_ab_default_timeout(&o);
-	out = o.output ? pm_xstrdup(o.output) : default_output();
-	if (make_output(out, &e)) {
-		pm_error("%s", e.msg);
-		status = PM_EXIT_USAGE;
-		goto done_noscratch;
-	}
-	console_dir = o.console_dir ? pm_xstrdup(o.console_dir) : pm_xasprintf("%s/console", out);
-	if (mkdir_p(console_dir)) {
-		pm_error("--keep-console %s: %s", console_dir, strerror(errno));
-		status = PM_EXIT_USAGE;
-		goto done_noscratch;
-	}
-	if (make_scratch(&e)) {
-		pm_error("%s", e.msg);
-		status = PM_EXIT_RUNTIME;
-		goto done_noscratch;
-	}
-	pm_catch_stop_signals(on_signal);
-
-	for (i = 0; i < 2; i++) {
-		sides[i].kernel = o.side[i].kernel;
-		sides[i].append = join_append(o.append_both, o.side[i].append);
-		err = prepare_side(&sides[i], &o, i, o.quiet, &e);
-		if (err) {
-			pm_error("side %s: %s", sides[i].name, e.msg);
-			status = pm_exit_status(err);
-			goto done;
-		}
-	}
-
-	accel = choose_accel(&o, accel_why, sizeof(accel_why));
-	if (!o.quiet)
-		fprintf(stderr, "pmbench ab: %u boots per side, interleaved; accelerator %s (%s)%s\n",
-			o.boots, pm_accel_name(accel), accel_why,
-			accel == PM_ACCEL_TCG ? ": emulation figures" : "");
-
-	total = 2 * o.boots;
-	status = boot_all(sides, &o, qemu, &accel, accel_why, sizeof(accel_why), out,
-			  console_dir, &failed);
-	if (status != AB_GO)
-		goto done;
-	status = PM_EXIT_OK;
-	if (stop_flag) {
-		pm_error("interrupted: nothing written");
-		status = 128 + (first_signal ? first_signal : SIGINT);
-		goto done;
-	}
-	experiment = experiment_json(sides);
-	for (i = 0; i < 2; i++)
-		if (write_side(out, &sides[i], &o, accel, qemu, accel_why, experiment, &e)) {
-			pm_error("%s", e.msg);
-			status = PM_EXIT_RUNTIME;
-			goto done;
-		}
-	header = report_header(sides, &o, accel, accel_why);
-	if (explain_sides(out, header, o.quiet, o.noise, &e)) {
-		pm_error("%s", e.msg);
-		status = PM_EXIT_RUNTIME;
-		goto done;
-	}
-	if (!o.quiet)
-		fprintf(stderr, "pmbench ab: wrote %s/a.json, %s/b.json, %s/report.txt; "
-			"console logs in %s\n", out, out, out, console_dir);
-	if (failed) {
-		pm_error("%u of %u boots failed (see above); the report uses the others",
-			 failed, total);
-		status = PM_EXIT_RUNTIME;
-	}
-done:
-	pm_rmtree(scratch);
-	scratch[0] = '\0';
 	pm_catch_stop_signals(SIG_DFL);
-done_noscratch:
-	json_decref(experiment);
-	side_free(&sides[0]);
-	side_free(&sides[1]);
-	free(header);
-	free(out);
-	free(console_dir);
-	pm_ab_opts_free(&o);
+	ab_free(&ab);
 	return status;
 }

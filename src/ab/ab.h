@@ -164,6 +164,7 @@ struct pm_boot_spec {
 	const char *console;	/* console log path */
 	const char *tag;	/* "a1": names the scratch files */
 	volatile pid_t *running;	/* QEMU's pid while it runs (signal handlers) */
+	int host_cpu;		/* host CPU QEMU is pinned to, -1: none */
 };
 
 struct pm_boot {
@@ -175,6 +176,10 @@ struct pm_boot {
 	const char *channel;	/* "virtio disk" or "serial port" */
 	double elapsed_s;
 	pid_t pid;		/* QEMU while it runs, else 0 */
+	/* while it runs */
+	char *disk, *serial2, *errlog;
+	uint64_t start_ns, last_probe_ns;
+	bool done;
 };
 
 /* QEMU's argv for a boot (free with pm_strv_free). */
@@ -202,6 +207,10 @@ bool pm_console_has_kernel(const char *console);
  */
 int pm_boot_run(const struct pm_boot_spec *s, struct pm_boot *b,
 		volatile int *stop, struct pm_err *e);
+/* The same in steps, for boots side by side: start QEMU; then poll until
+ * it returns true (the boot ended: b->status says how). */
+int pm_boot_start(const struct pm_boot_spec *s, struct pm_boot *b, struct pm_err *e);
+bool pm_boot_poll(const struct pm_boot_spec *s, struct pm_boot *b, volatile int *stop);
 void pm_boot_free(struct pm_boot *b);
 /* The last lines of a log file, for reports ("" when unreadable). */
 char *pm_log_tail(const char *path, int lines);
@@ -215,6 +224,8 @@ enum pm_ab_diff_kind {
 	PM_AB_DIFF_ADDED,	/* an argument B has and A has not */
 	PM_AB_DIFF_REMOVED,	/* an argument A has and B has not */
 	PM_AB_DIFF_CHANGED,	/* both, with other values */
+	PM_AB_DIFF_SETUP,	/* --local: another set-up command */
+	PM_AB_DIFF_WRAP,	/* --local: another wrapper */
 };
 
 struct pm_ab_diff {
@@ -227,16 +238,93 @@ struct pm_ab_diff {
 /* The differences, the image first (a file compared by content). */
 size_t pm_ab_differences(const char *kernel_a, const char *kernel_b, const char *append_a,
 			 const char *append_b, struct pm_ab_diff **out);
+/* --local: the set-up commands and wrappers that differ. */
+size_t pm_ab_local_differences(const char *setup_a, const char *setup_b, const char *wrap_a,
+			       const char *wrap_b, struct pm_ab_diff **out);
 /* B's kernel arguments with d taken back (allocated). */
 char *pm_ab_revert_append(const char *append_b, const struct pm_ab_diff *d);
 const char *pm_ab_diff_kind_name(enum pm_ab_diff_kind k);
 void pm_ab_diffs_free(struct pm_ab_diff *v, size_t n);
 
+/* ---- the arms of the experiment and their runs ---- */
+
+struct pm_result;
+struct pm_ab_opts;
+
+/* One configuration run again and again: A, B, or B with one difference
+ * taken back. */
+struct pm_ab_arm {
+	char *name;		/* "A", "B", "B without ftrace=function" */
+	char *label;		/* its runs' --label: "A", "B", "R1" */
+	char *tag;		/* scratch and console names: "a", "b", "r1" */
+	const char *kernel;	/* guest: the image */
+	char release[128];
+	char *append;		/* guest: the user's kernel arguments */
+	char *initrd;
+	char *vmlinux;		/* stripped copy in the guest, or NULL */
+	char *vmlinux_from;	/* the host file its symbols came from */
+	bool have_modules, have_config;
+	char modules_why[1100];	/* why the virtio modules cannot be loaded */
+	const char *setup, *wrap;	/* --local */
+	int reverts;		/* the difference it takes back, -1: none */
+	struct pm_result *runs;	/* in the order taken */
+	size_t nruns;
+	unsigned failed;
+};
+
+/* A guest arm's initramfs and symbols (name, label, tag, kernel and append
+ * set); vmlinux: --vmlinux-X or NULL. */
+int pm_ab_arm_prepare(struct pm_ab_arm *a, const struct pm_ab_opts *o, const char *vmlinux,
+		      const char *scratch, struct pm_err *e);
+void pm_ab_arm_free(struct pm_ab_arm *a);
+
+/* What every run needs. */
+struct pm_ab_env {
+	const struct pm_ab_opts *o;
+	const char *qemu;
+	enum pm_accel accel;
+	const char *scratch, *console_dir;
+	char **local_argv;	/* --local: pmbench run and its options */
+	char **benches;		/* NULL-terminated */
+};
+
+enum pm_ab_job_end { PM_JOB_KEPT, PM_JOB_FAILED, PM_JOB_FATAL, PM_JOB_RESTART, PM_JOB_STOP };
+
+struct pm_ab_job {
+	struct pm_ab_arm *arm;
+	char tag[24];		/* "a3" */
+	int host_cpu;		/* -1: not pinned */
+	volatile pid_t *running;	/* its QEMU or pmbench while it runs */
+	/* set by the job */
+	bool local, done;
+	struct pm_boot_spec bs;
+	struct pm_boot boot;
+	pid_t pid;
+	char *console, *result_path;
+	uint64_t start_ns;
+	enum pm_ab_job_end end;
+	int status;		/* the pmbench run's exit status */
+	char why[1200];
+	char *image;		/* the result file's text */
+	size_t image_len;
+	const char *channel;	/* how it came back */
+	double elapsed_s;
+};
+
+int pm_ab_job_start(struct pm_ab_job *j, const struct pm_ab_env *env, struct pm_err *e);
+/* true once the job ended (j->end says how). */
+bool pm_ab_job_poll(struct pm_ab_job *j, const struct pm_ab_env *env, volatile int *stop);
+void pm_ab_job_kill(struct pm_ab_job *j);
+void pm_ab_job_free(struct pm_ab_job *j);
+
 /* ---- the command line ---- */
 
 struct pm_ab_side {
 	const char *kernel, *append, *vmlinux;
+	const char *setup, *wrap;	/* --local: a command before each run; a prefix */
 };
+
+enum pm_ab_duet { PM_DUET_AUTO, PM_DUET_ON, PM_DUET_OFF };
 
 struct pm_ab_opts {
 	struct pm_ab_side side[2];
@@ -245,7 +333,14 @@ struct pm_ab_opts {
 	unsigned memory_mb, vcpus;
 	enum pm_accel accel;
 	const char *qemu;		/* absolute; NULL: default paths */
-	unsigned boots;			/* per side (--rounds) */
+	unsigned boots;			/* pairs at least (--rounds) */
+	double budget_s;		/* --budget: time for the pairs, 0: none */
+	unsigned budget_boots;		/* --budget Nb: runs of both sides, 0: none */
+	double confirm_budget_s;	/* --confirm-budget */
+	bool no_confirm;
+	enum pm_ab_duet duet;
+	unsigned long seed;		/* the order within pairs; 0: from the clock */
+	bool local;			/* --local: this host, set-up commands and wrappers */
 	double timeout_s;		/* 0: from the benchmarks */
 	const char *output;		/* NULL: a new dated directory */
 	const char *console_dir;	/* NULL: OUTPUT/console */
@@ -263,6 +358,7 @@ struct pm_ab_opts {
 };
 
 #define PM_AB_DEFAULT_BOOTS 3
+#define PM_AB_DEFAULT_BUDGET_S 600.0
 #define PM_AB_DEFAULT_MAX_TIME 0.5
 #define PM_AB_DEFAULT_RUN_ROUNDS 2
 #define PM_AB_DEFAULT_MEMORY 2048

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,7 +172,7 @@ static char *read_small(const char *path)
 	return text;
 }
 
-static pid_t start_qemu(char **argv, const char *errlog, struct pm_err *e)
+static pid_t start_qemu(char **argv, const char *errlog, int cpu, struct pm_err *e)
 {
 	pid_t parent = getpid(), pid;
 	int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -191,6 +192,14 @@ static pid_t start_qemu(char **argv, const char *errlog, struct pm_err *e)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
+		if (cpu >= 0) {
+			cpu_set_t set;
+
+			/* its threads inherit it: the whole guest on one host CPU */
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
@@ -262,88 +271,57 @@ static void read_handback(struct pm_boot *b, const char *disk, const char *seria
 	}
 }
 
-int pm_boot_run(const struct pm_boot_spec *s, struct pm_boot *b,
-		volatile int *stop, struct pm_err *e)
+/* The disk can be large: gone as soon as it is read. */
+static void boot_cleanup(const struct pm_boot_spec *s, struct pm_boot *b)
 {
-	char *disk = pm_xasprintf("%s/%s.disk", s->dir, s->tag);
-	char *serial2 = pm_xasprintf("%s/%s.serial", s->dir, s->tag);
-	char *errlog = pm_xasprintf("%s/%s.qemu", s->dir, s->tag);
-	uint64_t start = pm_now_ns(), last_probe = 0;
-	struct timespec tick = { 0, WATCH_NS };
-	char **argv = NULL;
-	int fd, err = 0, status = 0;
-	bool exited = false;
+	(void)s;
+	if (b->disk)
+		unlink(b->disk);
+	free(b->disk);
+	free(b->serial2);
+	free(b->errlog);
+	b->disk = b->serial2 = b->errlog = NULL;
+}
+
+int pm_boot_start(const struct pm_boot_spec *s, struct pm_boot *b, struct pm_err *e)
+{
+	char **argv;
+	int fd, err = 0;
 
 	memset(b, 0, sizeof(*b));
-	fd = open(disk, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	b->disk = pm_xasprintf("%s/%s.disk", s->dir, s->tag);
+	b->serial2 = pm_xasprintf("%s/%s.serial", s->dir, s->tag);
+	b->errlog = pm_xasprintf("%s/%s.qemu", s->dir, s->tag);
+	b->start_ns = pm_now_ns();
+	fd = open(b->disk, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || ftruncate(fd, (off_t)DISK_BYTES)) {
-		err = pm_err_set(e, -errno, "%s: %s", disk, strerror(errno));
+		err = pm_err_set(e, -errno, "%s: %s", b->disk, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		goto out;
+		boot_cleanup(s, b);
+		return err;
 	}
 	close(fd);
-	argv = pm_boot_argv(s, disk, serial2);
-	b->pid = start_qemu(argv, errlog, e);
+	argv = pm_boot_argv(s, b->disk, b->serial2);
+	b->pid = start_qemu(argv, b->errlog, s->host_cpu, e);
+	pm_strv_free(argv);
 	if (b->pid < 0) {
 		err = b->pid;
 		b->pid = 0;
-		goto out;
+		boot_cleanup(s, b);
+		return err;
 	}
 	if (s->running)
 		*s->running = b->pid;
-	for (;;) {
-		double elapsed;
-		pid_t w = waitpid(b->pid, &status, WNOHANG);
+	return 0;
+}
 
-		if (w == b->pid) {
-			exited = true;
-			b->pid = 0;
-			if (s->running)
-				*s->running = 0;
-		}
-		elapsed = (double)(pm_now_ns() - start) / 1e9;
-		b->elapsed_s = elapsed;
-		if (s->accel == PM_ACCEL_KVM && (exited || pm_now_ns() - last_probe > 500000000ull)) {
-			char *con = read_small(s->console), *qerr = read_small(errlog);
-			bool failed = pm_kvm_boot_failed(con, qerr, elapsed, s->kvm_probe_s,
-							 exited, exited && WIFEXITED(status) ?
-							 WEXITSTATUS(status) : exited ? -1 : 0,
-							 b->why, sizeof(b->why));
-
-			free(con);
-			free(qerr);
-			last_probe = pm_now_ns();
-			if (failed) {
-				pm_boot_kill(b->pid);
-				b->pid = 0;
-				b->status = PM_BOOT_KVM_FAILED;
-				goto out;
-			}
-		}
-		if (exited)
-			break;
-		if (stop && *stop) {
-			pm_boot_kill(b->pid);
-			b->pid = 0;
-			b->status = PM_BOOT_INTERRUPTED;
-			snprintf(b->why, sizeof(b->why), "interrupted");
-			goto out;
-		}
-		if (elapsed > s->timeout_s) {
-			pm_boot_kill(b->pid);
-			b->pid = 0;
-			b->status = PM_BOOT_TIMEOUT;
-			snprintf(b->why, sizeof(b->why), "no power-off within %.0f s: QEMU killed",
-				 s->timeout_s);
-			goto out;
-		}
-		nanosleep(&tick, NULL);
-	}
-	read_handback(b, disk, serial2);
-	if (b->status == PM_BOOT_NO_RESULT &&
-	    (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-		char *tail = pm_log_tail(errlog, 3);
+/* The end of a boot that QEMU ended itself: the hand-back, or why not. */
+static void boot_ended(struct pm_boot *b, int status)
+{
+	read_handback(b, b->disk, b->serial2);
+	if (b->status == PM_BOOT_NO_RESULT && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		char *tail = pm_log_tail(b->errlog, 3);
 
 		b->status = PM_BOOT_QEMU_FAILED;
 		if (WIFEXITED(status))
@@ -354,16 +332,74 @@ int pm_boot_run(const struct pm_boot_spec *s, struct pm_boot *b,
 				 WTERMSIG(status));
 		free(tail);
 	}
-out:
+}
+
+/* Stop a boot that must not go on: killed, status and why set. */
+static void boot_stop(struct pm_boot *b, enum pm_boot_status st, const char *why)
+{
+	pm_boot_kill(b->pid);
+	b->pid = 0;
+	b->status = st;
+	if (why)
+		snprintf(b->why, sizeof(b->why), "%s", why);
+}
+
+bool pm_boot_poll(const struct pm_boot_spec *s, struct pm_boot *b, volatile int *stop)
+{
+	int status = 0;
+	bool exited = false;
+	pid_t w;
+
+	if (b->done)
+		return true;
+	w = waitpid(b->pid, &status, WNOHANG);
+	if (w == b->pid) {
+		exited = true;
+		b->pid = 0;
+	}
+	b->elapsed_s = (double)(pm_now_ns() - b->start_ns) / 1e9;
+	if (s->accel == PM_ACCEL_KVM && (exited || pm_now_ns() - b->last_probe_ns > 500000000ull)) {
+		char *con = read_small(s->console), *qerr = read_small(b->errlog);
+		bool failed = pm_kvm_boot_failed(con, qerr, b->elapsed_s, s->kvm_probe_s, exited,
+						 exited && WIFEXITED(status) ? WEXITSTATUS(status) :
+						 exited ? -1 : 0, b->why, sizeof(b->why));
+
+		free(con);
+		free(qerr);
+		b->last_probe_ns = pm_now_ns();
+		if (failed)
+			boot_stop(b, PM_BOOT_KVM_FAILED, NULL);
+	}
+	if (!b->status && exited)
+		boot_ended(b, status);
+	else if (!b->status && stop && *stop)
+		boot_stop(b, PM_BOOT_INTERRUPTED, "interrupted");
+	else if (!b->status && b->elapsed_s > s->timeout_s) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "no power-off within %.0f s: QEMU killed", s->timeout_s);
+		boot_stop(b, PM_BOOT_TIMEOUT, why);
+	}
+	if (!exited && !b->status && b->pid)
+		return false;
+	b->done = true;
 	if (s->running)
 		*s->running = 0;
-	pm_strv_free(argv);
-	/* the disk can be large: gone as soon as it is read */
-	unlink(disk);
-	free(disk);
-	free(serial2);
-	free(errlog);
-	return err;
+	boot_cleanup(s, b);
+	return true;
+}
+
+int pm_boot_run(const struct pm_boot_spec *s, struct pm_boot *b,
+		volatile int *stop, struct pm_err *e)
+{
+	struct timespec tick = { 0, WATCH_NS };
+	int err = pm_boot_start(s, b, e);
+
+	if (err)
+		return err;
+	while (!pm_boot_poll(s, b, stop))
+		nanosleep(&tick, NULL);
+	return 0;
 }
 
 void pm_boot_free(struct pm_boot *b)
@@ -371,3 +407,4 @@ void pm_boot_free(struct pm_boot *b)
 	free(b->image);
 	b->image = NULL;
 }
+

@@ -94,6 +94,31 @@ size_t pm_ab_differences(const char *kernel_a, const char *kernel_b, const char 
 	return n;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+size_t pm_ab_local_differences(const char *setup_a, const char *setup_b, const char *wrap_a,
+			       const char *wrap_b, struct pm_ab_diff **out)
+{
+	struct pm_ab_diff *v = NULL;
+	size_t n = 0;
+
+	if (!same_text(setup_a, setup_b))
+		add(&v, &n, PM_AB_DIFF_SETUP, NULL, setup_a ? pm_xstrdup(setup_a) : NULL,
+		    setup_b ? pm_xstrdup(setup_b) : NULL,
+		    setup_b ? pm_xasprintf("the set-up command of B (%s)", setup_b) :
+			      pm_xasprintf("the set-up command of A (%s), not run for B", setup_a));
+	if (!same_text(wrap_a, wrap_b))
+		add(&v, &n, PM_AB_DIFF_WRAP, NULL, wrap_a ? pm_xstrdup(wrap_a) : NULL,
+		    wrap_b ? pm_xstrdup(wrap_b) : NULL,
+		    wrap_b ? pm_xasprintf("the wrapper of B (%s)", wrap_b) :
+			     pm_xasprintf("the wrapper of A (%s), not used for B", wrap_a));
+	*out = v;
+	return n;
+}
+
 /*
  * B's command line with difference d taken back: an added argument
  * dropped, a removed one put back, a changed one given A's value.  The
@@ -131,7 +156,8 @@ char *pm_ab_revert_append(const char *append_b, const struct pm_ab_diff *d)
 
 const char *pm_ab_diff_kind_name(enum pm_ab_diff_kind k)
 {
-	static const char *const names[] = { "image", "added", "removed", "changed" };
+	static const char *const names[] = { "image", "added", "removed", "changed", "setup",
+					     "wrap" };
 
 	return names[k];
 }

@@ -18,6 +18,8 @@ enum {
 	OPT_VMLINUX_A, OPT_VMLINUX_B, OPT_CPU, OPT_MEMORY, OPT_VCPUS, OPT_ACCEL,
 	OPT_QEMU, OPT_ROUNDS, OPT_TIMEOUT, OPT_KEEP_CONSOLE, OPT_MAX_TIME,
 	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
+	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
+	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +46,16 @@ static const struct option long_options[] = {
 	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 	{ "run-option", required_argument, NULL, OPT_RUN_OPTION },
 	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "duet", required_argument, NULL, OPT_DUET },
+	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
+	{ "confirm-budget", required_argument, NULL, OPT_CONFIRM_BUDGET },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "local", no_argument, NULL, OPT_LOCAL },
+	{ "setup-a", required_argument, NULL, OPT_SETUP_A },
+	{ "setup-b", required_argument, NULL, OPT_SETUP_B },
+	{ "wrap-a", required_argument, NULL, OPT_WRAP_A },
+	{ "wrap-b", required_argument, NULL, OPT_WRAP_B },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -112,6 +124,59 @@ static int parse_percent(const char *opt, const char *s, double *out, struct pm_
 	return err;
 }
 
+/* A time ("600", "90s", "10m", "1h") or, with allow_runs, runs ("20b"). */
+static int parse_budget(const char *opt, const char *s, bool allow_runs, double *secs,
+			unsigned *runs, struct pm_err *e)
+{
+	size_t n = strlen(s);
+	char unit = n ? s[n - 1] : 0, *num = pm_xstrdup(s);
+	double mult = unit == 'm' ? 60 : unit == 'h' ? 3600 : 1, v;
+	int err;
+
+	if (unit == 's' || unit == 'm' || unit == 'h' || unit == 'b')
+		num[n - 1] = '\0';
+	if (unit == 'b' && allow_runs) {
+		err = parse_uint(opt, num, 2, 100000, runs, e);
+		*secs = 0;
+	} else if (unit == 'b') {
+		err = pm_err_set(e, -EINVAL, "%s: '%s': a time (600, 90s, 10m, 1h)", opt, s);
+	} else {
+		err = parse_double(opt, num, 1, 7 * 86400, &v, e);
+		*secs = v * mult;
+		if (runs)
+			*runs = 0;
+	}
+	if (err)
+		pm_err_set(e, err, "%s: '%s' is not a budget (seconds, 90s, 10m, 1h%s)", opt, s,
+			   allow_runs ? ", or runs: 20b" : "");
+	free(num);
+	return err;
+}
+
+static int parse_seed(const char *s, unsigned long *out, struct pm_err *e)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || !*out)
+		return pm_err_set(e, -EINVAL, "--seed: '%s' is not a whole number above 0", s);
+	return 0;
+}
+
+static int parse_duet(const char *s, enum pm_ab_duet *out, struct pm_err *e)
+{
+	if (!strcmp(s, "auto"))
+		*out = PM_DUET_AUTO;
+	else if (!strcmp(s, "on"))
+		*out = PM_DUET_ON;
+	else if (!strcmp(s, "off"))
+		*out = PM_DUET_OFF;
+	else
+		return pm_err_set(e, -EINVAL, "--duet: '%s' is not one of auto, on, off", s);
+	return 0;
+}
+
 static int parse_accel(const char *s, enum pm_accel *out, struct pm_err *e)
 {
 	if (!strcmp(s, "auto"))
@@ -140,16 +205,38 @@ static int add_run_option(struct pm_ab_opts *o, char *s, struct pm_err *e)
 }
 
 /* After the options: the kernels (B defaults to A) and the benchmarks. */
+/* --local takes set-up commands and wrappers, the guests kernels: not both. */
+static int check_mode(const struct pm_ab_opts *o, struct pm_err *e)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (o->local && (o->side[i].kernel || o->side[i].append || o->side[i].vmlinux ||
+				 o->append_both))
+			return pm_err_set(e, -EINVAL, "--local runs on this host: --kernel, "
+					  "--append and --vmlinux are for guests");
+		if (!o->local && (o->side[i].setup || o->side[i].wrap))
+			return pm_err_set(e, -EINVAL, "--setup-%c/--wrap-%c need --local", 'a' + i,
+					  'a' + i);
+	}
+	if (o->local && o->duet == PM_DUET_ON && (o->side[0].setup || o->side[1].setup))
+		return pm_err_set(e, -EINVAL, "--duet on with --setup-a/-b: a set-up command "
+				  "changes the host for both sides at once");
+	return 0;
+}
+
 static int check_sides_and_benches(struct pm_ab_opts *o, int argc, char **argv,
 				   struct pm_err *e)
 {
-	int i, err = 0;
+	int i, err = check_mode(o, e);
 
-	if (!o->side[0].kernel)
-		return pm_err_set(e, -EINVAL, "--kernel: which kernel to boot?");
-	if (!o->side[1].kernel)
+	if (err)
+		return err;
+	if (!o->local && !o->side[0].kernel)
+		return pm_err_set(e, -EINVAL, "--kernel: which kernel to boot? (or --local)");
+	if (!o->local && !o->side[1].kernel)
 		o->side[1].kernel = o->side[0].kernel;
-	for (i = 0; !err && i < 2; i++)
+	for (i = 0; !err && !o->local && i < 2; i++)
 		err = readable(i ? "--kernel-b" : "--kernel", o->side[i].kernel, e);
 	for (i = optind; !err && i < argc; i++) {
 		if (!pm_bench_find(argv[i]) && !pm_group_exists(argv[i]))
@@ -177,6 +264,8 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 	o->max_time_s = PM_AB_DEFAULT_MAX_TIME;
 	o->noise = NAN;
 	o->run_rounds = PM_AB_DEFAULT_RUN_ROUNDS;
+	o->budget_s = PM_AB_DEFAULT_BUDGET_S;
+	o->confirm_budget_s = PM_AB_DEFAULT_BUDGET_S;
 	optind = 0;
 	opterr = 0;
 	while (!err && (c = getopt_long(argc, argv, ":o:e:qh", long_options, NULL)) != -1) {
@@ -226,7 +315,7 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			o->qemu = optarg;
 			break;
 		case OPT_ROUNDS:
-			err = parse_uint("--rounds", optarg, 1, 100, &o->boots, e);
+			err = parse_uint("--rounds", optarg, 1, 1000, &o->boots, e);
 			break;
 		case OPT_TIMEOUT:
 			err = parse_double("--timeout", optarg, 1, 86400, &o->timeout_s, e);
@@ -245,6 +334,34 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			break;
 		case OPT_NOISE:
 			err = parse_percent("--noise", optarg, &o->noise, e);
+			break;
+		case OPT_BUDGET:
+			err = parse_budget("--budget", optarg, true, &o->budget_s,
+					   &o->budget_boots, e);
+			break;
+		case OPT_CONFIRM_BUDGET:
+			err = parse_budget("--confirm-budget", optarg, false,
+					   &o->confirm_budget_s, NULL, e);
+			break;
+		case OPT_DUET:
+			err = parse_duet(optarg, &o->duet, e);
+			break;
+		case OPT_NO_CONFIRM:
+			o->no_confirm = true;
+			break;
+		case OPT_SEED:
+			err = parse_seed(optarg, &o->seed, e);
+			break;
+		case OPT_LOCAL:
+			o->local = true;
+			break;
+		case OPT_SETUP_A:
+		case OPT_SETUP_B:
+			o->side[c == OPT_SETUP_B].setup = optarg;
+			break;
+		case OPT_WRAP_A:
+		case OPT_WRAP_B:
+			o->side[c == OPT_WRAP_B].wrap = optarg;
 			break;
 		case 'e':
 			o->events = optarg;

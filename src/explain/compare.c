@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "explain/explain.h"
+#include "stats/seq.h"
 #include "results/history.h"
 #include "sysinfo/sysinfo.h"
 
@@ -1007,6 +1008,80 @@ static void compare_paired(struct pm_bench_cmp *c, const struct side_data *a,
 	free(x);
 }
 
+/* Both sides are one pmbench ab experiment's (its id on every run). */
+static bool one_experiment(const struct pm_side *old, const struct pm_side *new)
+{
+	const struct pm_side *s[2] = { old, new };
+	const char *id = NULL;
+	size_t k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < s[k]->nruns; i++) {
+			const char *x = json_string_value(json_object_get(json_object_get(
+				json_object_get(s[k]->runs[i].options, "ab"), "experiment"), "id"));
+
+			if (!x || (id && strcmp(id, x)))
+				return false;
+			id = x;
+		}
+	return id != NULL;
+}
+
+static void sequential_settle(struct pm_bench_cmp *c, const struct pm_seq_result *r)
+{
+	if (r->more == SIZE_MAX)
+		c->settle = pm_xasprintf("%zu pairs, ±%.1f%% a pair: more than %d pairs would be "
+					 "needed at this spread (a quieter host, or fewer "
+					 "benchmarks a run)", r->n, 100 * expm1(r->sd),
+					 PM_SEQ_MAX_PAIRS);
+	else
+		c->settle = pm_xasprintf("about %zu more pairs would decide it (%zu so far, "
+					 "±%.1f%% a pair)", r->more, r->n, 100 * expm1(r->sd));
+}
+
+/*
+ * Pairs of one ab experiment (or --sequential): its verdict is the
+ * sequential one ab stopped on (stats/seq.h), so that ab and explain
+ * say the same.  The pairing takes the host's drift and contention out;
+ * no pair is left out for a busy host, and what else ran in a guest
+ * belongs to the kernel compared.  false when the runs are not pairs.
+ */
+static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
+			       struct side_data *b, const struct pm_explain_opts *o)
+{
+	struct pm_seq_result r;
+	double *d;
+	size_t n = a->runs.n;
+
+	if (n < 2 || !taken_in_turn(a, b, &d, NULL))
+		return false;
+	if (pm_seq_decide(d, n, log1p(o->noise_floor), 1 - o->level, &r)) {
+		free(d);
+		return false;
+	}
+	c->unit = PM_UNIT_RUNS;
+	c->by_runs = c->paired = c->sequential = true;
+	c->n_old = c->n_new = n;
+	c->margin = o->noise_floor;
+	c->ratio = r.ratio;
+	c->ci_low = r.ratio_lo;
+	c->ci_high = r.ratio_hi;
+	c->p_value = NAN;
+	c->unit_sd = r.sd / sqrt(2);
+	c->med_old = pm_geomean(a->runs.v, n);
+	c->med_new = pm_geomean(b->runs.v, n);
+	c->spread_old = c->spread_new = expm1(r.sd);
+	c->rel_ci_old = side_rel_ci(&a->runs, c->level);
+	c->rel_ci_new = side_rel_ci(&b->runs, c->level);
+	c->verdict = r.verdict == PM_SEQ_REGRESSION ? PM_REGRESSION :
+		     r.verdict == PM_SEQ_IMPROVEMENT ? PM_IMPROVEMENT :
+		     r.verdict == PM_SEQ_SAME ? PM_NO_CHANGE : PM_INCONCLUSIVE;
+	if (c->verdict == PM_INCONCLUSIVE)
+		sequential_settle(c, &r);
+	free(d);
+	return true;
+}
+
 void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		      const struct pm_side *new, const char *name,
 		      const struct pm_explain_opts *o)
@@ -1021,6 +1096,28 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->level = o->level;
 	side_collect(old, name, &a);
 	side_collect(new, name, &b);
+	if ((o->sequential || one_experiment(old, new)) && a.first && b.first &&
+	    !a.first->measured) {
+		c->ref_old = a.first;
+		c->ref_new = b.first;
+		c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
+		c->runs_old = a.runs.n;
+		c->runs_new = b.runs.n;
+		c->rounds_old = a.rounds.n;
+		c->rounds_new = b.rounds.n;
+		c->converged_old = a.converged;
+		c->converged_new = b.converged;
+		c->ref_ratio = vec_median(&b.refs) / vec_median(&a.refs);
+		c->busy = (struct pm_pair){ vec_mean(&a.busy), vec_mean(&b.busy) };
+		c->waited = (struct pm_pair){ vec_mean(&a.waited), vec_mean(&b.waited) };
+		c->others = (struct pm_pair){ vec_mean(&a.others), vec_mean(&b.others) };
+		if (compare_sequential(c, &a, &b, o)) {
+			c->raw_ratio = c->ratio;
+			side_free(&a);
+			side_free(&b);
+			return;
+		}
+	}
 	leave_out_busy_runs(old, new, name, &a, &b, c);
 	c->ref_old = a.first;
 	c->ref_new = b.first;

@@ -143,6 +143,7 @@ struct pm_bench_cmp {
 	size_t runs_old, runs_new, rounds_old, rounds_new;
 	bool by_runs;		/* unit == PM_UNIT_RUNS */
 	bool paired;		/* runs taken in turn, compared pair by pair (signed ranks) */
+	bool sequential;	/* ... by the sequential rule of pmbench ab (stats/seq.h) */
 	double med_old, med_new;	/* side estimates: geometric means of the units */
 	double ratio, ci_low, ci_high;	/* new/old and its CI (Welch t on logs) */
 	double level;		/* of that CI */
@@ -217,6 +218,9 @@ struct pm_explain_opts {
 	double one_round_margin;	/* runs of a single round (old files): (0.10) */
 	double level;		/* confidence level (0.95) */
 	const char *only;	/* one benchmark, or NULL */
+	/* runs taken in turn are pairs decided by the sequential rule (as
+	 * pmbench ab does; also on when both sides are one ab experiment) */
+	bool sequential;
 	/* other runs that show how much runs differ on these machines (the
 	 * result history by default; NULL: none); see pm_spread_load() */
 	const struct pm_side *spread;

@@ -422,8 +422,8 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 			fprintf(f, md ? "  - %s: %s\n" : "  %s: %s\n", c->name,
 				c->causes[0].sentence);
 		if (c->settle)
-			fprintf(f, md ? "  - %s: would be settled by %s\n" :
-				"  %s: would be settled by %s\n", c->name, c->settle);
+			fprintf(f, md ? "  - %s: %s%s\n" : "  %s: %s%s\n", c->name,
+				c->sequential ? "" : "would be settled by ", c->settle);
 	}
 	if (x->nonly_old) {
 		fprintf(f, md ? "- only in OLD:" : "only in OLD:");

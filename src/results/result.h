@@ -155,6 +155,13 @@ unsigned pm_result_nruns(const struct pm_result *r);
  * keeps the runs it has.  -EINVAL when the results are not of one kind
  * (different sources).
  */
+/*
+ * The figure of one run of a benchmark: the geometric mean of the faster
+ * half of that run's round medians (a busy minute only adds time, to a
+ * round or two).  explain compares runs by it; NAN when the run has no
+ * round with a time.
+ */
+double pm_bench_run_figure(const struct pm_bench_result *b, unsigned run);
 int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 		    size_t n, struct pm_err *e);
 

@@ -50,14 +50,36 @@ expect_status 2 "non-empty output directory"
 expect_err "not empty"
 no_scratch_left "usage errors"
 
-# ---- interleaved boots, merged sides, the report ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --rounds 2 -o "$T/ok" \
+# Each pair is A and B in random order: the boots of pair N are aN and bN,
+# one after the other.  pairs ORDERFILE: "a1b1 b2a2 ..." as taken.
+pairs() {
+	awk '{ p = p $0 } NR % 2 == 0 { printf "%s ", p; p = "" }' "$1"
+}
+in_pairs() {
+	for p in $(pairs "$1"); do
+		case $p in
+		a[0-9]*b[0-9]*|b[0-9]*a[0-9]*) ;;
+		*) fail "boot order $(tr '\n' ' ' < "$1"): $p is not a pair of A and B"; return ;;
+		esac
+		n=$(echo "$p" | tr -d 'ab' | cut -c1)
+		[ "$(echo "$p" | tr -cd '0-9')" = "$n$n" ] || fail "pair $p: boots of two pairs"
+	done
+}
+
+# ---- pairs of boots, merged sides, the report ----
+# The fixture gives every boot the same figures: decided (the same) after
+# the 2 pairs --rounds asks for at least.
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --seed 7 -o "$T/ok" \
 	--append "fake.order=$T/order" \
 	--append-a "fake.result=$RESULT" --append-b "fake.result=$RESULT mitigations=off" \
 	-- null stat
 expect_status 0 "two fake boots per side"
-[ "$(tr '\n' ' ' < "$T/order")" = "a1 b1 a2 b2 " ] ||
-	fail "boot order: $(tr '\n' ' ' < "$T/order"), expected a1 b1 a2 b2"
+[ "$(wc -l < "$T/order")" -eq 4 ] || fail "boots: $(tr '\n' ' ' < "$T/order"), expected 2 pairs"
+in_pairs "$T/order"
+expect_out '^pairs: 2 in [0-9]+ s, A and B in turn, in random order \(--duet off\)'
+expect_out '^differences: the kernel argument mitigations=off of B$'
+grep -q '"seed": 7' "$T/ok/b.json" || fail "b.json does not record the seed"
+grep -q '"differences": \[' "$T/ok/b.json" || fail "b.json does not record the differences"
 for f in a.json b.json report.txt boots/a1.json boots/b2.json console/a1.log console/b2.log; do
 	[ -s "$T/ok/$f" ] || fail "no $f in the output directory"
 done
@@ -78,42 +100,50 @@ expect_status 0 "explain of the merged sides"
 grep -q '"runs_old": 2' "$T/out" || fail "a.json should hold 2 runs (boots)"
 grep -q '"runs_new": 2' "$T/out" || fail "b.json should hold 2 runs (boots)"
 no_scratch_left "a good run"
+# the same seed, the same order
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --seed 7 -q -o "$T/ok2" \
+	--append "fake.order=$T/order2" \
+	--append-a "fake.result=$RESULT" --append-b "fake.result=$RESULT mitigations=off" \
+	-- null stat
+cmp -s "$T/order" "$T/order2" || fail "--seed 7 twice: $(tr '\n' ' ' < "$T/order2")"
+[ ! -s "$T/out" ] || fail "-q printed a report"
 
 # ---- the serial port when there is no disk ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --rounds 1 -q -o "$T/serial" \
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 1 -q -o "$T/serial" \
 	--append "fake.result=$RESULT fake.serial" null stat
 expect_status 0 "hand-back over the serial port"
 [ -s "$T/serial/a.json" ] || fail "no a.json from the serial port"
 
 # ---- a boot that never powers off ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --timeout 2 -o "$T/hang" \
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --timeout 2 -o "$T/hang" \
 	--append "fake.hang fake.pidfile=$T/hang.pid" null
 expect_status 1 "a hanging guest"
-expect_err "boot a1 \(side A\) failed: no power-off within 2 s"
+expect_err "boot [ab]1 \(side [AB]\) failed: no power-off within 2 s"
 expect_err '\| \[    0.000000\] Linux version 9.9.9-fake'
 expect_err "first boot failed: stopping"
 dead "$T/hang.pid"
 [ ! -e "$T/hang/a.json" ] || fail "a.json written although no boot came back"
 no_scratch_left "a timeout"
 
-# ---- a later boot fails: reported, the others still make the report ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --rounds 2 --timeout 2 -o "$T/later" \
-	--append "fake.result=$RESULT fake.hang-tag=a2" null stat
-expect_status 1 "one of four boots hangs"
+# ---- a later boot fails: reported, its pair taken again, the report made ----
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --timeout 2 \
+	-o "$T/later" --append "fake.result=$RESULT fake.hang-tag=a2" null stat
+expect_status 1 "one of six boots hangs"
 expect_err "boot a2 \(side A\) failed"
-expect_err "1 of 4 boots failed"
+expect_err "1 of 6 runs failed"
 [ -s "$T/later/report.txt" ] || fail "no report from the boots that came back"
-grep -q '"boots": 1' "$T/later/a.json" || fail "a.json should merge its one boot"
+# the failed pair is left out whole: two pairs, each side two boots
+grep -q '"boots": 2' "$T/later/a.json" || fail "a.json should merge its two boots"
 grep -q '"boots": 2' "$T/later/b.json" || fail "b.json should merge its two boots"
 
 # ---- the guest's pmbench rejects its arguments: no point going on ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg -o "$T/usage" --append "fake.status=2" null
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off -o "$T/usage" --append "fake.status=2" null
 expect_status 1 "guest usage error"
 expect_err "rejected its arguments"
 [ "$(grep -c 'boot .* failed' "$T/err")" -eq 1 ] || fail "stopped after the first boot?"
 
 # ---- KVM asked for, and the kernel never talks: reported, not retried ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel kvm --rounds 1 --timeout 60 -o "$T/kvm" \
+pm ab --kernel "$K" --qemu "$FAKE" --accel kvm --duet off --rounds 1 --timeout 60 -o "$T/kvm" \
 	--append "fake.silent fake.pidfile=$T/kvm.pid" null
 expect_status 1 "a silent KVM guest"
 expect_err "no kernel output on the console within 10 s"
@@ -124,14 +154,17 @@ dead "$T/kvm.pid"
 mkdir -p "$T/host/dev" "$T/host/proc" "$T/host/sys/module/kvm_intel"
 : > "$T/host/dev/kvm"
 printf 'processor\t: 0\nflags\t\t: fpu vme vmx sse2\n' > "$T/host/proc/cpuinfo"
-PMBENCH_AB_HOST_ROOT="$T/host" pm ab --kernel "$K" --qemu "$FAKE" --rounds 2 -o "$T/fallback" \
+PMBENCH_AB_HOST_ROOT="$T/host" pm ab --kernel "$K" --qemu "$FAKE" --duet off --rounds 2 \
+	-o "$T/fallback" \
 	--append "fake.kvm-silent fake.result=$RESULT fake.order=$T/fb-order" null stat
 expect_status 0 "KVM falls back to TCG"
 expect_err "accelerator kvm \(/dev/kvm with kvm_intel\)"
-expect_err "boot a1: KVM does not run this kernel \(no kernel output on the console within 10 s\): falling back to TCG for every boot"
-# a1 under KVM, then a1 b1 a2 b2 under TCG; both sides on TCG only
-[ "$(tr '\n' ' ' < "$T/fb-order")" = "a1 a1 b1 a2 b2 " ] ||
-	fail "boots with the fallback: $(tr '\n' ' ' < "$T/fb-order"), expected a1 (KVM) a1 b1 a2 b2"
+expect_err "boot [ab]1: KVM does not run this kernel \(no kernel output on the console within 10 s\): falling back to TCG for every boot"
+# one boot under KVM, then two pairs under TCG; both sides on TCG only
+[ "$(wc -l < "$T/fb-order")" -eq 5 ] ||
+	fail "boots with the fallback: $(tr '\n' ' ' < "$T/fb-order"), expected one under KVM, then 2 pairs"
+sed 1d "$T/fb-order" > "$T/fb-tcg"
+in_pairs "$T/fb-tcg"
 for side in a b; do
 	grep -q '"accelerator": "tcg"' "$T/fallback/$side.json" || fail "$side.json: not TCG"
 	grep -q '"accelerator_reason": "KVM could not run the guest kernel"' \
@@ -143,7 +176,7 @@ no_scratch_left "the fallback"
 
 # ---- Ctrl-C: QEMU killed and reaped, scratch removed, nothing written ----
 status=0
-"$PMBENCH" ab --kernel "$K" --qemu "$FAKE" --accel tcg --timeout 60 -o "$T/int" \
+"$PMBENCH" ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --timeout 60 -o "$T/int" \
 	--append "fake.hang fake.pidfile=$T/int.pid" null >"$T/out" 2>"$T/err" &
 ab=$!
 i=0

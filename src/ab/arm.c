@@ -1,0 +1,116 @@
+/* An arm of the experiment: what its guests boot (pmbench-ab(1)). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ab/ab.h"
+#include "counters/counters.h"
+#include "results/result.h"
+
+/* Where the arm's symbols come from: --vmlinux-X, else the debug package's. */
+static int arm_vmlinux(struct pm_ab_arm *a, const char *given, const char *scratch,
+		       char **guest_path, struct pm_err *e)
+{
+	char *dbg = pm_xasprintf("/usr/lib/debug/boot/vmlinux-%s", a->release);
+	int err = 0;
+
+	*guest_path = NULL;
+	if (given)
+		a->vmlinux_from = pm_xstrdup(given);
+	else if (access(dbg, R_OK) == 0)
+		a->vmlinux_from = pm_xstrdup(dbg);
+	if (a->vmlinux_from) {
+		a->vmlinux = pm_xasprintf("%s/vmlinux-%s", scratch, a->tag);
+		err = pm_vmlinux_strip(a->vmlinux_from, a->vmlinux, e);
+		if (!err)
+			*guest_path = pm_xasprintf("/usr/lib/debug/boot/vmlinux-%s", a->release);
+	}
+	free(dbg);
+	return err;
+}
+
+static int arm_initramfs(struct pm_ab_arm *a, struct pm_guest_spec *g, const char *scratch,
+			 struct pm_err *e)
+{
+	struct pm_initramfs ir;
+	int err;
+
+	if (access(g->init, X_OK))
+		return pm_err_set(e, -ENOENT, "%s: %s (run from the build tree or install "
+				  "pmbench)", g->init, strerror(errno));
+	err = pm_guest_initramfs(&ir, g, e);
+	if (!err) {
+		a->initrd = pm_xasprintf("%s/initrd-%s.cpio", scratch, a->tag);
+		err = pm_initramfs_write(&ir, a->initrd, e);
+		pm_initramfs_free(&ir);
+	}
+	return err;
+}
+
+int pm_ab_arm_prepare(struct pm_ab_arm *a, const struct pm_ab_opts *o, const char *vmlinux,
+		      const char *scratch, struct pm_err *e)
+{
+	static const char *const virtio[] = { "virtio_pci", "virtio_blk", NULL };
+	struct pm_guest_spec g = { 0 };
+	char **modules = NULL, *moddir, *config, *guest_vmlinux = NULL, exe[4096];
+	struct pm_err me;
+	ssize_t n;
+	int err;
+
+	err = pm_kernel_image_release(a->kernel, a->release, sizeof(a->release), e);
+	if (err)
+		return err;
+	moddir = pm_xasprintf("/lib/modules/%s", a->release);
+	if (pm_kernel_modules_resolve(moddir, virtio, &modules, &me))
+		snprintf(a->modules_why, sizeof(a->modules_why), "%s", me.msg);
+	else
+		a->have_modules = true;
+	config = pm_xasprintf("/boot/config-%s", a->release);
+	a->have_config = access(config, R_OK) == 0;
+	err = arm_vmlinux(a, vmlinux, scratch, &guest_vmlinux, e);
+	n = err ? 0 : readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (!err && n <= 0)
+		err = pm_err_set(e, -errno, "/proc/self/exe: %s", strerror(errno));
+	if (!err) {
+		exe[n] = '\0';
+		g.release = a->release;
+		g.moddir = a->have_modules ? moddir : NULL;
+		g.modules = modules;
+		g.config = a->have_config ? config : NULL;
+		g.vmlinux = a->vmlinux;
+		g.init = pm_xasprintf("%s/pmbench-guest-init", pm_libexecdir());
+		g.pmbench = exe;
+		g.libexecdir = pm_libexecdir();
+		g.eventsdir = pm_aliases_default_dir();
+		g.shell = access("/bin/sh", X_OK) == 0 ? "/bin/sh" : NULL;
+		g.argv = pm_ab_guest_argv(o, a->label, guest_vmlinux);
+		err = arm_initramfs(a, &g, scratch, e);
+		free((char *)g.init);
+		pm_strv_free(g.argv);
+	}
+	pm_strv_free(modules);
+	free(moddir);
+	free(config);
+	free(guest_vmlinux);
+	return err;
+}
+
+void pm_ab_arm_free(struct pm_ab_arm *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nruns; i++)
+		pm_result_free(&a->runs[i]);
+	free(a->runs);
+	free(a->name);
+	free(a->label);
+	free(a->tag);
+	free(a->append);
+	free(a->initrd);
+	free(a->vmlinux);
+	free(a->vmlinux_from);
+	memset(a, 0, sizeof(*a));
+}
