@@ -16,6 +16,7 @@
 #define FRAME_H 16		/* height of a frame */
 #define WIDTH 1200.0		/* the SVG's coordinate width */
 #define CHAR_W 6.6		/* about one character at font-size 11 */
+#define TITLE_CHARS 300		/* of a frame's name in its tooltip */
 
 struct node {
 	char *name;
@@ -176,7 +177,7 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 		fprintf(d->f, " class=\"c%u\"", level ? colour_of(n->name) : 8);
 	}
 	fprintf(d->f, " data-n=\"%.4g\"><title>", n->v[d->side]);
-	pm_html_escape(d->f, n->name);
+	pm_html_escape_max(d->f, n->name, TITLE_CHARS);
 	fmt_ns(a, sizeof(a), n->v[d->side]);
 	if (d->diff) {
 		fmt_ns(b, sizeof(b), n->v[0]);
@@ -187,17 +188,9 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 	fputs("</title></rect>", d->f);
 	chars = w > 3 * CHAR_W ? (size_t)((w - 4) / CHAR_W) : 0;
 	if (chars >= 3) {
-		size_t len = strlen(n->name);
-
+		/* the name, cut to the frame's width */
 		fprintf(d->f, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + FRAME_H - 4);
-		if (len <= chars) {
-			pm_html_escape(d->f, n->name);
-		} else {
-			char *cut = pm_xasprintf("%.*s..", (int)(chars - 2), n->name);
-
-			pm_html_escape(d->f, cut);
-			free(cut);
-		}
+		pm_html_escape_max(d->f, n->name, chars);
 		fputs("</text>", d->f);
 	}
 	fputc('\n', d->f);
@@ -312,7 +305,7 @@ void pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max)
 			fmt_ns(a, sizeof(a), v[i].old);
 			fmt_ns(b, sizeof(b), v[i].new);
 			fputs("<li><code>", f);
-			pm_html_escape(f, leaf ? leaf + 1 : v[i].path);
+			pm_html_escape_max(f, leaf ? leaf + 1 : v[i].path, TITLE_CHARS);
 			fprintf(f, "</code>: %s &rarr; %s per op</li>\n", a, b);
 			shown++;
 		}
