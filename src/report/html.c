@@ -31,6 +31,7 @@
 #define UNIT_MAX_CHARS 16	/* a unit, on every tick of an axis */
 #define TEXT_MAX_CHARS 300	/* summaries, reasons, paths, a frame's name */
 #define LINE_MAX_CHARS 1000	/* a line of explain's text */
+#define FLAME_STACKS 1000	/* stacks drawn per side, the rest as [other] */
 
 static const char style[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:1250px;"
@@ -360,17 +361,23 @@ static bool has_samples(const struct pm_bench_result *b)
 	       jnum(b->hotspots, "samples") > 0 && json_array_size(json_object_get(b->hotspots, "stacks"));
 }
 
-/* The kept stacks of a side as cost per op (share of samples x median). */
+/* The kept stacks of a side as cost per op (share of samples x median);
+ * past the FLAME_STACKS most sampled, as pmbench keeps them, [other]. */
 static void add_side(struct pm_flame *fl, int side, const struct pm_bench_result *b,
 		     bool all_frames)
 {
-	double total = jnum(b->hotspots, "samples");
+	double total = jnum(b->hotspots, "samples"), other = 0;
 	json_t *stacks = pm_hotspots_stacks(b->hotspots, all_frames, NULL), *s;
 	size_t i;
 
-	json_array_foreach(stacks, i, s)
-		pm_flame_add(fl, side, jstr(s, "stack"),
-			     jnum(s, "samples") / total * b->stats.median);
+	json_array_foreach(stacks, i, s) {
+		if (i < FLAME_STACKS && strcmp(jstr(s, "stack"), "[other]"))
+			pm_flame_add(fl, side, jstr(s, "stack"),
+				     jnum(s, "samples") / total * b->stats.median);
+		else
+			other += jnum(s, "samples");
+	}
+	pm_flame_add(fl, side, "[other]", other / total * b->stats.median);
 	json_decref(stacks);
 }
 

@@ -258,6 +258,35 @@ START_TEST(flame_nothing_shrunk)
 }
 END_TEST
 
+/* A stack deeper than the graph draws counts for its deepest frame
+ * kept; its frame names are cut in the tooltips. */
+START_TEST(flame_deep_stack)
+{
+	size_t n = 100000, i, rects = 0;
+	char *stack = malloc(2 * n + 1), *buf = NULL, *p;
+	size_t len = 0;
+	struct pm_flame *fl = pm_flame_new();
+	FILE *f;
+
+	ck_assert_ptr_nonnull(stack);
+	for (i = 0; i < n; i++)
+		memcpy(stack + 2 * i, i ? ";f" : "pf", 2);
+	stack[2 * n] = '\0';
+	pm_flame_add(fl, 0, stack, 5);
+	ck_assert_double_eq(pm_flame_total(fl, 0), 5);
+	f = open_memstream(&buf, &len);
+	pm_flame_svg(fl, f, 0, false, 0, "deep");
+	fclose(f);
+	for (p = buf; (p = strstr(p, "<rect ")); p++)
+		rects++;
+	/* the base and 128 frames */
+	ck_assert_uint_eq(rects, 129);
+	free(buf);
+	free(stack);
+	pm_flame_free(fl);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("table");
@@ -273,6 +302,7 @@ int main(void)
 	tcase_add_test(tc, html_fragment);
 	tcase_add_test(tc, html_max);
 	tcase_add_test(tc, span_wrap_and_cells);
+	tcase_add_test(tc, flame_deep_stack);
 	tcase_add_test(tc, flame_nothing_shrunk);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
