@@ -21,6 +21,7 @@
 #define TR 14.0
 #define LANE 6.0		/* vertical distance of two rounds */
 #define MAX_LANES 10
+#define MAX_TICKS 12		/* nice_step() makes at most 9 */
 
 /*
  * How much of a text from a result file the page shows: a longer one is
@@ -168,7 +169,9 @@ static void trials_svg(FILE *f, const char *bench, const struct pm_bench_result 
 		/* the axis: ticks and their values */
 		step = nice_step(lo, hi);
 		fputs("<g class=\"axis\">", f);
-		for (t = ceil(lo / step) * step; t <= hi; t += step) {
+		/* counted, not summed: a step below the values' precision
+		 * (1e16 ns and 1e16 + 2) would not move t */
+		for (i = 0; i < MAX_TICKS && (t = (ceil(lo / step) + (double)i) * step) <= hi; i++) {
 			double x = TL + (t - lo) / span * (TW - TL - TR);
 
 			fprintf(f, "<line class=\"ax\" x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%.0f\"/>"
