@@ -16,9 +16,13 @@
 #define FRAME_H 16		/* height of a frame */
 #define WIDTH 1200.0		/* the SVG's coordinate width */
 #define CHAR_W 6.6		/* about one character at font-size 11 */
+#define MAX_DEPTH 128		/* frames of a stack kept (perf's default is 127);
+				   what is deeper counts for the last one kept */
+#define TITLE_CHARS 300		/* of a frame's name in its tooltip */
 
 struct node {
 	char *name;
+	size_t len;		/* of name */
 	double v[2];		/* inclusive weight on each side */
 	struct node *kids;
 	size_t nkids, cap;
@@ -33,6 +37,7 @@ struct pm_flame *pm_flame_new(void)
 	struct pm_flame *fl = pm_xcalloc(1, sizeof(*fl));
 
 	fl->root.name = pm_xstrdup("all");
+	fl->root.len = 3;
 	return fl;
 }
 
@@ -54,19 +59,30 @@ void pm_flame_free(struct pm_flame *fl)
 	free(fl);
 }
 
+static bool named(const struct node *n, const char *name, size_t len)
+{
+	return n->len == len && !memcmp(n->name, name, len);
+}
+
 static struct node *child(struct node *n, const char *name, size_t len)
 {
 	size_t i;
 
+	/* stacks come sorted, most often under the last child added */
+	if (n->nkids && named(&n->kids[n->nkids - 1], name, len))
+		return &n->kids[n->nkids - 1];
 	for (i = 0; i < n->nkids; i++)
-		if (strlen(n->kids[i].name) == len && !strncmp(n->kids[i].name, name, len))
+		if (named(&n->kids[i], name, len))
 			return &n->kids[i];
 	if (n->nkids == n->cap) {
 		n->cap = n->cap ? 2 * n->cap : 4;
 		n->kids = pm_xrealloc(n->kids, n->cap * sizeof(*n->kids));
 	}
 	memset(&n->kids[n->nkids], 0, sizeof(*n->kids));
-	n->kids[n->nkids].name = pm_xasprintf("%.*s", (int)len, name);
+	n->kids[n->nkids].name = pm_xmalloc(len + 1);
+	memcpy(n->kids[n->nkids].name, name, len);
+	n->kids[n->nkids].name[len] = '\0';
+	n->kids[n->nkids].len = len;
 	return &n->kids[n->nkids++];
 }
 
@@ -74,11 +90,13 @@ void pm_flame_add(struct pm_flame *fl, int side, const char *stack, double v)
 {
 	struct node *n = &fl->root;
 	const char *p = stack;
+	size_t level = 0;
 
-	if (!(v > 0) || side < 0 || side > 1)
+	/* the root weighs most: finite there, finite everywhere */
+	if (side < 0 || side > 1 || !(v > 0) || !isfinite(n->v[side] + v))
 		return;
 	n->v[side] += v;
-	while (*p) {
+	while (*p && level++ < MAX_DEPTH) {
 		size_t len = strcspn(p, ";");
 
 		n = child(n, p, len);
@@ -176,7 +194,7 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 		fprintf(d->f, " class=\"c%u\"", level ? colour_of(n->name) : 8);
 	}
 	fprintf(d->f, " data-n=\"%.4g\"><title>", n->v[d->side]);
-	pm_html_escape(d->f, n->name);
+	pm_html_escape_max(d->f, n->name, TITLE_CHARS);
 	fmt_ns(a, sizeof(a), n->v[d->side]);
 	if (d->diff) {
 		fmt_ns(b, sizeof(b), n->v[0]);
@@ -187,17 +205,9 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 	fputs("</title></rect>", d->f);
 	chars = w > 3 * CHAR_W ? (size_t)((w - 4) / CHAR_W) : 0;
 	if (chars >= 3) {
-		size_t len = strlen(n->name);
-
+		/* the name, cut to the frame's width */
 		fprintf(d->f, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + FRAME_H - 4);
-		if (len <= chars) {
-			pm_html_escape(d->f, n->name);
-		} else {
-			char *cut = pm_xasprintf("%.*s..", (int)(chars - 2), n->name);
-
-			pm_html_escape(d->f, cut);
-			free(cut);
-		}
+		pm_html_escape_max(d->f, n->name, chars);
 		fputs("</text>", d->f);
 	}
 	fputc('\n', d->f);
@@ -256,67 +266,60 @@ void pm_flame_svg(const struct pm_flame *fl, FILE *f, int side, bool diff,
 }
 
 struct shrunk {
-	char *path;
-	double old, new;
+	const struct node *n;
+	size_t seq;		/* found in this order: the last tie-break */
 };
 
 /* Frames that lost at least min; a frame whose loss is mostly one
  * callee's is left to that callee, which says more. */
-static void collect_shrunk(const struct node *n, const char *prefix,
-			   struct shrunk **v, size_t *nv, double min)
+static void collect_shrunk(const struct node *n, struct shrunk **v, size_t *nv, double min)
 {
 	size_t i, j;
 
 	for (i = 0; i < n->nkids; i++) {
 		const struct node *k = &n->kids[i];
 		double loss = k->v[0] - k->v[1];
-		char *path = *prefix ? pm_xasprintf("%s;%s", prefix, k->name) :
-				       pm_xstrdup(k->name);
 		bool deeper = false;
 
 		for (j = 0; j < k->nkids; j++)
 			deeper = deeper || k->kids[j].v[0] - k->kids[j].v[1] >= 0.8 * loss;
 		if (loss >= min && !deeper) {
-			*v = pm_xrealloc(*v, (*nv + 1) * sizeof(**v));
-			(*v)[*nv].path = pm_xstrdup(path);
-			(*v)[*nv].old = k->v[0];
-			(*v)[*nv].new = k->v[1];
+			*v = pm_xgrow(*v, *nv, sizeof(**v));
+			(*v)[*nv].n = k;
+			(*v)[*nv].seq = *nv;
 			(*nv)++;
 		}
 		if (k->v[0] >= min)
-			collect_shrunk(k, path, v, nv, min);
-		free(path);
+			collect_shrunk(k, v, nv, min);
 	}
 }
 
 static int by_loss(const void *a, const void *b)
 {
 	const struct shrunk *x = a, *y = b;
-	double dx = x->old - x->new, dy = y->old - y->new;
+	double dx = x->n->v[0] - x->n->v[1], dy = y->n->v[0] - y->n->v[1];
+	int c;
 
-	return dx < dy ? 1 : dx > dy ? -1 : strcmp(x->path, y->path);
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	c = strcmp(x->n->name, y->n->name);
+	return c ? c : x->seq < y->seq ? -1 : 1;
 }
 
 void pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max)
 {
 	struct shrunk *v = NULL;
-	size_t nv = 0, i, shown = 0;
+	size_t nv = 0, i;
 	char a[32], b[32];
 
-	collect_shrunk(&fl->root, "", &v, &nv, 0.01 * fl->root.v[0]);
+	collect_shrunk(&fl->root, &v, &nv, 0.01 * fl->root.v[0]);
 	pm_sort(v, nv, sizeof(*v), by_loss);
-	for (i = 0; i < nv; i++) {
-		const char *leaf = strrchr(v[i].path, ';');
-
-		if (shown < max) {
-			fmt_ns(a, sizeof(a), v[i].old);
-			fmt_ns(b, sizeof(b), v[i].new);
-			fputs("<li><code>", f);
-			pm_html_escape(f, leaf ? leaf + 1 : v[i].path);
-			fprintf(f, "</code>: %s &rarr; %s per op</li>\n", a, b);
-			shown++;
-		}
-		free(v[i].path);
+	for (i = 0; i < nv && i < max; i++) {
+		fmt_ns(a, sizeof(a), v[i].n->v[0]);
+		fmt_ns(b, sizeof(b), v[i].n->v[1]);
+		fputs("<li><code>", f);
+		pm_html_escape_max(f, v[i].n->name, TITLE_CHARS);
+		fprintf(f, "</code>: %s &rarr; %s per op</li>\n", a, b);
 	}
 	free(v);
 }

@@ -14,12 +14,25 @@
 #include "results/render.h"
 #include "results/table.h"
 #include "sample/profile.h"
+#include "sysinfo/sysinfo.h"
 
 #define TW 760.0		/* the trials plot's coordinate width */
 #define TL 150.0		/* room for the side names */
 #define TR 14.0
 #define LANE 6.0		/* vertical distance of two rounds */
 #define MAX_LANES 10
+#define MAX_TICKS 12		/* nice_step() makes at most 9 */
+
+/*
+ * How much of a text from a result file the page shows: a longer one is
+ * cut with an ellipsis, so that a field adds at most this much to the
+ * page wherever it is shown, however long it is in the file.
+ */
+#define NAME_MAX_CHARS 80	/* sides, benchmarks, events, an lmbench key */
+#define UNIT_MAX_CHARS 16	/* a unit, on every tick of an axis */
+#define TEXT_MAX_CHARS 300	/* summaries, reasons, paths, a frame's name */
+#define LINE_MAX_CHARS 1000	/* a line of explain's text */
+#define FLAME_STACKS 1000	/* stacks drawn per side, the rest as [other] */
 
 static const char style[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:1250px;"
@@ -46,9 +59,34 @@ static const char style[] =
 	"details>summary{cursor:pointer;color:#345}figure{margin:.6em 0}"
 	"figcaption{font-size:12.5px;color:#444}\n";
 
-static void esc(FILE *f, const char *s)
+/* Text from a result file, escaped, at most max characters of it. */
+static void put(FILE *f, const char *s, size_t max)
 {
-	pm_html_escape(f, s);
+	pm_html_escape_max(f, s, max);
+}
+
+/* Text of several lines, each escaped and cut to LINE_MAX_CHARS. */
+static void put_lines(FILE *f, char *text)
+{
+	char *p = text, *nl;
+
+	for (; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		put(f, p, LINE_MAX_CHARS);
+		fputc('\n', f);
+		*nl = '\n';
+	}
+	put(f, p, LINE_MAX_CHARS);
+}
+
+/* A copy of s cut to max characters, the last an ellipsis when cut. */
+static char *cut(const char *s, size_t max)
+{
+	size_t len = pm_text_prefix(s, max);
+
+	if (!s[len])
+		return pm_xstrdup(s);
+	return pm_xasprintf("%.*s…", (int)pm_text_prefix(s, max - 1), s);
 }
 
 static const char *jstr(const json_t *o, const char *key)
@@ -64,12 +102,17 @@ static double jnum(const json_t *o, const char *key)
 }
 
 /* A value on the trials plot's axis: a time, or a measured figure. */
-static void fmt_axis(char *buf, size_t len, double v, const struct pm_bench_result *b)
+static void put_axis(FILE *f, double v, const struct pm_bench_result *b)
 {
-	if (b->measured)
-		snprintf(buf, len, "%.4g %s", v, b->unit ? b->unit : "");
-	else
-		pm_fmt_time(buf, len, v);
+	char buf[48];
+
+	if (b->measured) {
+		fprintf(f, "%.4g ", v);
+		put(f, b->unit, UNIT_MAX_CHARS);
+		return;
+	}
+	pm_fmt_time(buf, sizeof(buf), v);
+	fputs(buf, f);
 }
 
 /* 1, 2 or 5 times a power of ten, about (hi - lo) / 5. */
@@ -88,7 +131,6 @@ static void trials_svg(FILE *f, const char *bench, const struct pm_bench_result 
 	double lo = INFINITY, hi = -INFINITY, span, step, t, y;
 	const struct pm_bench_result *any = NULL;
 	size_t k, i, j, lanes = 1, height;
-	char buf[48];
 
 	for (k = 0; k < n; k++) {
 		if (!b[k] || b[k]->status != PM_BENCH_OK || !b[k]->ntrials)
@@ -120,18 +162,23 @@ static void trials_svg(FILE *f, const char *bench, const struct pm_bench_result 
 		height = (size_t)(band * (double)n + 30);
 		fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"trials\" viewBox=\"0 0 %.0f %zu\" "
 			"data-bench=\"", TW, height);
-		esc(f, bench);
-		fprintf(f, "\" role=\"img\"><title>trials of %s by side and round</title>\n", bench);
+		put(f, bench, NAME_MAX_CHARS);
+		fputs("\" role=\"img\"><title>trials of ", f);
+		put(f, bench, NAME_MAX_CHARS);
+		fputs(" by side and round</title>\n", f);
 		/* the axis: ticks and their values */
 		step = nice_step(lo, hi);
 		fputs("<g class=\"axis\">", f);
-		for (t = ceil(lo / step) * step; t <= hi; t += step) {
+		/* counted, not summed: a step below the values' precision
+		 * (1e16 ns and 1e16 + 2) would not move t */
+		for (i = 0; i < MAX_TICKS && (t = (ceil(lo / step) + (double)i) * step) <= hi; i++) {
 			double x = TL + (t - lo) / span * (TW - TL - TR);
 
-			fmt_axis(buf, sizeof(buf), t, any);
 			fprintf(f, "<line class=\"ax\" x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%.0f\"/>"
-				"<text x=\"%.1f\" y=\"%zu\" text-anchor=\"middle\">%s</text>",
-				x, x, band * (double)n, x, height - 8, buf);
+				"<text x=\"%.1f\" y=\"%zu\" text-anchor=\"middle\">",
+				x, x, band * (double)n, x, height - 8);
+			put_axis(f, t, any);
+			fputs("</text>", f);
 		}
 		fputs("</g>\n", f);
 		for (k = 0; k < n; k++) {
@@ -140,10 +187,10 @@ static void trials_svg(FILE *f, const char *bench, const struct pm_bench_result 
 			size_t at = 0;
 
 			fputs("<g class=\"side\" data-side=\"", f);
-			esc(f, names[k]);
+			put(f, names[k], NAME_MAX_CHARS);
 			if (!s || s->status != PM_BENCH_OK || !s->ntrials) {
 				fprintf(f, "\" data-trials=\"0\"><text x=\"4\" y=\"%.0f\">", top + band / 2 + 4);
-				esc(f, names[k]);
+				put(f, names[k], NAME_MAX_CHARS);
 				fprintf(f, ": %s</text></g>\n", !s ? "not in this result" :
 					s->status == PM_BENCH_UNSUPPORTED ? "not supported" :
 					s->status == PM_BENCH_FAILED ? "failed" : "no trials");
@@ -156,16 +203,16 @@ static void trials_svg(FILE *f, const char *bench, const struct pm_bench_result 
 				fprintf(f, " data-low=\"%.6g\" data-high=\"%.6g\"",
 					s->stats.median * (1 - rel), s->stats.median * (1 + rel));
 			fprintf(f, "><text x=\"4\" y=\"%.0f\">", top + band / 2 + 4);
-			esc(f, names[k]);
+			put(f, names[k], NAME_MAX_CHARS);
 			fputs("</text>", f);
 			if (!isnan(rel)) {
 				double x0 = TL + (s->stats.median * (1 - rel) - lo) / span * (TW - TL - TR);
 				double x1 = TL + (s->stats.median * (1 + rel) - lo) / span * (TW - TL - TR);
 
-				fmt_axis(buf, sizeof(buf), s->stats.median, s);
 				fprintf(f, "<rect class=\"ci\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\">"
-					"<title>median %s, interval ±%.1f%%</title></rect>",
-					x0, top + 2, x1 - x0 > 0.5 ? x1 - x0 : 0.5, band - 4, buf, 100 * rel);
+					"<title>median ", x0, top + 2, x1 - x0 > 0.5 ? x1 - x0 : 0.5, band - 4);
+				put_axis(f, s->stats.median, s);
+				fprintf(f, ", interval ±%.1f%%</title></rect>", 100 * rel);
 			}
 			{
 				double x = TL + (s->stats.median - lo) / span * (TW - TL - TR);
@@ -221,6 +268,7 @@ static void counters_table(FILE *f, const struct pm_bench_result *const *b,
 		return;
 	}
 	pm_table_class(t, "counters");
+	pm_table_html_max(t, NAME_MAX_CHARS);
 	pm_table_add_col(t, "event (per op)", NULL, PM_COL_LEFT);
 	for (k = 0; k < n; k++) {
 		pm_table_add_col(t, names[k], NULL, 0);
@@ -295,15 +343,15 @@ static void uncounted_note(FILE *f, const struct pm_result *const *r, size_t n)
 		if (!reasons[i])
 			continue;
 		fputs("<p class=\"small uncounted\">", f);
-		esc(f, names[i]);
+		put(f, names[i], NAME_MAX_CHARS);
 		for (j = i + 1; j < nn; j++)
 			if (reasons[j] && !strcmp(reasons[i], reasons[j])) {
 				fputs(", ", f);
-				esc(f, names[j]);
+				put(f, names[j], NAME_MAX_CHARS);
 				reasons[j] = NULL;
 			}
 		fputs(": not counted (n/s, n/c): ", f);
-		esc(f, reasons[i]);
+		put(f, reasons[i], TEXT_MAX_CHARS);
 		fputs("</p>\n", f);
 	}
 }
@@ -316,17 +364,23 @@ static bool has_samples(const struct pm_bench_result *b)
 	       jnum(b->hotspots, "samples") > 0 && json_array_size(json_object_get(b->hotspots, "stacks"));
 }
 
-/* The kept stacks of a side as cost per op (share of samples x median). */
+/* The kept stacks of a side as cost per op (share of samples x median);
+ * past the FLAME_STACKS most sampled, as pmbench keeps them, [other]. */
 static void add_side(struct pm_flame *fl, int side, const struct pm_bench_result *b,
 		     bool all_frames)
 {
-	double total = jnum(b->hotspots, "samples");
+	double total = jnum(b->hotspots, "samples"), other = 0;
 	json_t *stacks = pm_hotspots_stacks(b->hotspots, all_frames, NULL), *s;
 	size_t i;
 
-	json_array_foreach(stacks, i, s)
-		pm_flame_add(fl, side, jstr(s, "stack"),
-			     jnum(s, "samples") / total * b->stats.median);
+	json_array_foreach(stacks, i, s) {
+		if (i < FLAME_STACKS && strcmp(jstr(s, "stack"), "[other]"))
+			pm_flame_add(fl, side, jstr(s, "stack"),
+				     jnum(s, "samples") / total * b->stats.median);
+		else
+			other += jnum(s, "samples");
+	}
+	pm_flame_add(fl, side, "[other]", other / total * b->stats.median);
 	json_decref(stacks);
 }
 
@@ -334,9 +388,9 @@ static void flame_figure(FILE *f, const struct pm_flame *fl, int side, bool diff
 			 const char *caption, const char *name, double min)
 {
 	fputs("<figure class=\"flame\" data-side=\"", f);
-	esc(f, name);
+	put(f, name, NAME_MAX_CHARS);
 	fprintf(f, "\" data-kind=\"%s\"><figcaption>", diff ? "diff" : "side");
-	esc(f, caption);
+	pm_html_escape(f, caption);	/* made of names already cut */
 	fputs("</figcaption>\n", f);
 	pm_flame_svg(fl, f, side, diff, min, caption);
 	fputs("</figure>\n", f);
@@ -391,6 +445,44 @@ static void flames(FILE *f, const struct pm_bench_result *const *b,
 
 /* ---- the page ---- */
 
+static const char *si_str(const json_t *si, enum pm_fp_key key)
+{
+	return json_string_value(pm_sysinfo_at(si, key));
+}
+
+/* The machine of a side, as show's header says it, each field cut. */
+static void put_machine(FILE *f, const struct pm_result *r)
+{
+	const char *host = si_str(r->sysinfo, PM_FP_HOSTNAME);
+	const char *rel = si_str(r->sysinfo, PM_FP_KERNEL_RELEASE);
+	const char *cpu = si_str(r->sysinfo, PM_FP_CPU_MODEL_NAME);
+	const json_t *ncpu = pm_sysinfo_at(r->sysinfo, PM_FP_CPU_ONLINE);
+
+	if (host) {
+		put(f, host, NAME_MAX_CHARS);
+		fputs(": ", f);
+	}
+	fputs("Linux ", f);
+	put(f, rel ? rel : "?", NAME_MAX_CHARS);
+	fputc(' ', f);
+	put(f, si_str(r->sysinfo, PM_FP_KERNEL_MACHINE), NAME_MAX_CHARS);
+	if (cpu) {
+		fputs(", ", f);
+		put(f, cpu, NAME_MAX_CHARS);
+	}
+	if (json_is_integer(ncpu))
+		fprintf(f, " (%lld CPUs)", (long long)json_integer_value(ncpu));
+	if (r->created) {
+		fputs(", ", f);
+		put(f, r->created, NAME_MAX_CHARS);
+	}
+	if (r->label) {
+		fputs(" [", f);
+		put(f, r->label, NAME_MAX_CHARS);
+		fputc(']', f);
+	}
+}
+
 static const struct pm_bench_cmp *cmp_of(const struct pm_explanation *x, const char *name)
 {
 	size_t i;
@@ -436,19 +528,20 @@ static void bench_section(FILE *f, const char *name, const struct pm_result *con
 		b[k] = pm_result_find(r[k], name);
 		first = first ? first : b[k];
 	}
+	/* the id as the summary table's link to it: cut and encoded alike */
 	fputs("<section class=\"bench\" id=\"b-", f);
-	esc(f, name);
+	pm_html_fragment(f, name, NAME_MAX_CHARS);
 	fputs("\" data-bench=\"", f);
-	esc(f, name);
+	put(f, name, NAME_MAX_CHARS);
 	fputs("\">\n<h3>", f);
-	esc(f, name);
+	put(f, name, NAME_MAX_CHARS);
 	if (first && first->summary) {
 		fputs(": ", f);
-		esc(f, first->summary);
+		put(f, first->summary, TEXT_MAX_CHARS);
 	}
 	if (first && first->lmbench) {
 		fputs(" <span class=\"small\">(lmbench ", f);
-		esc(f, first->lmbench);
+		put(f, first->lmbench, NAME_MAX_CHARS);
 		fputs(")</span>", f);
 	}
 	fputs("</h3>\n", f);
@@ -459,17 +552,17 @@ static void bench_section(FILE *f, const char *name, const struct pm_result *con
 			c->verdict == PM_REGRESSION ? "regression" :
 			c->verdict == PM_IMPROVEMENT ? "improvement" : "other",
 			pm_verdict_name(c->verdict));
-		esc(f, text);
+		put_lines(f, text);
 		fputs("</pre>\n", f);
 		free(text);
 	}
 	for (k = 0; k < n; k++)
 		if (b[k] && b[k]->status != PM_BENCH_OK) {
 			fputs("<p class=\"small\">", f);
-			esc(f, names[k]);
+			put(f, names[k], NAME_MAX_CHARS);
 			fprintf(f, ": %s: ", b[k]->status == PM_BENCH_UNSUPPORTED ?
 				"not supported here" : "failed");
-			esc(f, b[k]->reason ? b[k]->reason : "");
+			put(f, b[k]->reason, TEXT_MAX_CHARS);
 			fputs("</p>\n", f);
 		}
 	fputs("<h4>Trials</h4>\n<p class=\"small\">Every timed trial, a lane and a colour per "
@@ -482,10 +575,33 @@ static void bench_section(FILE *f, const char *name, const struct pm_result *con
 	free(b);
 }
 
-int pm_report_html(const struct pm_result *const *r, const char *const *names,
+/* The sides' names as the page shows them: cut, and still unique. */
+static char **side_names(const char *const *names, size_t n)
+{
+	char **v = pm_xcalloc(n, sizeof(*v));
+	size_t k, j;
+
+	for (k = 0; k < n; k++) {
+		v[k] = cut(names[k], NAME_MAX_CHARS);
+		for (j = 0; j < k; j++)
+			if (!strcmp(v[j], v[k])) {
+				char *c = cut(names[k], NAME_MAX_CHARS - 8);
+
+				free(v[k]);
+				v[k] = pm_xasprintf("%s#%zu", c, k + 1);
+				free(c);
+				break;
+			}
+	}
+	return v;
+}
+
+int pm_report_html(const struct pm_result *const *r, const char *const *given,
 		   size_t n, const struct pm_explanation *x,
 		   const struct pm_report_opts *o, FILE *f)
 {
+	char **shown = side_names(given, n);
+	const char *const *names = (const char *const *)shown;
 	struct pm_table *t = pm_compare_table(r, names, n);
 	char *title, *now = pm_fmt_now("%Y-%m-%d %H:%M:%SZ", true);
 	size_t k, i;
@@ -499,34 +615,31 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"pmbench " PACKAGE_VERSION "\">\n<title>", f);
-	esc(f, title);
+	pm_html_escape(f, title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
-	esc(f, title);
+	pm_html_escape(f, title);
 	fprintf(f, "</h1>\n<p class=\"small\">Written by pmbench %s on %s. Every figure is per "
 		"operation. Plots are drawn from the result files; hover them for the figures.</p>\n",
 		PACKAGE_VERSION, now);
 
 	fputs("<h2 id=\"results\">Results</h2>\n<ul class=\"sides\">\n", f);
 	for (k = 0; k < n; k++) {
-		char *m = pm_render_machine(r[k]);
-
 		fputs("<li data-side=\"", f);
-		esc(f, names[k]);
+		put(f, names[k], NAME_MAX_CHARS);
 		fputs("\"><b>", f);
-		esc(f, names[k]);
+		put(f, names[k], NAME_MAX_CHARS);
 		fputs("</b>", f);
 		if (k == 0 && n > 1)
 			fputs(" (the baseline)", f);
 		fputs(": ", f);
-		esc(f, m);
+		put_machine(f, r[k]);
 		fputs(" <span class=\"small\">", f);
-		esc(f, r[k]->path ? r[k]->path : "");
+		put(f, r[k]->path, TEXT_MAX_CHARS);
 		if (r[k]->source && strcmp(r[k]->source, "run")) {
 			fputs(", ", f);
-			esc(f, r[k]->source);
+			put(f, r[k]->source, NAME_MAX_CHARS);
 		}
 		fputs("</span></li>\n", f);
-		free(m);
 	}
 	fputs("</ul>\n", f);
 	if (x) {
@@ -541,6 +654,7 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 		}
 	}
 	pm_table_class(t, "summary");
+	pm_table_html_max(t, NAME_MAX_CHARS);
 	pm_table_link_keys(t, "b-");
 	pm_table_print(t, f, PM_TABLE_HTML);
 	fprintf(f, "<p class=\"small\">The median of the timed trials and its 95%% interval%s; "
@@ -556,7 +670,7 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 		fputs("<h2 id=\"explain\">Explain</h2>\n<p class=\"small\">What <code>pmbench "
 		      "explain</code> says about these two results; each benchmark's evidence is "
 		      "also in its section below.</p>\n<pre class=\"explain\">", f);
-		esc(f, text);
+		put_lines(f, text);
 		fputs("</pre>\n", f);
 		free(text);
 	}
@@ -583,6 +697,9 @@ int pm_report_html(const struct pm_result *const *r, const char *const *names,
 		free(seen);
 	}
 	fputs("</body>\n</html>\n", f);
+	for (k = 0; k < n; k++)
+		free(shown[k]);
+	free(shown);
 	free(title);
 	free(now);
 	return ferror(f) ? -EIO : 0;

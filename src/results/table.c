@@ -9,6 +9,7 @@
 #include <math.h>
 #include <sys/types.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@ struct pm_table {
 	size_t nrows;
 	bool no_head;
 	size_t indent, wrap;
+	size_t html_max;	/* characters of a text HTML shows; 0: all */
 	char *cls, *link;
 };
 
@@ -121,6 +123,11 @@ void pm_table_link_keys(struct pm_table *t, const char *prefix)
 {
 	free(t->link);
 	t->link = prefix ? pm_xstrdup(prefix) : NULL;
+}
+
+void pm_table_html_max(struct pm_table *t, size_t max)
+{
+	t->html_max = max;
 }
 
 void pm_table_row(struct pm_table *t, const char *key)
@@ -471,18 +478,73 @@ static void print_csv(const struct pm_table *t, FILE *f)
 	}
 }
 
-void pm_html_escape(FILE *f, const char *s)
+size_t pm_text_prefix(const char *s, size_t max)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	size_t n = 0, at;
+
+	/* a character starts at every byte that is not a continuation */
+	for (at = 0; s[at]; at++)
+		if (((unsigned char)s[at] & 0xc0) != 0x80 && n++ == max)
+			break;
+	return at;
+}
+
+void pm_html_escape_max(FILE *f, const char *s, size_t max)
+{
+	size_t len, i;
+
+	if (!s || !max)
+		return;
+	len = pm_text_prefix(s, max);
+	/* cut: the last character shown is the ellipsis */
+	if (s[len])
+		len = pm_text_prefix(s, max - 1);
+	for (i = 0; i < len; i++) {
+		switch (s[i]) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		case '\t': case '\n': case '\r': fputc(s[i], f); break;
+		default:
+			/* other control characters are not allowed in HTML */
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+				fputs("\xef\xbf\xbd", f);	/* U+FFFD */
+			else
+				fputc(s[i], f);
 		}
 	}
+	if (s[len])
+		fputs("…", f);
+}
+
+void pm_html_fragment(FILE *f, const char *s, size_t max)
+{
+	size_t len, i;
+
+	if (!s || !max)
+		return;
+	len = pm_text_prefix(s, max);
+	if (s[len])
+		len = pm_text_prefix(s, max - 1);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		/* URL's unreserved characters, whatever the locale */
+		if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+		    strchr("-._~", c))
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+	if (s[len])
+		fputs("%E2%80%A6", f);	/* the ellipsis */
+}
+
+void pm_html_escape(FILE *f, const char *s)
+{
+	pm_html_escape_max(f, s, SIZE_MAX);
 }
 
 void pm_md_escape(FILE *f, const char *s)
@@ -504,6 +566,11 @@ void pm_md_escape(FILE *f, const char *s)
 	}
 }
 
+static void html_text(const struct pm_table *t, FILE *f, const char *s)
+{
+	pm_html_escape_max(f, s, t->html_max ? t->html_max : SIZE_MAX);
+}
+
 static void print_html(const struct pm_table *t, FILE *f)
 {
 	size_t r, c;
@@ -511,7 +578,7 @@ static void print_html(const struct pm_table *t, FILE *f)
 	fputs("<table", f);
 	if (t->cls) {
 		fputs(" class=\"", f);
-		pm_html_escape(f, t->cls);
+		html_text(t, f, t->cls);
 		fputc('"', f);
 	}
 	fputs(">\n", f);
@@ -521,7 +588,7 @@ static void print_html(const struct pm_table *t, FILE *f)
 			if (!shown(t, c))
 				continue;
 			fputs(t->cols[c].flags & PM_COL_LEFT ? "<th>" : "<th class=\"n\">", f);
-			pm_html_escape(f, t->cols[c].head);
+			html_text(t, f, t->cols[c].head);
 			fputs("</th>", f);
 		}
 		fputs("</tr></thead>\n", f);
@@ -532,14 +599,14 @@ static void print_html(const struct pm_table *t, FILE *f)
 
 		if (row->span) {
 			fprintf(f, "<tr><th colspan=\"%zu\">", t->ncols);
-			pm_html_escape(f, row->span);
+			html_text(t, f, row->span);
 			fputs("</th></tr>\n", f);
 			continue;
 		}
 		fputs("<tr", f);
 		if (row->key) {
 			fputs(" data-key=\"", f);
-			pm_html_escape(f, row->key);
+			html_text(t, f, row->key);
 			fputc('"', f);
 		}
 		fputc('>', f);
@@ -551,20 +618,20 @@ static void print_html(const struct pm_table *t, FILE *f)
 			fputs(t->cols[c].flags & PM_COL_LEFT ? "<td" : "<td class=\"n\"", f);
 			if (raw && *raw) {
 				fputs(" data-v=\"", f);
-				pm_html_escape(f, raw);
+				html_text(t, f, raw);
 				fputc('"', f);
 			}
 			fputc('>', f);
 			if (c == 0 && t->link && row->key) {
 				fputs("<a href=\"#", f);
-				pm_html_escape(f, t->link);
-				pm_html_escape(f, row->key);
+				html_text(t, f, t->link);
+				pm_html_fragment(f, row->key, t->html_max ? t->html_max : SIZE_MAX);
 				fputs("\">", f);
-				pm_html_escape(f, text_of(t, r, c));
+				html_text(t, f, text_of(t, r, c));
 				fputs("</a></td>", f);
 				continue;
 			}
-			pm_html_escape(f, text_of(t, r, c));
+			html_text(t, f, text_of(t, r, c));
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

@@ -44,6 +44,9 @@ void pm_table_wrap_at(struct pm_table *t, size_t width);
  * key links to "#" prefix key (NULL: no links). */
 void pm_table_class(struct pm_table *t, const char *cls);
 void pm_table_link_keys(struct pm_table *t, const char *prefix);
+/* HTML: show at most max characters of a head, key or cell, a longer
+ * one cut with an ellipsis (0, the default: all of it). */
+void pm_table_html_max(struct pm_table *t, size_t max);
 
 /* Start a row; key (may be NULL) becomes data-key="..." in HTML. */
 void pm_table_row(struct pm_table *t, const char *key);
@@ -69,7 +72,19 @@ void pm_table_print(const struct pm_table *t, FILE *f,
 
 /* Helpers the views share. */
 void pm_csv_field(FILE *f, const char *s);
+/* Text for HTML, between tags or in a quoted attribute: markup
+ * characters and quotes as references, control characters but tab and
+ * line breaks as U+FFFD; NULL writes nothing. */
 void pm_html_escape(FILE *f, const char *s);
+/* The same, at most max characters (code points) of s: a longer s is
+ * cut, its last shown character an ellipsis. */
+void pm_html_escape_max(FILE *f, const char *s, size_t max);
+/* The same cut of s as a fragment of a link (href="#...") and an id:
+ * every byte but ASCII letters, digits and -._~ percent-encoded, so
+ * that the link finds the id whatever s holds (blanks, quotes). */
+void pm_html_fragment(FILE *f, const char *s, size_t max);
+/* Bytes of the first max characters (code points) of UTF-8 text. */
+size_t pm_text_prefix(const char *s, size_t max);
 /* Markdown: escape what would start markup in running text. */
 void pm_md_escape(FILE *f, const char *s);
 /* Display width of UTF-8 text (code points; the tables use no wide

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The fuzz targets as plain programs: the seeds and every input that once
 # failed (tests/fuzz/regress) go through the readers, importers and the
-# event-list parser, and through every renderer of what they accept.
+# event-list parser, and through every renderer of what they accept (the
+# HTML report of one result file, and of two one after the other).
 . "$TEST_LIB"
 
 R="$TEST_BUILDDIR/tests/fuzz"
@@ -21,5 +22,10 @@ replay result $(find "$TEST_DATA" -name '*.json') "$F/regress/result"
 replay lmbench "$TEST_DATA"/seeds/* "$F/regress/lmbench"
 replay aim9 "$TEST_DATA"/seeds/* "$F/regress/aim9"
 replay events "$TEST_SRCDIR"/events/*.events "$F/seeds/events" "$F/regress/events"
+# the report: of one file, and of two one after the other (OLD NEW)
+for d in "$TEST_DATA"/explain/*/; do
+	[ -f "$d/old.json" ] && cat "$d/old.json" "$d/new.json" > "$T/pair-$(basename "$d").json"
+done
+replay report "$F/seeds/report" "$TEST_DATA"/*.json "$T"/pair-*.json "$F/regress/report"
 
 finish

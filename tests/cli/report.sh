@@ -49,16 +49,138 @@ expect_status 2 "report of a directory"
 pm report -o "$T/x.html" @nosuchrun
 expect_status 2
 
+# Hostile result files: a real fixture with a script in every string
+# value, each tagged pwID (hostile.awk: ID numbers the value's JSON
+# path and occurrence; the map says which is which).
+fix="$TEST_DATA/explain/paravirt"
+cat > "$T/hostile.awk" <<'EOF'
+# Every string value of pretty-printed result files (a value a line)
+# replaced by a payload tagged pwID: ID numbers the JSON path and the
+# occurrence in its file, the same in every file but under sysinfo,
+# whose values differ (fingerprint differences).  A stack gets two
+# frames of payload, kernel.config a key of payload.  Two benchmarks go
+# first: one unsupported (its reason), one of measured values (its unit).
+# Each tag and its path go to the file map.
+function payload(id) {
+	return "<i>pw" id "</i>&x\\\"'><script>document.documentElement.setAttribute('data-pwned','" id "')</script><img src=x onerror=\\\"document.documentElement.setAttribute('data-pwned','" id "')\\\">"
+}
+function tag(path,   id) {
+	if (!(path in num))
+		num[path] = ++npaths
+	id = num[path] "-" (++seen[path])
+	if (path ~ /^sysinfo/)
+		id = id "-" nfile
+	print id, path > map
+	return id
+}
+function where(key,   p, i) {
+	p = ""
+	for (i = 1; i <= depth; i++)
+		if (stack[i] != "")
+			p = p stack[i] "."
+	return p key
+}
+function line(s,   key, pre, comma, v) {
+	key = ""
+	if (s ~ /^ *"[^"]*": /) {
+		key = s
+		sub(/^ *"/, "", key)
+		sub(/".*/, "", key)
+	}
+	if (s ~ /[{[]$/) {
+		stack[++depth] = key
+	} else if (s ~ /^ *[]}]/) {
+		depth--
+	} else if (s ~ /^ *"[^"]*": ".*",?$/ && key !~ /^(format|status)$/) {
+		comma = s ~ /,$/ ? "," : ""
+		pre = s
+		sub(/": ".*/, "\": ", pre)
+		v = payload(tag(where(key)))
+		if (key == "stack")
+			v = v ";" payload(tag(where(key)))
+		s = pre "\"" v "\"" comma
+	} else if (key == "" && s ~ /^ *".*",?$/) {
+		comma = s ~ /,$/ ? "," : ""
+		pre = s
+		sub(/".*/, "", pre)
+		s = pre "\"" payload(tag(where("[]"))) "\"" comma
+	}
+	print s > out
+}
+FNR == 1 { depth = 0; split("", seen); nfile++; out = FILENAME ".hostile" }
+{ line($0) }
+/^ *"config": \{$/ { print "\"" payload(tag(where("key"))) "\": \"y\"," > out }
+/^ *"benchmarks": \[$/ {
+	n = split("{|\"name\": \"u\",|\"unit\": \"u\",|\"status\": \"unsupported\",|" \
+		"\"reason\": \"r\"|},|{|\"name\": \"m\",|\"unit\": \"u\",|\"summary\": \"s\",|" \
+		"\"status\": \"ok\",|\"values\": [10, 11, 12, 13, 14],|" \
+		"\"stats\": {\"n\": 5, \"median_ns\": 12, \"converged\": true}|},", add, "|")
+	for (i = 1; i <= n; i++)
+		line(add[i])
+}
+EOF
+mkdir -p "$T/hostile"
+cp "$fix/old.json" "$T/hostile/old.json"
+# and a file name of markup
+cp "$fix/new.json" "$T/hostile/new<pwpath>&'\".json"
+(cd "$T/hostile" && awk -v map=map -f "$T/hostile.awk" old.json new*.json) ||
+	fail "hostile.awk failed"
+pm report -o "$T/hostile.html" "$T/hostile/old.json.hostile" "$T"/hostile/new*.json.hostile
+expect_status 0 "report of hostile files"
+h="$T/hostile.html"
+# markup only escaped: no tag of a payload, nothing escaped twice
+grep -Eq '<i>|<script|<img|<pwpath' "$h" && fail "hostile files: markup from a result file in the page"
+grep -Eq '&amp;(lt|gt|quot|amp|#39);' "$h" && fail "hostile files: text escaped twice"
+grep -Fq "&lt;i&gt;pw2-1&lt;/i&gt;&amp;x&quot;&#39;&gt;&lt;script&gt;" "$h" ||
+	fail "hostile files: the label is not shown escaped"
+grep -Fq '&lt;pwpath&gt;&amp;&#39;&quot;.json' "$h" || fail "hostile files: the path is not shown escaped"
+grep -Fq '<pre class="explain">' "$h" || fail "hostile files: no explain section"
+# every link of the summary table finds its section, ids are unique
+grep -o 'href="#[^"]*"' "$h" | sed 's/^href="#//; s/"$//' | sort -u > "$T/links"
+grep -o ' id="[^"]*"' "$h" | sed 's/^ id="//; s/"$//' | sort > "$T/ids"
+[ "$(wc -l < "$T/links")" -eq 9 ] || fail "hostile files: $(wc -l < "$T/links") links, expected 9 (a benchmark each)"
+[ -z "$(sort -u "$T/ids" | comm -23 "$T/links" -)" ] || fail "hostile files: a link finds no section"
+[ -z "$(uniq -d "$T/ids")" ] || fail "hostile files: an id used twice: $(uniq -d "$T/ids" | head -1)"
+# every value the page shows, shown escaped: at least one of its tags
+for path in label source created benchmarks.name benchmarks.summary benchmarks.unit \
+	benchmarks.lmbench benchmarks.reason benchmarks.counters.events.name \
+	benchmarks.counters.events.reason benchmarks.hotspots.stacks.stack \
+	benchmarks.hotspots.symbols.name sysinfo.hostname sysinfo.kernel.release \
+	sysinfo.kernel.machine sysinfo.cpu.model_name sysinfo.kernel.cmdline; do
+	found=no
+	for id in $(awk -v p="$path" '$2 == p { print $1 }' "$T/hostile/map"); do
+		grep -Fq "&lt;i&gt;pw$id&lt;/i&gt;" "$h" && { found=yes; break; }
+	done
+	[ "$found" = yes ] || fail "hostile files: no $path in the page"
+done
+
+# A text megabytes long is shown cut: the label, the host name, and the
+# first benchmark's name, summary, counter reason and stack add little
+# to the page (the label was once copied into it about 29 times).
+awk 'BEGIN { s = "L"; while (length(s) < 2000000) s = s s; s = "<long>" s }
+/^ *"(label|hostname|name|summary|reason|stack)": "/ && !done[$1]++ { sub(/": ".*"/, "\": \"" s "\"") }
+{ print }' "$fix/old.json" > "$T/long.json"
+pm report -o "$T/short.html" "$fix/old.json" "$fix/new.json"
+expect_status 0 "report of the fixture"
+status=0
+timeout 120 "$PMBENCH" report -o "$T/long.html" "$T/long.json" "$fix/new.json" 2>"$T/err" || status=$?
+expect_status 0 "report of megabyte-long texts"
+in=$(wc -c < "$T/long.json") short=$(wc -c < "$T/short.html") long=$(wc -c < "$T/long.html")
+ge "$in" 12000000 || fail "long.json is only $in bytes"
+le "$long" $((short + 100000)) || fail "megabyte-long texts make a page of $long bytes (the fixture's: $short)"
+grep -q '&lt;long&gt;LLLL*…' "$T/long.html" || fail "no long text shown cut"
+
 command -v chromium >/dev/null 2>&1 ||
 	{ [ "$fails" -eq 0 ] || finish; skip "chromium is not installed (apt-get install chromium): the page was not checked in a browser"; }
 
-# Load the page in the browser and take the document it built.
+# Load the page in the browser and take the document it built (into
+# $T/$2, default dom.html).
 browse() {
 	mkdir -p "$T/profile"
 	timeout 300 chromium --headless --no-sandbox --disable-gpu --disable-quic \
 		--no-first-run --disable-background-networking --disable-component-update \
 		--disable-sync --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
-		--dump-dom "file://$1" >"$T/dom.html" 2>"$T/browser.err"
+		--dump-dom "file://$1" >"$T/${2:-dom.html}" 2>"$T/browser.err"
 }
 browse "$T/r.html" || browse "$T/r.html" || { fail "chromium could not load the page"; sed 's/^/  /' "$T/browser.err" | tail -5 >&2; finish; }
 grep -q '</html>' "$T/dom.html" || fail "no document from the browser"
@@ -127,5 +249,17 @@ for b in null pipe; do
 done
 # the process is the frame above the base
 grep -q '<title>pmbench: ' "$T/dom.html" || fail "no process frame in the flame graphs"
+
+# The hostile page in the browser: no payload ran (each would mark the
+# root element), none became an element (attribute values aside), and
+# the browser shows them as text.
+browse "$h" hdom.html || browse "$h" hdom.html || fail "chromium could not load the hostile page"
+grep -q '</html>' "$T/hdom.html" || fail "hostile page: no document from the browser"
+grep -o '<html[^>]*>' "$T/hdom.html" | grep -q 'data-pwned' &&
+	fail "hostile page: a payload ran ($(grep -o 'data-pwned="[^"]*"' "$T/hdom.html"))"
+sed 's/="[^"]*"//g' "$T/hdom.html" | grep -Eq '<(i|script|img|pwpath)[ >]' &&
+	fail "hostile page: a payload became an element"
+n=$(grep -o '&lt;i&gt;pw[0-9-]*&lt;/i&gt;' "$T/hdom.html" | sort -u | wc -l)
+ge "$n" 40 || fail "hostile page: the browser shows $n payloads as text, expected 40 or more"
 
 finish

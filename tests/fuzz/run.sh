@@ -15,11 +15,21 @@ for name in "$@"; do
 	# seed corpora from tests/data (and the event alias files)
 	case $name in
 	result) find "$src/tests/data" -name '*.json' -exec cp {} "$seeds/" \; ;;
+	# one file, or two one after the other (explain's fixtures)
+	report)
+		cp "$src"/tests/fuzz/seeds/report/* "$seeds/"
+		find "$src/tests/data" -maxdepth 1 -name '*.json' -exec cp {} "$seeds/" \;
+		for d in "$src"/tests/data/explain/*/; do
+			[ -f "$d/old.json" ] && [ -f "$d/new.json" ] &&
+				cat "$d/old.json" "$d/new.json" > "$seeds/pair-$(basename "$d").json"
+		done ;;
 	lmbench|aim9) cp "$src"/tests/data/seeds/* "$seeds/" ;;
 	events) cp "$src"/events/*.events "$src"/tests/fuzz/seeds/events/* "$seeds/" ;;
 	esac
 	dict=
 	[ -f "$src/tests/fuzz/seeds/$name.dict" ] && dict="-dict=$src/tests/fuzz/seeds/$name.dict"
+	# the report reads result files: the reader's words
+	[ "$name" = report ] && dict="-dict=$src/tests/fuzz/seeds/result.dict"
 	echo "fuzz-$name: ${time}s"
 	times > "fuzz-$name.times"
 	before=$(awk 'function s(x) { sub(/s$/, "", x); split(x, a, "m"); return a[1] * 60 + a[2] }
