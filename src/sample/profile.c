@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@
 #define TOP_STACKS 400		/* distinct stacks kept for folded output */
 #define MAX_FRAMES 128
 
+/* Classic BPF JIT code on the seccomp path: it has no symbol of its own */
+#define SECCOMP_NAME "seccomp_filter (classic BPF)"
+#define SECCOMP_OBJECT "[seccomp]"
+
 struct pm_profiler {
 	struct pm_profile_opts opts;
 	struct pm_kernel_syms ksyms;
@@ -38,6 +43,9 @@ struct proc {
 	char comm[32];
 	struct pm_maps maps;
 	bool started;		/* one of the processes we were asked to sample */
+	/* /proc/PID/status Seccomp: and Seccomp_filters:, -1 unknown; a
+	 * filter stays for life (fork and exec keep it), so the most seen */
+	int seccomp_mode, seccomp_filters;
 };
 
 struct pm_profile {
@@ -122,7 +130,39 @@ static struct proc *proc_add(struct pm_profile *pr, pid_t pid)
 	memset(x, 0, sizeof(*x));
 	x->pid = pid;
 	x->maps.pid = pid;
+	x->seccomp_mode = x->seccomp_filters = -1;
 	return x;
+}
+
+/* The value of a "Key:\tN" line of a status file, -1 when absent. */
+static int status_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == ':')
+			return atoi(p + n + 1);
+	return -1;
+}
+
+/* Seccomp mode and filter count of a live process (the kernel says the
+ * count since 5.9); kept when it is gone, never lowered. */
+static void read_seccomp(struct proc *x)
+{
+	char path[64], *text;
+	int mode, filters;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)x->pid);
+	if (pm_read_file(path, &text, NULL))
+		return;
+	mode = status_value(text, "Seccomp");
+	filters = status_value(text, "Seccomp_filters");
+	free(text);
+	if (mode > x->seccomp_mode)
+		x->seccomp_mode = mode;
+	if (filters > x->seccomp_filters)
+		x->seccomp_filters = filters;
 }
 
 static void proc_remove(struct pm_profile *pr, struct proc *x)
@@ -162,6 +202,9 @@ int pm_profile_begin(struct pm_profile **out, struct pm_profiler *p,
 		free(p->kernel_unavailable);
 		p->kernel_unavailable = pm_xstrdup(pm_sampler_kernel_unavailable(pr->s));
 		p->kernel_sampled = false;
+	} else if (p->ksyms.core) {
+		/* BPF programs loaded since the last pass (root only) */
+		pm_kernel_jit_refresh(&p->ksyms);
 	}
 	pr->started = pm_xcalloc((size_t)npids, sizeof(pid_t));
 	for (i = 0; i < npids; i++) {
@@ -171,6 +214,7 @@ int pm_profile_begin(struct pm_profile **out, struct pm_profiler *p,
 		x->started = true;
 		pr->started[pr->nstarted++] = pid;
 		read_comm(pid, x->comm, sizeof(x->comm));
+		read_seccomp(x);
 		pm_maps_from_proc(&x->maps, pid, NULL);
 	}
 	pr->symbols = json_object();
@@ -198,6 +242,8 @@ struct frame {
 	bool kernel;
 	uint64_t size;
 	bool exact;
+	uint64_t addr;
+	const struct pm_jit_sym *jit;	/* BPF program or other code made at run time */
 };
 
 static const char *base_name(const char *path)
@@ -214,11 +260,84 @@ static void kernel_frame(struct pm_profile *pr, uint64_t addr, struct frame *f)
 
 	memset(f, 0, sizeof(*f));
 	f->kernel = true;
+	f->addr = addr;
 	f->object = module ? module : "[kernel]";
 	if (s) {
+		struct pm_jit_sym *j = pm_kernel_jit(&pr->p->ksyms, s);
+
 		f->name = s->name;
 		f->size = s->size;
 		f->exact = s->size_exact;
+		if (j && j->kind == PM_JIT_BPF)
+			pm_jit_prog_info(j);	/* once: type, attach point */
+		f->jit = j;
+	}
+}
+
+/* The seccomp path's functions, one of which calls the filters. */
+static bool seccomp_caller(const char *name)
+{
+	static const char *const callers[] = {
+		"__seccomp_filter*", "seccomp_run_filters*", "__secure_computing*",
+		"secure_computing*", "syscall_trace_enter*",
+	};
+	size_t i;
+
+	for (i = 0; name && i < PM_ARRAY_SIZE(callers); i++)
+		if (!fnmatch(callers[i], name, 0))
+			return true;
+	return false;
+}
+
+/* Where JIT images live: outside the kernel image's text, in the
+ * module area (x86-64: from 0xffffffffa0000000 up to the fixmap).  Other
+ * architectures keep entry trampolines outside the text too: no guess. */
+static bool in_jit_area(const struct pm_kernel_syms *k, uint64_t a)
+{
+#if defined(__x86_64__)
+	return k->stext && k->etext && (a < k->stext || a >= k->etext) &&
+	       a >= 0xffffffffa0000000ull && a < 0xffffffffff000000ull;
+#else
+	(void)k;
+	(void)a;
+	return false;
+#endif
+}
+
+static bool has_seccomp_filters(struct proc *x)
+{
+	if (!x)
+		return false;
+	if (x->seccomp_mode < 0)
+		read_seccomp(x);
+	return x->seccomp_filters > 0 || x->seccomp_mode == 2;
+}
+
+/*
+ * Name a seccomp filter's time.  Seccomp filters are classic BPF,
+ * converted and JIT-compiled with no kallsyms entry and no KSYMBOL
+ * record, so their samples have no symbol.  A kernel leaf that resolves
+ * to nothing (no kallsyms, vmlinux or BPF ksymbol range) in a process
+ * with seccomp filters is called the seccomp filter when:
+ *  - its caller in the kernel call chain is the seccomp path
+ *    (__seccomp_filter, __secure_computing, syscall_trace_enter ...):
+ *    confirmed; or
+ *  - the chain ends at the leaf (the unwinder could not leave JIT code)
+ *    and the address is in the JIT area: no other unnamed code runs
+ *    there in such a process but a classic socket filter (SO_ATTACH_FILTER),
+ *    which pmbench's benchmarks do not install.
+ * A leaf with a caller outside the seccomp path stays [unknown].
+ */
+static void name_seccomp(struct pm_profile *pr, struct proc *x, struct frame *kern,
+			 size_t nk)
+{
+	bool caller = nk > 1 && kern[1].name;
+
+	if (!nk || kern[0].name || !has_seccomp_filters(x))
+		return;
+	if (caller ? seccomp_caller(kern[1].name) : in_jit_area(&pr->p->ksyms, kern[0].addr)) {
+		kern[0].name = SECCOMP_NAME;
+		kern[0].object = SECCOMP_OBJECT;
 	}
 }
 
@@ -252,6 +371,12 @@ static void count_symbol(struct pm_profile *pr, const struct frame *f,
 			      "samples", (json_int_t)0);
 		if (!f->kernel)
 			json_object_set_new(o, "syscall_samples", json_integer(0));
+		if (f->jit && f->jit->prog_id)
+			json_object_set_new(o, "bpf_prog_id", json_integer(f->jit->prog_id));
+		if (f->jit && f->jit->prog_type)
+			json_object_set_new(o, "bpf_prog_type", json_string(f->jit->prog_type));
+		if (f->jit && f->jit->attach)
+			json_object_set_new(o, "bpf_attach", json_string(f->jit->attach));
 		json_object_set_new(pr->symbols, key, o);
 	}
 	json_object_set_new(o, "samples",
@@ -385,6 +510,7 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 		pr->kernel_samples++;
 		if (!nk)
 			kernel_frame(pr, r->u.sample.ip, &kern[nk++]);
+		name_seccomp(pr, x, kern, nk);
 		leaf = &kern[0];
 	} else {
 		if (!nu)
@@ -396,6 +522,19 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 		pr->resolved++;
 	count_symbol(pr, leaf, at_syscall);
 	count_stack(pr, x ? x->comm : "[unknown]", user, nu, kern, nk);
+}
+
+/* Kernel code registered or gone: BPF programs, trampolines, kprobe slots. */
+static void jit_record(struct pm_profile *pr, const struct pm_record *r)
+{
+	struct pm_jit_syms *j = &pr->p->ksyms.jit;
+	enum pm_jit_kind kind = r->u.ksymbol.type == PM_KSYM_BPF ? PM_JIT_BPF :
+				r->u.ksymbol.type == PM_KSYM_OOL ? PM_JIT_OOL : PM_JIT_OTHER;
+
+	if (r->u.ksymbol.unregister)
+		pm_jit_remove(j, r->u.ksymbol.addr);
+	else
+		pm_jit_add(j, r->u.ksymbol.addr, r->u.ksymbol.len, kind, r->u.ksymbol.name);
 }
 
 static void on_record(const struct pm_record *r, void *arg)
@@ -428,6 +567,9 @@ static void on_record(const struct pm_record *r, void *arg)
 		if (parent) {
 			pm_maps_copy(&x->maps, &parent->maps, x->pid);
 			memcpy(x->comm, parent->comm, sizeof(x->comm));
+			/* a child has its parent's filters (and may add more) */
+			x->seccomp_mode = parent->seccomp_mode;
+			x->seccomp_filters = parent->seccomp_filters;
 		}
 		break;
 	}
@@ -450,11 +592,33 @@ static void on_record(const struct pm_record *r, void *arg)
 	case PM_REC_LOST:
 		pr->lost += r->u.lost.lost;
 		break;
+	case PM_REC_KSYMBOL:
+		jit_record(pr, r);
+		break;
+	case PM_REC_BPF_EVENT:
+		/* loaded: its ranges (KSYMBOL records just before) get its id */
+		if (r->u.bpf.type == 1)
+			pm_jit_set_prog(&pr->p->ksyms.jit, r->u.bpf.tag, r->u.bpf.id);
+		break;
 	}
+}
+
+void pm_profile_record(struct pm_profile *pr, const struct pm_record *r)
+{
+	on_record(r, pr);
 }
 
 void pm_profile_drain(struct pm_profile *pr)
 {
+	int i;
+
+	/* a workload may install a filter after it started (a wrapper) */
+	for (i = 0; i < pr->nstarted; i++) {
+		struct proc *x = proc_find(pr, pr->started[i]);
+
+		if (x)
+			read_seccomp(x);
+	}
 	pm_sampler_drain(pr->s, on_record, pr);
 }
 
@@ -549,6 +713,19 @@ static json_t *stack_list(struct pm_profile *pr)
 	return out;
 }
 
+/* The seccomp state of the benchmark's own process (the first sampled). */
+static void seccomp_state(struct pm_profile *pr, json_t *h)
+{
+	struct proc *x = pr->nstarted ? proc_find(pr, pr->started[0]) : NULL;
+
+	if (x)
+		read_seccomp(x);
+	json_object_set_new(h, "seccomp_mode", x && x->seccomp_mode >= 0 ?
+			    json_integer(x->seccomp_mode) : json_null());
+	json_object_set_new(h, "seccomp_filters", x && x->seccomp_filters >= 0 ?
+			    json_integer(x->seccomp_filters) : json_null());
+}
+
 json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 		       double pass_ns)
 {
@@ -584,6 +761,7 @@ json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 			    json_string(p->kernel_unavailable) : json_null());
 	/* user-only sampling charges kernel time to the calling user frame */
 	json_object_set_new(h, "kernel_sampled", json_boolean(p->kernel_sampled));
+	seccomp_state(pr, h);
 	if (p->unwinder)
 		json_object_set_new(h, "unwound_share", pr->user_stacks ?
 				    json_real((double)pr->unwound / (double)pr->user_stacks) :

@@ -41,6 +41,9 @@ int pm_profile_enable(struct pm_profile *pr);
 int pm_profile_disable(struct pm_profile *pr);
 /* Take in what the buffers hold; call between chunks of the loop. */
 void pm_profile_drain(struct pm_profile *pr);
+struct pm_record;
+/* Take in one parsed record as the drain does (tests feed crafted ones). */
+void pm_profile_record(struct pm_profile *pr, const struct pm_record *r);
 /*
  * Finish: the hotspots object of the result file (pmbench-result(5)).
  * ops: operations run while sampling; median_ns: the timed latency per

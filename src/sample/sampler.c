@@ -22,11 +22,18 @@
 
 #define RING_PAGES 256		/* data pages per buffer (1 MiB), halved while
 				   perf_event_mlock_kb refuses it */
+#define SIDEBAND_PAGES 8	/* per CPU, for the few KSYMBOL/BPF_EVENT records */
+
+/* PERF_RECORD_KSYMBOL and PERF_RECORD_BPF_EVENT: Linux 5.1 headers */
+#ifdef PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER
+#define HAVE_KSYMBOL 1
+#endif
 
 struct ring {
 	int fd;
 	void *base;		/* header page + data */
 	size_t data_size;
+	bool sideband;		/* CPU-wide, KSYMBOL/BPF_EVENT only, always enabled */
 };
 
 struct pm_sampler {
@@ -57,6 +64,11 @@ static void fill_attr(struct perf_event_attr *a, const struct pm_sampler_opts *o
 	a->exclude_hv = 1;
 	a->exclude_kernel = !o->kernel;
 	a->exclude_guest = 1;
+#ifdef HAVE_KSYMBOL
+	/* BPF JIT images and trampolines, named as they come and go */
+	a->ksymbol = 1;
+	a->bpf_event = 1;
+#endif
 	if (o->dwarf) {
 		/* the stack copy replaces frame-pointer walking in user space */
 		a->exclude_callchain_user = 1;
@@ -68,6 +80,81 @@ static void fill_attr(struct perf_event_attr *a, const struct pm_sampler_opts *o
 static int open_one(struct perf_event_attr *a, pid_t pid, int cpu)
 {
 	return pm_perf_event_open(a, pid, cpu, -1, 0);
+}
+
+static bool wants_ksymbols(const struct perf_event_attr *a)
+{
+#ifdef HAVE_KSYMBOL
+	return a->ksymbol;
+#else
+	(void)a;
+	return false;
+#endif
+}
+
+/* Map r's buffer, halving from pages while perf_event_mlock_kb refuses. */
+static int map_ring(struct pm_sampler *s, struct ring *r, size_t pages, struct pm_err *e)
+{
+	for (;; pages /= 2) {
+		r->data_size = pages * s->page;
+		r->base = mmap(NULL, r->data_size + s->page, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, r->fd, 0);
+		if (r->base != MAP_FAILED || pages <= 8 ||
+		    (errno != EPERM && errno != ENOMEM))
+			break;
+	}
+	if (r->base == MAP_FAILED) {
+		r->base = NULL;
+		return pm_err_set(e, -errno, "cannot map the sample buffer: %s "
+				  "(perf_event_mlock_kb too small?)", strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * KSYMBOL and BPF_EVENT records reach a task's events only for code the
+ * task itself loads; a program another process loads while we sample
+ * (a daemon, a tracer) is reported to CPU-wide events.  One dummy event
+ * per CPU for them, as perf's side-band event; where CPU-wide events
+ * are not allowed (perf_event_paranoid, not root) there is none, and
+ * programs loaded before the pass are read from bpf(2) or kallsyms.
+ */
+static void open_sideband(struct pm_sampler *s)
+{
+#ifdef HAVE_KSYMBOL
+	struct perf_event_attr a;
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_CONF), cpu, fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;	/* the trailer's layout */
+	a.sample_id_all = 1;
+	a.ksymbol = 1;
+	a.bpf_event = 1;
+	s->rings = pm_xrealloc(s->rings, (size_t)(s->n + (ncpu > 0 ? ncpu : 0)) *
+			       sizeof(*s->rings));
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		struct ring *r = &s->rings[s->n];
+
+		fd = open_one(&a, -1, cpu);
+		if (fd == -ENODEV || fd == -EINVAL)
+			continue;	/* offline */
+		if (fd < 0)
+			return;		/* not allowed: none at all */
+		memset(r, 0, sizeof(*r));
+		r->fd = fd;
+		r->sideband = true;
+		if (map_ring(s, r, SIDEBAND_PAGES, NULL)) {
+			close(fd);
+			return;
+		}
+		s->n++;
+	}
+#else
+	(void)s;
+#endif
 }
 
 /* Pick the event: cycles when a PMU counts it here, else cpu-clock. */
@@ -120,7 +207,6 @@ int pm_sampler_open(struct pm_sampler **out, const pid_t *pids, int npids,
 	struct perf_event_attr a;
 	struct pm_sampler_opts opts = *o;
 	int i, err, ncpu;
-	size_t pages;
 
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -135,6 +221,14 @@ int pm_sampler_open(struct pm_sampler **out, const pid_t *pids, int npids,
 	memset(&a, 0, sizeof(a));
 	fill_attr(&a, &opts, s->sample_type, s->regs_mask);
 	err = choose_event(s, &opts, &a);
+#ifdef HAVE_KSYMBOL
+	if (err == -EINVAL) {
+		/* a kernel older than 5.1 knows no ksymbol records */
+		a.ksymbol = 0;
+		a.bpf_event = 0;
+		err = choose_event(s, &opts, &a);
+	}
+#endif
 	if ((err == -EACCES || err == -EPERM) && opts.kernel) {
 		long paranoid = 2;
 
@@ -174,25 +268,15 @@ int pm_sampler_open(struct pm_sampler **out, const pid_t *pids, int npids,
 		}
 		r->fd = fd;
 		s->n++;
-		for (pages = RING_PAGES;; pages /= 2) {
-			r->data_size = pages * s->page;
-			r->base = mmap(NULL, r->data_size + s->page, PROT_READ | PROT_WRITE,
-				       MAP_SHARED, r->fd, 0);
-			if (r->base != MAP_FAILED || pages <= 8 ||
-			    (errno != EPERM && errno != ENOMEM))
-				break;
-		}
-		if (r->base == MAP_FAILED) {
-			r->base = NULL;
-			err = pm_err_set(e, -errno, "cannot map the sample buffer: %s "
-					 "(perf_event_mlock_kb too small?)", strerror(errno));
+		if ((err = map_ring(s, r, RING_PAGES, e)))
 			break;
-		}
 	}
 	if (err) {
 		pm_sampler_close(s);
 		return err;
 	}
+	if (opts.kernel && wants_ksymbols(&a))
+		open_sideband(s);
 	*out = s;
 	return 0;
 }
@@ -202,7 +286,7 @@ static int rings_ioctl(struct pm_sampler *s, unsigned long req)
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		if (ioctl(s->rings[i].fd, req, 0) != 0)
+		if (!s->rings[i].sideband && ioctl(s->rings[i].fd, req, 0) != 0)
 			return -errno;
 	return 0;
 }
@@ -292,6 +376,43 @@ static bool parse_sample(const struct pm_sampler *s, struct cur *c,
 	return !c->bad;
 }
 
+#ifdef HAVE_KSYMBOL
+/* KSYMBOL: addr u64, len u32, ksym_type u16, flags u16, name, trailer;
+ * BPF_EVENT: type u16, flags u16, id u32, tag[8], trailer. */
+static bool parse_jit(const struct perf_event_header *h, struct pm_record *r)
+{
+	const uint8_t *body = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	uint16_t v16[2];
+	uint32_t v32;
+
+	if (h->type == PERF_RECORD_KSYMBOL) {
+		/* fixed part, at least one byte of name, the trailer */
+		if (end - body < 16 + 1 + 16)
+			return false;
+		r->type = PM_REC_KSYMBOL;
+		memcpy(&r->u.ksymbol.addr, body, 8);
+		memcpy(&v32, body + 8, 4);
+		memcpy(v16, body + 12, 4);
+		r->u.ksymbol.len = v32;
+		r->u.ksymbol.type = v16[0];
+		r->u.ksymbol.unregister = v16[1] & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
+		r->u.ksymbol.name = (const char *)body + 16;
+		trailer(r, end);
+		/* the name ends before the trailer */
+		return memchr(body + 16, '\0', (size_t)(end - 16 - (body + 16))) != NULL;
+	}
+	if (end - body < 16 + 16)
+		return false;
+	r->type = PM_REC_BPF_EVENT;
+	memcpy(v16, body, 4);
+	memcpy(&r->u.bpf.id, body + 4, 4);
+	memcpy(r->u.bpf.tag, body + 8, 8);
+	r->u.bpf.type = v16[0];
+	trailer(r, end);
+	return true;
+}
+#endif
+
 static bool parse(const struct pm_sampler *s, const struct perf_event_header *h,
 		  struct pm_record *r)
 {
@@ -343,9 +464,23 @@ static bool parse(const struct pm_sampler *s, const struct perf_event_header *h,
 		take_u64(&c);
 		r->u.lost.lost = take_u64(&c);
 		return !c.bad;
+#ifdef HAVE_KSYMBOL
+	case PERF_RECORD_KSYMBOL:
+	case PERF_RECORD_BPF_EVENT:
+		return parse_jit(h, r);
+#endif
 	default:
 		return false;
 	}
+}
+
+bool pm_sampler_parse(const struct pm_sampler *s, const void *rec, struct pm_record *r)
+{
+	const struct perf_event_header *h = rec;
+
+	if (h->size < sizeof(*h) || (!s && h->type == PERF_RECORD_SAMPLE))
+		return false;
+	return parse(s, h, r);
 }
 
 /* A record waiting in a ring, for the time order across rings. */

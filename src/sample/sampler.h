@@ -29,7 +29,12 @@ enum pm_rec_type {
 	PM_REC_FORK,
 	PM_REC_EXIT,
 	PM_REC_LOST,
+	PM_REC_KSYMBOL,		/* kernel code registered or unregistered (BPF JIT) */
+	PM_REC_BPF_EVENT,	/* a BPF program loaded or unloaded */
 };
+
+/* PM_REC_KSYMBOL's type, the kernel's PERF_RECORD_KSYMBOL_TYPE_* */
+enum pm_ksym_type { PM_KSYM_UNKNOWN, PM_KSYM_BPF, PM_KSYM_OOL };
 
 struct pm_record {
 	enum pm_rec_type type;
@@ -62,6 +67,18 @@ struct pm_record {
 		struct {
 			uint64_t lost;
 		} lost;
+		struct {
+			uint64_t addr;
+			uint32_t len;
+			uint16_t type;		/* enum pm_ksym_type */
+			bool unregister;
+			const char *name;	/* "bpf_prog_<tag>_<name>" */
+		} ksymbol;
+		struct {
+			uint16_t type;		/* 1 loaded, 2 unloaded */
+			uint32_t id;		/* program id */
+			uint8_t tag[8];
+		} bpf;
 	} u;
 };
 
@@ -72,12 +89,19 @@ struct pm_sampler;
  * "cycles" when a hardware PMU counts it, else cpu-clock (in which case
  * the period is in ns).  When o->kernel is set but perf_event_paranoid
  * forbids kernel sampling, it falls back to user space only and says so
- * in pm_sampler_kernel_unavailable().
+ * in pm_sampler_kernel_unavailable().  The events also report kernel
+ * code made meanwhile (PM_REC_KSYMBOL, PM_REC_BPF_EVENT): by the sampled
+ * processes and, where CPU-wide events are allowed (root), by anyone.
  */
 int pm_sampler_open(struct pm_sampler **out, const pid_t *pids, int npids,
 		    const struct pm_sampler_opts *o, struct pm_err *e);
 int pm_sampler_enable(struct pm_sampler *s);
 int pm_sampler_disable(struct pm_sampler *s);
+/* One record as the ring holds it (a struct perf_event_header first,
+ * its size bytes readable) into r; false when it is malformed or of a
+ * type not read.  s gives the sample layout; NULL reads only the other
+ * records (tests feed crafted ones). */
+bool pm_sampler_parse(const struct pm_sampler *s, const void *rec, struct pm_record *r);
 /* Parse everything buffered; cb gets each record (valid only during
  * the call).  Returns the number of records or -errno. */
 long pm_sampler_drain(struct pm_sampler *s,

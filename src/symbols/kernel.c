@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,20 +240,47 @@ const struct pm_sym *pm_kernel_lookup(const struct pm_kernel_syms *k,
 				      uint64_t addr, const char **module)
 {
 	const struct pm_symtab *t[2] = { k->core, k->kallsyms };
+	const struct pm_jit_sym *j = pm_jit_lookup(&k->jit, addr);
 	size_t i;
 
 	if (module)
-		*module = NULL;
+		*module = j ? pm_jit_object(j) : NULL;
+	if (j)
+		return &j->sym;
 	for (i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		const struct pm_sym *s = t[i] ? pm_symtab_lookup(t[i], addr) : NULL;
+		const char *mod = pm_symtab_module(t[i], s);
 
-		if (s) {
-			if (module)
-				*module = pm_symtab_module(t[i], s);
-			return s;
+		if (!s)
+			continue;
+		if (mod && !strcmp(mod, "bpf")) {
+			/* kallsyms sizes it up to the next symbol; past the
+			 * exact end is someone else's (classic BPF) code */
+			j = pm_jit_lookup(&k->jit, s->addr);
+			if (j && j->sym.addr == s->addr)
+				return NULL;
+			mod = "[bpf]";
 		}
+		if (module)
+			*module = mod;
+		return s;
 	}
 	return NULL;
+}
+
+struct pm_jit_sym *pm_kernel_jit(const struct pm_kernel_syms *k, const struct pm_sym *s)
+{
+	const struct pm_jit_sym *v = k->jit.v;
+
+	if (!s || !v || (const void *)s < (const void *)v ||
+	    (const void *)s >= (const void *)(v + k->jit.n))
+		return NULL;
+	return (struct pm_jit_sym *)((const char *)s - offsetof(struct pm_jit_sym, sym));
+}
+
+int pm_kernel_jit_refresh(struct pm_kernel_syms *k)
+{
+	return pm_jit_load_bpf(&k->jit, k->kallsyms ? k->kallsyms : k->core, NULL);
 }
 
 void pm_kernel_syms_free(struct pm_kernel_syms *k)
@@ -261,6 +289,7 @@ void pm_kernel_syms_free(struct pm_kernel_syms *k)
 		return;
 	pm_symtab_free(k->core);
 	pm_symtab_free(k->kallsyms);
+	pm_jit_free(&k->jit);
 	free(k->vmlinux);
 	free(k->unavailable);
 	memset(k, 0, sizeof(*k));

@@ -71,6 +71,53 @@ int pm_elf_load_image(const void *image, size_t size, const char *name,
 		      struct pm_symtab **out, struct pm_elf_info *info,
 		      struct pm_err *e);
 
+/* ---- kernel code made at run time (jit.c) ---- */
+
+enum pm_jit_kind {
+	PM_JIT_BPF,		/* a BPF program, trampoline or dispatcher: "[bpf]" */
+	PM_JIT_OOL,		/* out-of-line code: kprobe slots, ftrace trampolines: "[ool]" */
+	PM_JIT_OTHER,		/* a ksymbol of a type this build does not know: "[jit]" */
+};
+
+struct pm_jit_sym {
+	struct pm_sym sym;	/* addr, size (the exact length), name as the kernel gives it */
+	enum pm_jit_kind kind;
+	uint32_t prog_id;	/* BPF program id, 0 when unknown */
+	char *prog_type;	/* "raw_tracepoint", NULL when unknown */
+	char *attach;		/* "raw_tracepoint sys_enter", NULL when unknown */
+	bool info_done;		/* prog_type and attach were asked for */
+};
+
+/* Sorted by address, never overlapping: a newer range replaces what it
+ * overlaps (the kernel reuses the space of unloaded programs). */
+struct pm_jit_syms {
+	struct pm_jit_sym *v;
+	size_t n, cap;
+};
+
+/* Register a range (PERF_RECORD_KSYMBOL); the entry, valid until the
+ * next change of j. */
+struct pm_jit_sym *pm_jit_add(struct pm_jit_syms *j, uint64_t addr, uint64_t len,
+			      enum pm_jit_kind kind, const char *name);
+/* Unregister the range starting at addr. */
+void pm_jit_remove(struct pm_jit_syms *j, uint64_t addr);
+struct pm_jit_sym *pm_jit_lookup(const struct pm_jit_syms *j, uint64_t addr);
+/* "[bpf]", "[ool]" or "[jit]" */
+const char *pm_jit_object(const struct pm_jit_sym *s);
+/* PERF_RECORD_BPF_EVENT (program loaded): the ranges named after the
+ * program's tag get its id. */
+void pm_jit_set_prog(struct pm_jit_syms *j, const uint8_t tag[8], uint32_t id);
+/* Fill s->prog_type and s->attach from bpf(2) once (CAP_SYS_ADMIN);
+ * 0, or -errno when the program cannot be asked about. */
+int pm_jit_prog_info(struct pm_jit_sym *s);
+/* Every loaded BPF program's JIT images with their exact lengths, type
+ * and attach point, from bpf(2); replaces the programs j had.  Names
+ * are kallsyms' when it has them.  -EPERM without CAP_SYS_ADMIN, j
+ * unchanged. */
+int pm_jit_load_bpf(struct pm_jit_syms *j, const struct pm_symtab *kallsyms,
+		    struct pm_err *e);
+void pm_jit_free(struct pm_jit_syms *j);
+
 /* ---- the kernel ---- */
 
 struct pm_kernel_syms {
@@ -82,6 +129,8 @@ struct pm_kernel_syms {
 	/* /proc/kallsyms when core is a vmlinux: modules (and anything the
 	 * vmlinux lacks) are looked up here; NULL when core is kallsyms */
 	struct pm_symtab *kallsyms;
+	/* BPF programs and other code made at run time, exact ranges */
+	struct pm_jit_syms jit;
 };
 
 /*
@@ -99,8 +148,17 @@ struct pm_kernel_syms {
  */
 int pm_kernel_syms_load(struct pm_kernel_syms *k, const char *vmlinux_path,
 			struct pm_err *e);
+/* The symbol at a kernel address: code made at run time first (exact
+ * ranges; *module "[bpf]", "[ool]"), then vmlinux and kallsyms (*module
+ * the module, "[bpf]" for kallsyms' BPF symbols, NULL for vmlinux).  A
+ * kallsyms [bpf] symbol whose exact range is known covers no more. */
 const struct pm_sym *pm_kernel_lookup(const struct pm_kernel_syms *k,
 				      uint64_t addr, const char **module);
+/* The run-time code entry a pm_kernel_lookup() result is, or NULL. */
+struct pm_jit_sym *pm_kernel_jit(const struct pm_kernel_syms *k, const struct pm_sym *s);
+/* Read the loaded BPF programs again (pm_jit_load_bpf): -errno when
+ * bpf(2) will not tell (not root), the table unchanged. */
+int pm_kernel_jit_refresh(struct pm_kernel_syms *k);
 void pm_kernel_syms_free(struct pm_kernel_syms *k);
 
 /* ---- user address spaces ---- */

@@ -2,6 +2,8 @@
 # The sampled pass: kernel and user hotspots, call chains, folded stacks.
 . "$TEST_LIB"
 
+: "${TEST_HELPERS:?TEST_HELPERS must point at the built test helpers}"
+
 # kallsyms must show addresses for kernel symbols (root, or paranoid <= 1)
 kernel_visible() {
 	awk '$3 == "_stext" { exit ($1 == "0000000000000000") }' /proc/kallsyms 2>/dev/null
@@ -92,6 +94,64 @@ else
 		fail "no kernel symbols, and no reason given"
 fi
 
+# Code without a kallsyms symbol of its own.  Parts the machine cannot
+# run (hidden kernel addresses, no seccomp, not root, no BPF JIT) end the
+# test in SKIP once the rest passed.
+not_run=
+
+# filters_of FILE: the seccomp filter count the first benchmark recorded
+filters_of() {
+	sed -n 's/.*"seccomp_filters": \([0-9]*\),.*/\1/p' "$1" | head -n 1
+}
+
+# A seccomp filter is classic BPF, JIT-compiled with no symbol: null's
+# samples in it are named by their call path, and the result records
+# the filters the benchmark ran under.
+status=0
+"$TEST_HELPERS/seccomp-exec" true 2>"$T/sec.err" || status=$?
+if ! kernel_visible; then
+	not_run="$not_run; seccomp filter naming (kernel addresses hidden)"
+elif [ "$status" -ne 0 ]; then
+	not_run="$not_run; seccomp filter naming (no filter: $(cat "$T/sec.err"))"
+else
+	status=0
+	PM_SECCOMP_COPIES=48 "$TEST_HELPERS/seccomp-exec" "$PMBENCH" run --max-time 0.3 \
+		--no-counters -o "$T/sec.json" null >"$T/out" 2>"$T/err" || status=$?
+	expect_status 0 "run under seccomp-exec"
+	pm show --hotspots "$T/sec.json"
+	grep -Eq '^ +[0-9.]+% .* seccomp_filter \(classic BPF\) +\[seccomp\] ' "$T/out" ||
+		fail "seccomp: null's hotspots do not name the seccomp filter"
+	grep -Eq '"seccomp_mode": 2,' "$T/sec.json" || fail "seccomp: mode 2 not recorded"
+	fa=$(filters_of "$T/r.json")
+	fs=$(filters_of "$T/sec.json")
+	[ -n "$fa" ] && [ -n "$fs" ] && [ "$fs" -eq $((fa + 48)) ] ||
+		fail "seccomp: ${fs:-no} filters recorded, ${fa:-?} without seccomp-exec, 48 planted"
+fi
+
+# A BPF program on null's syscall path, loaded before pmbench started
+# (bpf-exec: a raw tracepoint on sys_enter for its process only): named
+# as the kernel names it, with its exact size, type and attach point.
+status=0
+"$TEST_HELPERS/bpf-exec" true 2>"$T/bpf.err" || status=$?
+jit=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo 0)
+if ! kernel_visible; then
+	not_run="$not_run; BPF program naming (kernel addresses hidden)"
+elif [ "$status" -ne 0 ] || [ "$jit" = 0 ]; then
+	not_run="$not_run; BPF program naming (cannot load one, or no JIT: $(cat "$T/bpf.err"))"
+else
+	status=0
+	"$TEST_HELPERS/bpf-exec" "$PMBENCH" run --max-time 0.3 --no-counters \
+		-o "$T/bpf.json" null >"$T/out" 2>"$T/err" || status=$?
+	expect_status 0 "run under bpf-exec"
+	pm show --hotspots "$T/bpf.json"
+	grep -Eq '^ +[0-9.]+% .* bpf_prog_[0-9a-f]{16}_pm_test_burn +\[bpf\] +[0-9.]+ (B|KiB)$' "$T/out" ||
+		fail "bpf: null's hotspots do not name the program with its exact size"
+	grep -q '"bpf_prog_type": "raw_tracepoint",' "$T/bpf.json" ||
+		fail "bpf: the program's type is not recorded"
+	grep -q '"bpf_attach": "raw_tracepoint sys_enter",' "$T/bpf.json" ||
+		fail "bpf: where the program is attached is not recorded"
+fi
+
 # Folded stacks for flame-graph tools: "bench;frame;...;frame count".
 pm show --format folded "$T/r.json"
 expect_status 0
@@ -147,4 +207,5 @@ else
 	echo "note: unprivileged check not run (needs root, setpriv, a build tree nobody can read, perf_event_paranoid >= 2)"
 fi
 
+[ -z "$not_run" ] || [ "$fails" -ne 0 ] || skip "not run here:${not_run#;} (the other checks passed)"
 finish
