@@ -360,25 +360,6 @@ static char *default_output(void)
 	return pm_fmt_now("ab-%Y%m%d-%H%M%S", false);
 }
 
-static int mkdir_p(const char *path)
-{
-	char *p = pm_xstrdup(path), *s;
-	int err = 0;
-
-	for (s = p + 1; ; s++) {
-		s = strchr(s, '/');
-		if (s)
-			*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			err = -errno;
-		if (!s)
-			break;
-		*s = '/';
-	}
-	free(p);
-	return err;
-}
-
 /* ---- the boots ---- */
 
 enum outcome { BOOT_KEPT, BOOT_FAILED, BOOT_FATAL, BOOT_RESTART, BOOT_STOP };
@@ -654,8 +635,9 @@ int cmd_ab(int argc, char **argv)
 		goto done_noscratch;
 	}
 	console_dir = o.console_dir ? pm_xstrdup(o.console_dir) : pm_xasprintf("%s/console", out);
-	if (mkdir_p(console_dir)) {
-		pm_error("--keep-console %s: %s", console_dir, strerror(errno));
+	err = pm_mkdir_p(console_dir, 0755);
+	if (err) {
+		pm_error("--keep-console %s: %s", console_dir, strerror(-err));
 		status = PM_EXIT_USAGE;
 		goto done_noscratch;
 	}
