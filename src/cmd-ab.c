@@ -61,7 +61,8 @@ static const char usage[] =
 
 /* ---- signals: QEMU and the scratch directory go on Ctrl-C ---- */
 
-static char scratch[4096];
+/* pm_cmd_scratch_make's, so that stale ones are cleared as run's are */
+static const char *volatile scratch;
 static volatile int stop_flag;
 static volatile sig_atomic_t signals_seen, first_signal;
 static volatile pid_t running_qemu;
@@ -78,7 +79,7 @@ static void on_signal(int sig)
 		kill(-running_qemu, SIGKILL);
 		kill(running_qemu, SIGKILL);
 	}
-	if (scratch[0])
+	if (scratch)
 		pm_rmtree(scratch);
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -355,6 +356,20 @@ static int explain_sides(const char *out, const char *header, bool quiet, double
 	return err;
 }
 
+/* -o DIR (new or empty), then the console logs' directory and its parents. */
+static int make_dirs(const char *out, const char *console_dir, struct pm_err *e)
+{
+	int err = make_output(out, e);
+
+	if (err)
+		return err;
+	err = pm_mkdir_p(console_dir, 0755);
+	if (err)
+		return pm_err_set(e, err, "--keep-console %s: %s", console_dir,
+				  strerror(-err));
+	return 0;
+}
+
 static char *default_output(void)
 {
 	return pm_fmt_now("ab-%Y%m%d-%H%M%S", false);
@@ -464,22 +479,6 @@ static enum outcome one_boot(struct pm_boot_spec *bs, struct side *s, const char
 	s->runs[s->nruns++] = r;
 	pm_boot_free(&b);
 	return BOOT_KEPT;
-}
-
-static int make_scratch(struct pm_err *e)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(scratch, sizeof(scratch), "%s/pmbench-ab.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch)) {
-		int err = -errno;
-
-		pm_err_set(e, err, "cannot create a scratch directory %s: %s", scratch,
-			   strerror(errno));
-		scratch[0] = '\0';
-		return err;
-	}
-	return 0;
 }
 
 #define AB_GO	(-1)	/* go on */
@@ -629,19 +628,14 @@ int cmd_ab(int argc, char **argv)
 	if (!o.timeout_s)
 		o.timeout_s = pm_ab_default_timeout(&o);
 	out = o.output ? pm_xstrdup(o.output) : default_output();
-	if (make_output(out, &e)) {
+	console_dir = o.console_dir ? pm_xstrdup(o.console_dir) : pm_xasprintf("%s/console", out);
+	if (make_dirs(out, console_dir, &e)) {
 		pm_error("%s", e.msg);
 		status = PM_EXIT_USAGE;
 		goto done_noscratch;
 	}
-	console_dir = o.console_dir ? pm_xstrdup(o.console_dir) : pm_xasprintf("%s/console", out);
-	err = pm_mkdir_p(console_dir, 0755);
-	if (err) {
-		pm_error("--keep-console %s: %s", console_dir, strerror(-err));
-		status = PM_EXIT_USAGE;
-		goto done_noscratch;
-	}
-	if (make_scratch(&e)) {
+	scratch = pm_cmd_scratch_make("pmbench-ab", &e);
+	if (!scratch) {
 		pm_error("%s", e.msg);
 		status = PM_EXIT_RUNTIME;
 		goto done_noscratch;
@@ -697,8 +691,8 @@ int cmd_ab(int argc, char **argv)
 		status = PM_EXIT_RUNTIME;
 	}
 done:
-	pm_rmtree(scratch);
-	scratch[0] = '\0';
+	scratch = NULL;
+	pm_cmd_scratch_remove();
 	pm_catch_stop_signals(SIG_DFL);
 done_noscratch:
 	side_free(&sides[0]);

@@ -338,3 +338,12 @@ int pm_rmtree(const char *path)
 		ret = -errno;
 	return ret;
 }
+
+int pm_rmtree_fd(int parent, const char *name, int fd)
+{
+	int ret = pm_rmtree_at(fd);
+
+	if (unlinkat(parent, name, AT_REMOVEDIR) != 0)
+		ret = -errno;
+	return ret;
+}

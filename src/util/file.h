@@ -56,5 +56,8 @@ int pm_mkdir_p(const char *path, mode_t mode);
 
 /* Remove a directory tree using only async-signal-safe calls. */
 int pm_rmtree(const char *path);
+/* The same for the directory open as fd (checked through it: ownership,
+ * a lock), whose entry in the directory parent is name. */
+int pm_rmtree_fd(int parent, const char *name, int fd);
 
 #endif
