@@ -1,13 +1,17 @@
 /* Shared by the subcommands: messages, exit codes, manual pages. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,6 +192,7 @@ int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_meas
 }
 
 static char cmd_scratch[4096];
+static int cmd_scratch_fd = -1;	/* open and flock()ed while we run */
 static volatile sig_atomic_t stops_seen, first_stop;
 
 static void on_stop_signal(int sig)
@@ -204,17 +209,86 @@ static void on_stop_signal(int sig)
 	raise(sig);
 }
 
+/*
+ * A scratch directory is PREFIX.PID.XXXXXX, locked (flock) by the
+ * pmbench that made it for as long as it runs.  One killed by SIGKILL
+ * leaves it behind, and the next pmbench removes it (as editors and
+ * package managers do with stale lock files).  The PID in a scratch
+ * directory's name, else 0 (not one, as pmbench-test.XXXXXX).
+ */
+static pid_t scratch_owner(const char *name)
+{
+	const char *p = name + strlen("pmbench");
+	char *end;
+	long pid;
+
+	if (strncmp(name, "pmbench", strlen("pmbench")))
+		return 0;
+	p += strspn(p, "abcdefghijklmnopqrstuvwxyz-");
+	if (*p++ != '.' || *p < '0' || *p > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || pid <= 0 || pid > INT_MAX || *end != '.' || strlen(end + 1) != 6)
+		return 0;
+	return (pid_t)pid;
+}
+
+/*
+ * Removed only when all say it is stale: its PID is gone (ESRCH: a live
+ * process, ours or another user's, keeps it), it is a directory and not
+ * a symbolic link (never followed), it is this user's, and no process
+ * holds its lock (a PID from another PID namespace can look gone).
+ */
+static void scratch_remove_stale(int parent, const char *name)
+{
+	pid_t pid = scratch_owner(name);
+	struct stat st;
+	int fd;
+
+	if (!pid || kill(pid, 0) == 0 || errno != ESRCH)
+		return;
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0)
+		pm_rmtree_fd(parent, name, fd);
+	close(fd);
+}
+
+static void scratch_sweep(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		scratch_remove_stale(dirfd(d), de->d_name);
+	closedir(d);
+}
+
 const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/%s.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp", prefix);
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	scratch_sweep(tmp);
+	snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/%s.%ld.XXXXXX", tmp, prefix,
+		 (long)getpid());
 	if (!mkdtemp(cmd_scratch)) {
 		pm_err_set(e, -errno, "cannot create a scratch directory %s: %s",
 			   cmd_scratch, strerror(errno));
 		cmd_scratch[0] = '\0';
 		return NULL;
+	}
+	/* without the lock the PID alone tells a live run (same namespace) */
+	cmd_scratch_fd = open(cmd_scratch, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cmd_scratch_fd >= 0 && flock(cmd_scratch_fd, LOCK_EX | LOCK_NB) != 0) {
+		close(cmd_scratch_fd);
+		cmd_scratch_fd = -1;
 	}
 	return cmd_scratch;
 }
@@ -225,6 +299,9 @@ void pm_cmd_scratch_remove(void)
 		return;
 	pm_rmtree(cmd_scratch);
 	cmd_scratch[0] = '\0';
+	if (cmd_scratch_fd >= 0)
+		close(cmd_scratch_fd);
+	cmd_scratch_fd = -1;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);

@@ -82,7 +82,8 @@ static const char usage[] =
 
 /* ---- signals: QEMU and the scratch directory go on Ctrl-C ---- */
 
-static char scratch[4096];
+/* pm_cmd_scratch_make's, so that stale ones are cleared as run's are */
+static const char *volatile scratch;
 static volatile int stop_flag;
 static volatile sig_atomic_t signals_seen, first_signal;
 static volatile pid_t running[2];
@@ -102,7 +103,7 @@ static void on_signal(int sig)
 			kill(-running[i], SIGKILL);
 			kill(running[i], SIGKILL);
 		}
-	if (scratch[0])
+	if (scratch)
 		pm_rmtree(scratch);
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -1089,41 +1090,6 @@ static int explain_sides(const struct ab *ab, const char *header, struct pm_err 
 
 /* ---- setting up ---- */
 
-static int mkdir_p(const char *path)
-{
-	char *p = pm_xstrdup(path), *s;
-	int err = 0;
-
-	for (s = p + 1; ; s++) {
-		s = strchr(s, '/');
-		if (s)
-			*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			err = -errno;
-		if (!s)
-			break;
-		*s = '/';
-	}
-	free(p);
-	return err;
-}
-
-static int make_scratch(struct pm_err *e)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(scratch, sizeof(scratch), "%s/pmbench-ab.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch)) {
-		int err = -errno;
-
-		pm_err_set(e, err, "cannot create a scratch directory %s: %s", scratch,
-			   strerror(errno));
-		scratch[0] = '\0';
-		return err;
-	}
-	return 0;
-}
-
 /* Which accelerator, and why (for the report). */
 static enum pm_accel choose_accel(const struct pm_ab_opts *o, char *why, size_t len)
 {
@@ -1217,7 +1183,6 @@ static int setup_env(struct ab *ab, struct pm_err *e)
 	struct pm_ab_env *env = &ab->env;
 
 	env->o = &ab->o;
-	env->scratch = scratch;
 	env->benches = ab->o.benches;
 	if (ab->o.local) {
 		env->local_argv = local_argv(&ab->o);
@@ -1244,11 +1209,14 @@ static int make_dirs(struct ab *ab)
 	}
 	ab->console_dir = ab->o.console_dir ? pm_xstrdup(ab->o.console_dir) :
 			  pm_xasprintf("%s/console", ab->out);
-	if (mkdir_p(ab->console_dir)) {
-		pm_error("--keep-console %s: %s", ab->console_dir, strerror(errno));
+	int err = pm_mkdir_p(ab->console_dir, 0755);
+
+	if (err) {
+		pm_error("--keep-console %s: %s", ab->console_dir, strerror(-err));
 		return PM_EXIT_USAGE;
 	}
-	if (make_scratch(&e)) {
+	scratch = pm_cmd_scratch_make("pmbench-ab", &e);
+	if (!scratch) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
 	}
@@ -1335,6 +1303,7 @@ static int run_experiment(struct ab *ab)
 	if (st != AB_GO)
 		return st;
 	ab->env.console_dir = ab->console_dir;
+	ab->env.scratch = scratch;
 	pm_catch_stop_signals(on_signal);
 	if (setup_arms(ab, &e)) {
 		pm_error("%s", e.msg);
@@ -1347,7 +1316,7 @@ static int run_experiment(struct ab *ab)
 		fprintf(stderr, "pmbench ab: pairs of A and B, %s; at least %u, then until "
 			"decided or %s%s; %s %s (%s)%s\n", ab->duet ? "both at once" : "in turn",
 			ab->o.boots, ab->o.budget_boots ? "" : "after ", budget_text(ab),
-			ab->o.local ? "" : "; accelerator", ab->o.local ? "on this host" :
+			ab->o.local ? "runs" : "accelerator", ab->o.local ? "on this host" :
 			pm_accel_name(ab->env.accel), ab->accel_why,
 			!ab->o.local && ab->env.accel == PM_ACCEL_TCG ? ": emulation figures" : "");
 	st = main_phase(ab);
@@ -1388,9 +1357,9 @@ int cmd_ab(int argc, char **argv)
 	}
 #endif
 	status = run_experiment(&ab);
-	if (scratch[0]) {
-		pm_rmtree(scratch);
-		scratch[0] = '\0';
+	if (scratch) {
+		scratch = NULL;
+		pm_cmd_scratch_remove();
 	}
 	pm_catch_stop_signals(SIG_DFL);
 	ab_free(&ab);

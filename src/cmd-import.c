@@ -20,8 +20,9 @@ static const char usage[] =
 	"usage: pmbench import lmbench|aim9 FILE [-o PATH] [--label TEXT]\n"
 	"                      [--format table|json] [--strict] [-v]\n"
 	"\n"
-	"  -o, --output PATH  write the result file (one run) or a directory of\n"
-	"                     them, N-HOST-OS.json (several runs)\n"
+	"  -o, --output PATH  write the result file (one run; - = standard output),\n"
+	"                     or a directory of them, N-HOST-OS.json (PATH ending in\n"
+	"                     '/', an existing directory, or several runs)\n"
 	"      --label TEXT   label of the runs (\"TEXT #N\" when there are several)\n"
 	"      --format FMT   what to print: table (default: what was read, in the\n"
 	"                     suite's own layout), json (the result file; one run)\n"
@@ -187,78 +188,82 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Like mkdir -p. */
-static int mkdir_p(const char *path)
+/* One result file through run's -o writer (output.h): a FIFO, device or
+ * link is written as such, a failed write leaves a recovery file.  say:
+ * name the file written (not standard output) on stderr. */
+static int write_one(const struct pm_result *r, const char *path, bool say)
 {
-	char *p = pm_xstrdup(path), *s;
-	int err = 0;
+	struct pm_output o;
+	struct pm_err e;
+	int err;
 
-	for (s = p + 1; !err; s++) {
-		if (*s && *s != '/')
-			continue;
-		bool last = !*s;
-
-		*s = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST)
-			err = -errno;
-		if (last)
-			break;
-		*s = '/';
-	}
-	free(p);
+	err = pm_output_open(&o, path, &e);
+	if (!err)
+		err = pm_output_write_result(&o, r, &e);
+	if (err)
+		pm_error("%s", e.msg);
+	else if (say && !pm_output_is_stdout(&o))
+		fprintf(stderr, "pmbench: result written to %s\n", path);
+	pm_output_free(&o);
 	return err;
 }
 
-static int write_runs(const struct pm_result *runs, size_t n, const char *out)
+/* -o DIR: made if missing, one file per run in it. */
+static int write_dir(const struct pm_result *runs, size_t n, const char *out)
 {
-	struct pm_err e;
+	char *dir = pm_xstrdup(out), *path = NULL, *r, *w;
 	size_t i;
 	int err;
 
-	if (n == 1 && !is_dir(out)) {
-		/* a FIFO, device or link is written as such (output.h) */
-		struct pm_output o;
+	/* "a//b/" names a/b: its files are a/b/NAME, said so */
+	for (r = w = dir; *r; r++)
+		if (*r != '/' || w == dir || w[-1] != '/')
+			*w++ = *r;
+	if (w - dir > 1 && w[-1] == '/')
+		w--;
+	*w = '\0';
+	err = pm_mkdir_p(dir, 0777);
+	if (err == -ENOTDIR)
+		pm_error("-o %s: not a directory (%s)", out, n > 1 ?
+			 "several runs need one file each" : "a path ending in '/' names one");
+	else if (err)
+		pm_error("-o %s: cannot create the directory: %s", out, strerror(-err));
+	for (i = 0; !err && i < n; i++) {
+		char *name = run_file_name(&runs[i], i, n);
 
-		err = pm_output_open(&o, out, &e);
-		if (!err)
-			err = pm_output_write_result(&o, &runs[0], &e);
-		if (!err && !pm_output_is_stdout(&o))
-			fprintf(stderr, "pmbench: result written to %s\n", out);
-		pm_output_free(&o);
-		if (err) {
-			pm_error("%s", e.msg);
-			return pm_exit_status(err);
-		}
-		return PM_EXIT_OK;
+		free(path);
+		path = pm_xasprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+		free(name);
+		err = write_one(&runs[i], path, n == 1);
 	}
+	if (!err && n > 1)
+		fprintf(stderr, "pmbench: %zu results written to %s%s\n", n, dir,
+			strcmp(dir, "/") ? "/" : "");
+	free(path);
+	free(dir);
+	return err ? pm_exit_status(err) : PM_EXIT_OK;
+}
+
+/*
+ * -o PATH: a directory when it ends in '/', is one, or there are several
+ * runs; else the one result file.
+ */
+static int write_runs(const struct pm_result *runs, size_t n, const char *out)
+{
+	size_t len = strlen(out);
+	int err;
+
 	if (!strcmp(out, "-")) {
+		if (n == 1)
+			return pm_exit_status(write_one(&runs[0], out, false));
 		pm_error("-o -: standard output takes one result file, and there are %zu runs: use -o DIR",
 			 n);
 		return PM_EXIT_USAGE;
 	}
-	err = mkdir_p(out);
-	if (err) {
-		pm_error("%s: cannot create the directory: %s", out, strerror(-err));
-		return pm_exit_status(err);
-	}
-	if (!is_dir(out)) {
-		pm_error("%s: not a directory, and %zu runs need one file each", out, n);
-		return PM_EXIT_USAGE;
-	}
-	for (i = 0; i < n; i++) {
-		char *name = run_file_name(&runs[i], i, n);
-		char *path = pm_xasprintf("%s/%s", out, name);
-
-		err = pm_result_save(&runs[i], path, &e);
-		free(name);
-		free(path);
-		if (err) {
-			pm_error("%s", e.msg);
-			return pm_exit_status(err);
-		}
-	}
-	fprintf(stderr, "pmbench: %zu results written to %s/\n", n, out);
-	return PM_EXIT_OK;
+	if (n > 1 || (len && out[len - 1] == '/') || is_dir(out))
+		return write_dir(runs, n, out);
+	err = write_one(&runs[0], out, true);
+	return pm_exit_status(err);
 }
 
 /* Read FILE and parse it as KIND; notes (-v) and warnings said here.
@@ -328,6 +333,8 @@ int cmd_import(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:vh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
+			if (!*optarg)
+				return pm_usage_error("import", usage, "-o: an empty path");
 			output = optarg;
 			break;
 		case OPT_LABEL:

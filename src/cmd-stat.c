@@ -13,6 +13,7 @@
 #include "bench/workload.h"
 #include "cmd.h"
 #include "counters/counters.h"
+#include "results/output.h"
 #include "results/render.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"
@@ -36,7 +37,9 @@ static const char usage[] =
 	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
 	"                        (default: cycles,instructions,icache,branch-misses;\n"
 	"                        none = software events only)\n"
-	"  -o, --output FILE     write the result file (JSON, written atomically)\n"
+	"  -o, --output FILE     write the result file (JSON; - = standard output;\n"
+	"                        a FIFO or device is written into, a file replaced\n"
+	"                        atomically)\n"
 	"  -n, --name NAME       the command's name in the result (default: the command);\n"
 	"                        once per command, in order\n"
 	"      --min-runs N      at least N timed runs without -r (default 5)\n"
@@ -275,6 +278,7 @@ struct stat_cmd {
 	size_t ncmd;
 	struct pm_stat_opts o;
 	struct pm_result result;
+	struct pm_output out;		/* -o, opened before anything runs */
 	bool quiet, failed, interrupted;
 };
 
@@ -387,10 +391,18 @@ static int stat__prepare(struct stat_cmd *s, int argc, char **argv)
 	if (per_command("--prepare", &s->prepare, s->ncmd, &s->prep) ||
 	    per_command("--cleanup", &s->cleanup, s->ncmd, &s->clean))
 		return PM_EXIT_USAGE;
-	if (s->m.output && pm_check_writable(s->m.output, &e)) {
+	/* run's -o: the same kinds of output, refused before anything runs */
+	if (pm_output_open(&s->out, s->m.output, &e)) {
 		pm_error("-o %s", e.msg);
 		return PM_EXIT_USAGE;
 	}
+	if (pm_output_is_stdout(&s->out) && s->m.format_given && strcmp(s->m.format, "json"))
+		return pm_usage_error("stat", usage, "-o - writes the result file to "
+				      "standard output: --format %s cannot go there too",
+				      s->m.format);
+	if (pm_output_is_stdout(&s->out) && s->o.show_output)
+		return pm_usage_error("stat", usage, "-o - writes the result file to "
+				      "standard output: --show-output cannot go there too");
 	if (pm_cli_events(s->m.events_spec, s->m.counters, &s->events))
 		return PM_EXIT_USAGE;
 	if (s->m.profile) {
@@ -474,7 +486,8 @@ static void stat__print(struct stat_cmd *s)
 		pm_warn("no kernel hotspots: %s", pm_profiler_kernel_unavailable(s->profiler));
 	if (s->interrupted)
 		json_object_set_new(res->options, "interrupted", json_true());
-	if (!s->quiet) {
+	/* with -o - standard output carries the result file only */
+	if (!s->quiet && !pm_output_is_stdout(&s->out)) {
 		if (!strcmp(s->m.format, "json")) {
 			pm_result_dump(res, stdout);
 		} else if (!strcmp(s->m.format, "csv")) {
@@ -512,11 +525,12 @@ static int stat__save(struct stat_cmd *s)
 		pm_error("nothing to write to %s: no run finished", s->m.output);
 		return PM_EXIT_OK;
 	}
-	if (pm_result_save(&s->result, s->m.output, &e)) {
+	/* a failed write keeps the results elsewhere; e says where */
+	if (pm_output_write_result(&s->out, &s->result, &e)) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
 	}
-	if (!s->quiet && strcmp(s->m.format, "json"))
+	if (!s->quiet && strcmp(s->m.format, "json") && !pm_output_is_stdout(&s->out))
 		fprintf(stderr, "pmbench: results written to %s\n", s->m.output);
 	return PM_EXIT_OK;
 }
@@ -527,6 +541,7 @@ static void stat__cleanup(struct stat_cmd *s)
 
 	pm_cmd_scratch_remove();
 	pm_result_free(&s->result);
+	pm_output_free(&s->out);
 	for (i = 0; i < s->ncmd; i++)
 		pm_command_free(&s->cmds[i]);
 	free(s->cmds);

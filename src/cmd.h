@@ -67,7 +67,9 @@ void pm_catch_stop_signals(void (*handler)(int));
  * trial, saves what it has and exits with pm_cmd_stop_status().  A second
  * removes the scratch directory and dies by the signal.
  */
-/* TMPDIR/PREFIX.XXXXXX (TMPDIR default /tmp): its path, or NULL with e set. */
+/* TMPDIR/PREFIX.PID.XXXXXX (TMPDIR default /tmp), locked while we run:
+ * its path, or NULL with e set.  First removes the scratch directories
+ * of this user that pmbench processes now gone left in TMPDIR (SIGKILL). */
 const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e);
 /* Record the source file of each profiled kernel symbol (pmbench-result(5)
  * "sources") from a vmlinux's DWARF; vmlinux NULL: the one each profile

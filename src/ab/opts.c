@@ -177,6 +177,37 @@ static int parse_duet(const char *s, enum pm_ab_duet *out, struct pm_err *e)
 	return 0;
 }
 
+/* The options of the experiment's course: 0, -EINVAL, or 1 when c is none. */
+static int experiment_option(struct pm_ab_opts *o, int c, char *arg, struct pm_err *e)
+{
+	switch (c) {
+	case OPT_BUDGET:
+		return parse_budget("--budget", arg, true, &o->budget_s, &o->budget_boots, e);
+	case OPT_CONFIRM_BUDGET:
+		return parse_budget("--confirm-budget", arg, false, &o->confirm_budget_s, NULL, e);
+	case OPT_DUET:
+		return parse_duet(arg, &o->duet, e);
+	case OPT_NO_CONFIRM:
+		o->no_confirm = true;
+		return 0;
+	case OPT_SEED:
+		return parse_seed(arg, &o->seed, e);
+	case OPT_LOCAL:
+		o->local = true;
+		return 0;
+	case OPT_SETUP_A:
+	case OPT_SETUP_B:
+		o->side[c == OPT_SETUP_B].setup = arg;
+		return 0;
+	case OPT_WRAP_A:
+	case OPT_WRAP_B:
+		o->side[c == OPT_WRAP_B].wrap = arg;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 static int parse_accel(const char *s, enum pm_accel *out, struct pm_err *e)
 {
 	if (!strcmp(s, "auto"))
@@ -251,10 +282,8 @@ static int check_sides_and_benches(struct pm_ab_opts *o, int argc, char **argv,
 	return err;
 }
 
-int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)
+static void defaults(struct pm_ab_opts *o)
 {
-	int c, err = 0;
-
 	memset(o, 0, sizeof(*o));
 	o->cpu = "max";
 	o->memory_mb = PM_AB_DEFAULT_MEMORY;
@@ -266,6 +295,13 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 	o->run_rounds = PM_AB_DEFAULT_RUN_ROUNDS;
 	o->budget_s = PM_AB_DEFAULT_BUDGET_S;
 	o->confirm_budget_s = PM_AB_DEFAULT_BUDGET_S;
+}
+
+int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)
+{
+	int c, err = 0;
+
+	defaults(o);
 	optind = 0;
 	opterr = 0;
 	while (!err && (c = getopt_long(argc, argv, ":o:e:qh", long_options, NULL)) != -1) {
@@ -335,34 +371,6 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 		case OPT_NOISE:
 			err = parse_percent("--noise", optarg, &o->noise, e);
 			break;
-		case OPT_BUDGET:
-			err = parse_budget("--budget", optarg, true, &o->budget_s,
-					   &o->budget_boots, e);
-			break;
-		case OPT_CONFIRM_BUDGET:
-			err = parse_budget("--confirm-budget", optarg, false,
-					   &o->confirm_budget_s, NULL, e);
-			break;
-		case OPT_DUET:
-			err = parse_duet(optarg, &o->duet, e);
-			break;
-		case OPT_NO_CONFIRM:
-			o->no_confirm = true;
-			break;
-		case OPT_SEED:
-			err = parse_seed(optarg, &o->seed, e);
-			break;
-		case OPT_LOCAL:
-			o->local = true;
-			break;
-		case OPT_SETUP_A:
-		case OPT_SETUP_B:
-			o->side[c == OPT_SETUP_B].setup = optarg;
-			break;
-		case OPT_WRAP_A:
-		case OPT_WRAP_B:
-			o->side[c == OPT_WRAP_B].wrap = optarg;
-			break;
 		case 'e':
 			o->events = optarg;
 			break;
@@ -388,7 +396,9 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			err = pm_err_set(e, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
 			break;
 		default:
-			err = pm_err_set(e, -EINVAL, "unknown option '%s'", argv[optind - 1]);
+			err = experiment_option(o, c, optarg, e);
+			if (err == 1)
+				err = pm_err_set(e, -EINVAL, "unknown option '%s'", argv[optind - 1]);
 			break;
 		}
 	}

@@ -1059,6 +1059,20 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 		free(d);
 		return false;
 	}
+	c->ref_old = a->first;
+	c->ref_new = b->first;
+	c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
+	c->runs_old = a->runs.n;
+	c->runs_new = b->runs.n;
+	c->rounds_old = a->rounds.n;
+	c->rounds_new = b->rounds.n;
+	c->converged_old = a->converged;
+	c->converged_new = b->converged;
+	c->ref_ratio = vec_median(&b->refs) / vec_median(&a->refs);
+	c->busy = (struct pm_pair){ vec_mean(&a->busy), vec_mean(&b->busy) };
+	c->waited = (struct pm_pair){ vec_mean(&a->waited), vec_mean(&b->waited) };
+	c->others = (struct pm_pair){ vec_mean(&a->others), vec_mean(&b->others) };
+	c->raw_ratio = r.ratio;
 	c->unit = PM_UNIT_RUNS;
 	c->by_runs = c->paired = c->sequential = true;
 	c->n_old = c->n_new = n;
@@ -1082,52 +1096,27 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 	return true;
 }
 
-void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
-		      const struct pm_side *new, const char *name,
-		      const struct pm_explain_opts *o)
+/* Runs not taken as pairs of one experiment: the units each side has. */
+static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
+			    const struct pm_side *new, const char *name,
+			    const struct pm_explain_opts *o, struct side_data *pa,
+			    struct side_data *pb)
 {
-	struct side_data a, b;
 	const struct vec *ua, *ub;
 	struct pm_log_cmp lc;
 	double min_var = 0, prior_ss, prior_df;
 	bool use_prior;
 
-	c->name = pm_xstrdup(name);
-	c->level = o->level;
-	side_collect(old, name, &a);
-	side_collect(new, name, &b);
-	if ((o->sequential || one_experiment(old, new)) && a.first && b.first &&
-	    !a.first->measured) {
-		c->ref_old = a.first;
-		c->ref_new = b.first;
-		c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
-		c->runs_old = a.runs.n;
-		c->runs_new = b.runs.n;
-		c->rounds_old = a.rounds.n;
-		c->rounds_new = b.rounds.n;
-		c->converged_old = a.converged;
-		c->converged_new = b.converged;
-		c->ref_ratio = vec_median(&b.refs) / vec_median(&a.refs);
-		c->busy = (struct pm_pair){ vec_mean(&a.busy), vec_mean(&b.busy) };
-		c->waited = (struct pm_pair){ vec_mean(&a.waited), vec_mean(&b.waited) };
-		c->others = (struct pm_pair){ vec_mean(&a.others), vec_mean(&b.others) };
-		if (compare_sequential(c, &a, &b, o)) {
-			c->raw_ratio = c->ratio;
-			side_free(&a);
-			side_free(&b);
-			return;
-		}
-	}
-	leave_out_busy_runs(old, new, name, &a, &b, c);
-	c->ref_old = a.first;
-	c->ref_new = b.first;
+	leave_out_busy_runs(old, new, name, pa, pb, c);
+	c->ref_old = pa->first;
+	c->ref_new = pb->first;
 	c->measured = c->ref_old->measured;
 	c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
-	c->runs_old = a.runs.n;
-	c->runs_new = b.runs.n;
-	c->rounds_old = a.rounds.n;
-	c->rounds_new = b.rounds.n;
-	c->unit = choose_unit(&a, &b, o, &c->margin);
+	c->runs_old = pa->runs.n;
+	c->runs_new = pb->runs.n;
+	c->rounds_old = pa->rounds.n;
+	c->rounds_new = pb->rounds.n;
+	c->unit = choose_unit(pa, pb, o, &c->margin);
 	spread_collect(o->spread, old, new, name, c, &prior_ss);
 	/*
 	 * Three runs of a group at least (2 degrees of freedom) before the
@@ -1135,7 +1124,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	 * as a run, against how much runs differ here; the single-run margin
 	 * still applies (the minute may differ from those of the history).
 	 */
-	use_prior = c->prior_df >= 2 && a.runs.n && b.runs.n;
+	use_prior = c->prior_df >= 2 && pa->runs.n && pb->runs.n;
 	if (use_prior && c->unit == PM_UNIT_ROUNDS)
 		c->unit = PM_UNIT_RUNS;
 	else if (c->unit != PM_UNIT_RUNS)
@@ -1144,12 +1133,12 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->prior_runs = 0;
 	c->prior_from = o->spread_name ? o->spread_name : "other runs";
 	c->by_runs = c->unit == PM_UNIT_RUNS;
-	ua = side_units(&a, c->unit);
-	ub = side_units(&b, c->unit);
+	ua = side_units(pa, c->unit);
+	ub = side_units(pb, c->unit);
 	c->n_old = ua->n;
 	c->n_new = ub->n;
-	c->converged_old = a.converged;
-	c->converged_new = b.converged;
+	c->converged_old = pa->converged;
+	c->converged_new = pb->converged;
 	c->spread_old = spread_of(ua);
 	c->spread_new = spread_of(ub);
 	/* one run: the spread runs show here stands for its own */
@@ -1163,13 +1152,13 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->rel_ci_old = 0;
 	if (isnan(c->rel_ci_new))
 		c->rel_ci_new = 0;
-	c->ref_ratio = vec_median(&b.refs) / vec_median(&a.refs);
-	c->busy.old = vec_mean(&a.busy);
-	c->busy.new = vec_mean(&b.busy);
-	c->waited.old = vec_mean(&a.waited);
-	c->waited.new = vec_mean(&b.waited);
-	c->others.old = vec_mean(&a.others);
-	c->others.new = vec_mean(&b.others);
+	c->ref_ratio = vec_median(&pb->refs) / vec_median(&pa->refs);
+	c->busy.old = vec_mean(&pa->busy);
+	c->busy.new = vec_mean(&pb->busy);
+	c->waited.old = vec_mean(&pa->waited);
+	c->waited.new = vec_mean(&pb->waited);
+	c->others.old = vec_mean(&pa->others);
+	c->others.new = vec_mean(&pb->others);
 	c->med_old = pm_geomean(ua->v, ua->n);
 	c->med_new = pm_geomean(ub->v, ub->n);
 	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
@@ -1183,9 +1172,9 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	 * rounds' spread already, and a round the value leaves out (a busy
 	 * second, +20%) would count again here.
 	 */
-	if (c->unit == PM_UNIT_RUNS && !use_prior && a.within_df + b.within_df > 0)
-		min_var = 1.5 * (a.within_ss + b.within_ss) / (a.within_df + b.within_df) /
-			  ((double)(a.rounds.n + b.rounds.n) / (double)(a.runs.n + b.runs.n));
+	if (c->unit == PM_UNIT_RUNS && !use_prior && pa->within_df + pb->within_df > 0)
+		min_var = 1.5 * (pa->within_ss + pb->within_ss) / (pa->within_df + pb->within_df) /
+			  ((double)(pa->rounds.n + pb->rounds.n) / (double)(pa->runs.n + pb->runs.n));
 	/* capped, the history keeps its spread (ss scaled with the df) */
 	if (use_prior && c->prior_df > PRIOR_DF_MAX) {
 		prior_ss *= PRIOR_DF_MAX / c->prior_df;
@@ -1205,9 +1194,26 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->ratio = c->med_new / c->med_old;
 		c->ci_low = c->ci_high = c->p_value = c->unit_sd = NAN;
 	}
-	compare_paired(c, &a, &b);
+	compare_paired(c, pa, pb);
+}
+
+void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
+		      const struct pm_side *new, const char *name,
+		      const struct pm_explain_opts *o)
+{
+	struct side_data a, b;
+
+	c->name = pm_xstrdup(name);
+	c->level = o->level;
+	side_collect(old, name, &a);
+	side_collect(new, name, &b);
+	if (!(o->sequential || one_experiment(old, new)) || !a.first || !b.first ||
+	    a.first->measured || !compare_sequential(c, &a, &b, o))
+		compare_samples(c, old, new, name, o, &a, &b);
 	side_free(&a);
 	side_free(&b);
+	if (c->sequential)
+		return;
 	c->raw_ratio = c->ratio;
 
 	if (c->measured) {

@@ -243,6 +243,31 @@ out:
 	return err;
 }
 
+int pm_mkdir_p(const char *path, mode_t mode)
+{
+	char *p = pm_xstrdup(path), *s = p, c;
+	struct stat st;
+	int err = 0;
+
+	/* each prefix ending at a component, "a//b/" as "a/b" */
+	do {
+		s += strspn(s, "/");
+		s += strcspn(s, "/");
+		c = *s;
+		*s = '\0';
+		if (mkdir(p, mode) != 0 && errno != EEXIST)
+			err = -errno;
+		*s = c;
+	} while (!err && c);
+	/* EEXIST also says "a file of that name": the end must be a directory */
+	if (!err && stat(path, &st) != 0)
+		err = -errno;
+	else if (!err && !S_ISDIR(st.st_mode))
+		err = -ENOTDIR;
+	free(p);
+	return err;
+}
+
 /* getdents64 record, as the kernel writes it. */
 struct pm_dirent64 {
 	uint64_t d_ino;
@@ -310,6 +335,15 @@ int pm_rmtree(const char *path)
 	ret = pm_rmtree_at(fd);
 	close(fd);
 	if (rmdir(path) != 0)
+		ret = -errno;
+	return ret;
+}
+
+int pm_rmtree_fd(int parent, const char *name, int fd)
+{
+	int ret = pm_rmtree_at(fd);
+
+	if (unlinkat(parent, name, AT_REMOVEDIR) != 0)
 		ret = -errno;
 	return ret;
 }

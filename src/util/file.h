@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "util/err.h"
 
@@ -46,7 +47,17 @@ int pm_write_atomic(const char *path, int (*writer)(FILE *f, void *arg),
 /* Can a file be created at path?  Checked before long work starts. */
 int pm_check_writable(const char *path, struct pm_err *e);
 
+/*
+ * Like mkdir -p: every missing directory of path made with mode (less
+ * the umask); stops at the first that cannot be.  0, or -errno (-ENOTDIR
+ * when path or one of its parents exists and is not a directory).
+ */
+int pm_mkdir_p(const char *path, mode_t mode);
+
 /* Remove a directory tree using only async-signal-safe calls. */
 int pm_rmtree(const char *path);
+/* The same for the directory open as fd (checked through it: ownership,
+ * a lock), whose entry in the directory parent is name. */
+int pm_rmtree_fd(int parent, const char *name, int fd);
 
 #endif

@@ -158,6 +158,50 @@ cp "$T/out" "$T/printed.json"
 pm show "$T/printed.json"
 expect_status 0 "the printed json is a result file"
 
+# -o ending in '/' (or an existing directory) is a directory, with one
+# run as with several: made if missing, named without doubled slashes.
+export TMPDIR="$T/tmp"
+mkdir "$TMPDIR"
+pm import aim9 "$T/one.txt" -o "$T/newdir/"
+expect_status 0 "one run, -o newdir/"
+[ -f "$T/newdir/1-aim9.json" ] || fail "-o newdir/: no newdir/1-aim9.json"
+expect_err "^pmbench: result written to $T/newdir/1-aim9.json\$"
+pm show "$T/newdir/1-aim9.json"
+expect_status 0 "the file in newdir/"
+pm import aim9 "$T/one.txt" -o "$T/newdir"
+expect_status 0 "one run, -o an existing directory"
+expect_err "^pmbench: result written to $T/newdir/1-aim9.json\$"
+count_files "$T/newdir" 1
+pm import aim9 "$T/one.txt" -o "$T/deep//er/"
+expect_status 0 "one run, -o a//b/"
+[ -f "$T/deep/er/1-aim9.json" ] || fail "-o deep//er/: no deep/er/1-aim9.json"
+expect_err "^pmbench: result written to $T/deep/er/1-aim9.json\$"
+pm import lmbench "$S/lmbench-collapsed-2.6.11.txt" -o "$T/several//"
+expect_status 0 "several runs, -o DIR//"
+count_files "$T/several" 2
+expect_err "^pmbench: 2 results written to $T/several/\$"
+grep -q '//' "$T/err" && fail "a doubled slash in: $(cat "$T/err")"
+: > "$T/plain"
+pm import aim9 "$T/one.txt" -o "$T/plain/"
+expect_status 2 "-o FILE/"
+expect_err "^pmbench: -o $T/plain/: not a directory"
+expect_one_line_error
+[ -s "$T/plain" ] && fail "-o FILE/ wrote into FILE"
+ls "$TMPDIR"/pmbench-results-* >/dev/null 2>&1 &&
+	fail "-o FILE/: a recovery file, although nothing could be written"
+pm import aim9 "$T/one.txt" -o ''
+expect_status 2 "-o ''"
+expect_err "^pmbench import: -o: an empty path"
+# -o -: the result file alone on standard output, no file named '-'
+(cd "$T" && "$PMBENCH" import aim9 "$T/one.txt" -o - >"$T/dash.json" 2>"$T/err") ||
+	fail "-o -: exit status $?"
+[ ! -e "$T/-" ] || fail "-o -: a file named '-' was written"
+cp "$T/dash.json" "$T/out"
+expect_out '^ "format": "pmbench-result",$'
+expect_no_out '^fork_test' "-o -: the AIM9 table on stdout"
+pm show "$T/dash.json"
+expect_status 0 "-o - is a result file"
+
 # Bad input: exit 2, one line naming the file or the problem.
 pm import lmbench "$T/one.txt"
 expect_status 2 "no lmbench table"

@@ -245,6 +245,31 @@ START_TEST(device_full)
 }
 END_TEST
 
+/* The directory of import's -o DIR/ (and ab's consoles): mkdir -p. */
+START_TEST(mkdir_p)
+{
+	char *deep = in_dir("a//b/c/"), *file = in_dir("file"), *under = in_dir("file/x");
+	char *abc = in_dir("a/b/c");
+	struct stat st;
+	int fd;
+
+	ck_assert_int_eq(pm_mkdir_p(deep, 0755), 0);
+	ck_assert_int_eq(stat(abc, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(pm_mkdir_p(abc, 0755), 0);	/* there already: fine */
+	fd = open(file, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(pm_mkdir_p(file, 0755), -ENOTDIR);
+	ck_assert_int_eq(pm_mkdir_p(under, 0755), -ENOTDIR);
+	ck_assert_int_eq(pm_mkdir_p("", 0755), -ENOENT);
+	free(deep);
+	free(file);
+	free(under);
+	free(abc);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("output");
@@ -257,6 +282,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recovery_file);
 	tcase_add_test(tc, stdout_fallback);
 	tcase_add_test(tc, device_full);
+	tcase_add_test(tc, mkdir_p);
 	suite_add_tcase(s, tc);
 	return s;
 }
