@@ -185,6 +185,8 @@ void pm_explanation_free(struct pm_explanation *x)
 			free(c->causes[j].sentence);
 			free(c->causes[j].title_buf);
 			free(c->causes[j].proof);
+			free(c->causes[j].mechanism);
+			free(c->causes[j].switched_by);
 			for (k = 0; k < c->causes[j].nevidence; k++)
 				free(c->causes[j].evidence[k]);
 			free(c->causes[j].evidence);

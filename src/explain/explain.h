@@ -108,6 +108,9 @@ struct pm_cause {
 	char *title_buf;		/* title when made for this cause, else NULL */
 	/* proven by experiment (pmbench ab): how, or NULL */
 	char *proof;
+	/* the mechanism it is about (a section of mechanisms/kernel.mech or
+	 * a file) and the difference that switches it, or NULL */
+	char *mechanism, *switched_by;
 	double confidence;		/* 0..1 */
 	char *sentence;			/* what a kernel engineer would write */
 	char **evidence;		/* the figures behind it */

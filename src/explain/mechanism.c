@@ -661,5 +661,9 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 			pm_cause_evidence(k, "its code: %s", d->file);
 	}
 	free(line);
+	free(k->mechanism);
+	k->mechanism = pm_xstrdup(d->key);
+	if (d->sw && !k->switched_by)
+		k->switched_by = pm_xstrdup(d->sw->text);
 	fold_where(c, k);
 }

@@ -455,6 +455,24 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Time per op by mechanism (mechanism.c), largest move first. */
+static json_t *mechanisms_json(const struct pm_bench_cmp *c)
+{
+	json_t *v = json_array();
+	size_t i;
+
+	for (i = 0; i < c->nmechs; i++) {
+		const struct pm_mech_delta *m = &c->mechs[i];
+
+		json_array_append_new(v, json_pack("{s:s,s:s,s:o,s:o,s:b,s:b,s:s?,s:s?,s:s?,s:i}",
+			"key", m->key, "name", m->name, "old_ns_per_op", num(m->old_ns),
+			"new_ns_per_op", num(m->new_ns), "new_only", m->started,
+			"old_only", m->stopped, "entered_at", m->entry, "file", m->file,
+			"switched_by", m->sw ? m->sw->text : NULL, "tie", m->link));
+	}
+	return v;
+}
+
 json_t *pm_report_json(const struct pm_explanation *x)
 {
 	json_t *o = json_object(), *benches = json_array(), *diffs = json_array();
@@ -534,12 +552,14 @@ json_t *pm_report_json(const struct pm_explanation *x)
 
 			for (k = 0; k < cs->nevidence; k++)
 				json_array_append_new(ev, json_string(cs->evidence[k]));
-			json_array_append_new(causes, json_pack("{s:s,s:s,s:f,s:s,s:s,s:o}",
+			json_array_append_new(causes, json_pack("{s:s,s:s,s:f,s:s,s:s,s:o,s:s?,s:s?,s:s?}",
 				"rule", cs->rule, "title", cs->title, "confidence", cs->confidence,
 				"level", level(cs->confidence), "sentence", cs->sentence,
-				"evidence", ev));
+				"evidence", ev, "proof", cs->proof, "mechanism", cs->mechanism,
+				"switched_by", cs->switched_by));
 		}
 		json_object_set_new(b, "causes", causes);
+		json_object_set_new(b, "mechanisms", mechanisms_json(c));
 		json_array_append_new(benches, b);
 	}
 	json_object_set_new(o, "benchmarks", benches);

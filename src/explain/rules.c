@@ -1551,6 +1551,8 @@ void pm_cause_remove(struct pm_bench_cmp *c, size_t i)
 	free(k->sentence);
 	free(k->title_buf);
 	free(k->proof);
+	free(k->mechanism);
+	free(k->switched_by);
 	for (size_t j = 0; j < k->nevidence; j++)
 		free(k->evidence[j]);
 	free(k->evidence);
