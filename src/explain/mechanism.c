@@ -623,6 +623,58 @@ static void fold_where(struct pm_bench_cmp *c, struct pm_cause *into)
 	}
 }
 
+/* Both sides are one pmbench ab run's: its experiment says the rest. */
+static bool from_ab(const struct pm_explanation *x)
+{
+	return x->old->nruns && x->new->nruns &&
+	       json_object_get(json_object_get(x->new->runs[0].options, "ab"), "experiment");
+}
+
+static const char *release_of(const struct pm_side *s)
+{
+	const json_t *r = json_object_get(json_object_get(s->nruns ? s->runs[0].sysinfo : NULL,
+							  "kernel"), "release");
+
+	return json_string_value(r);
+}
+
+/*
+ * The pmbench ab command that would prove (or rule out) switch sw as the
+ * cause of benchmark name: the two kernels, and the argument on the side
+ * that has it.  NULL when the releases are unknown.
+ */
+static char *experiment_command(const struct pm_explanation *x, const struct pm_switch *sw,
+				const char *name)
+{
+	const char *ro = release_of(x->old), *rn = release_of(x->new);
+	char *kb, *args = pm_xstrdup(""), *out, *q;
+
+	if (!ro || !rn)
+		return NULL;
+	kb = strcmp(ro, rn) ? pm_xasprintf(" --kernel-b /boot/vmlinuz-%s", rn) : pm_xstrdup("");
+	if (sw && sw->kind == PM_SW_PARAM) {
+		char *a = sw->old ? (*sw->old ? pm_xasprintf("%s=%s", sw->key, sw->old) :
+				     pm_xstrdup(sw->key)) : NULL;
+		char *b = sw->new ? (*sw->new ? pm_xasprintf("%s=%s", sw->key, sw->new) :
+				     pm_xstrdup(sw->key)) : NULL;
+		char *qa = a ? pm_sh_quote(a) : NULL, *qb = b ? pm_sh_quote(b) : NULL;
+
+		free(args);
+		args = pm_xasprintf("%s%s%s%s", qa ? " --append-a " : "", qa ? qa : "",
+				    qb ? " --append-b " : "", qb ? qb : "");
+		free(a);
+		free(b);
+		free(qa);
+		free(qb);
+	}
+	q = pm_sh_quote(name);
+	out = pm_xasprintf("pmbench ab --kernel /boot/vmlinuz-%s%s%s -- %s", ro, kb, args, q);
+	free(q);
+	free(kb);
+	free(args);
+	return out;
+}
+
 void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	double share = 0;
@@ -631,7 +683,6 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	char *line;
 	size_t i;
 
-	(void)x;
 	if (!d)
 		return;
 	line = mech_line(c, d, share);
@@ -665,5 +716,12 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	k->mechanism = pm_xstrdup(d->key);
 	if (d->sw && !k->switched_by)
 		k->switched_by = pm_xstrdup(d->sw->text);
+	if (!from_ab(x)) {
+		char *cmd = experiment_command(x, d->sw, c->name);
+
+		if (cmd)
+			pm_cause_evidence(k, "the experiment that would prove it: %s", cmd);
+		free(cmd);
+	}
 	fold_where(c, k);
 }

@@ -1121,6 +1121,10 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		noise_one_value(c, x, f, effect);
 		return;
 	}
+	/* a change that stood and dwarfs how much units differ (a 14x change
+	 * between runs that differ by 10%) is no noise */
+	if (changed(c) && fabs(log(c->ratio)) > 2 * log1p(fmax(c->spread_old, c->spread_new)))
+		return;
 	if (wide < 0.02 && c->converged_old && c->converged_new && !migr && !ctxsw &&
 	    !busy && c->verdict != PM_INCONCLUSIVE)
 		return;
