@@ -950,7 +950,12 @@ static void choose_pairing(struct ab *ab)
 			 "set-up commands change the host for both sides");
 		return;
 	}
+	/* beside the result history, not in it: it is no result */
 	if (!pm_history_dir(&dir, &e)) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
 		path = pm_xasprintf("%s/duet-probe.json", dir);
 		cached = cached_probe(path, &duet, &turn, &age);
 	}
@@ -960,7 +965,7 @@ static void choose_pairing(struct ab *ab)
 				"at once and in turn (%d pairs each, once a day)\n", DUET_PAIRS);
 		duet = probe_pairs(ab, true);
 		turn = probe_pairs(ab, false);
-		if (path && duet > 0 && turn > 0)
+		if (path && duet > 0 && turn > 0 && pm_mkdir_p(dir, 0755) == 0)
 			save_probe(path, duet, turn);
 	}
 	ab->duet = duet > 0 && turn > 0 && duet < turn;
