@@ -587,6 +587,9 @@ static char *mech_line(const struct pm_bench_cmp *c, const struct pm_mech_delta 
 	head = d->started ? pm_xasprintf("NEW runs %s, which OLD does not", d->name) :
 	       d->stopped ? pm_xasprintf("OLD runs %s, which NEW does not", d->name) :
 	       pm_xasprintf("%s takes %s time in NEW", d->name, v > 0 ? "more" : "less");
+	/* a sentence starts with a capital: "The slab allocator ..." */
+	if (head[0] >= 'a' && head[0] <= 'z')
+		head[0] = (char)(head[0] - 'a' + 'A');
 	out = pm_xasprintf("%s: %s -> %s per op (%s%s, %.0f%% of %s's change)%s%s.", head, a, b,
 			   v < 0 ? "-" : "+", dd, 100 * share, c->name,
 			   d->entry ? ", entered at " : "", d->entry ? d->entry : "");

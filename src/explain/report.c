@@ -120,6 +120,11 @@ static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
 	if (isnan(c->ci_low))
 		snprintf(buf, len, "%s -> %s  %+.1f%% (single figures, no interval; a change "
 			 "must exceed %.0f%%)", a, b, 100 * (c->ratio - 1), 100 * c->margin);
+	else if (c->sequential)
+		/* a confidence sequence: it holds at every number of pairs */
+		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% sequential CI %+.1f%% .. %+.1f%%; %s)",
+			 a, b, 100 * (c->ratio - 1), 100 * c->level, 100 * (c->ci_low - 1),
+			 100 * (c->ci_high - 1), why);
 	else
 		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% CI %+.1f%% .. %+.1f%%; p %s %.2g; %s)",
 			 a, b, 100 * (c->ratio - 1), 100 * c->level,
