@@ -1,15 +1,18 @@
 #!/bin/sh
 # make check-kernels: does `pmbench explain` name the right cause on real
-# kernel mechanisms?  Each case is a `pmbench ab` of the installed Debian
-# kernel, two command lines or CPU models, a few benchmarks; the top cause
-# of each key benchmark (from `pmbench explain --format json`) must be the
-# expected rule.  Installs nothing: needs qemu-system-x86, jq and an
-# installed kernel with its modules (apt-get install linux-image-amd64).
+# kernel mechanisms?  Each case is a `pmbench ab` of an installed Debian
+# kernel, two command lines or CPU models, a few benchmarks, pairs added
+# until decided; the top cause of each key benchmark (from `pmbench
+# explain --format json`) must be the expected rule, about the expected
+# mechanism, and proven by the experiment (ab's sides differ in one thing).
+# Installs nothing: needs qemu-system-x86, jq and an installed kernel with
+# its modules (apt-get install linux-image-amd64).
 #
 #   check-kernels.sh BUILDDIR
 #   CASES="mitigations thp"  run only these cases
-#   KERNEL=/boot/vmlinuz-R   this kernel (default: the newest installed)
-#   ROUNDS=N                 boots per side (default 3; page-tables 40)
+#   KERNEL=/boot/vmlinuz-R   the generic kernel (default: the newest installed
+#                            generic one: not -rt, not -cloud)
+#   BUDGET=T                 each case's --budget (default 8m)
 #   OUT=DIR                  where the cases' directories go
 #                            (default BUILDDIR/check-kernels.out, replaced)
 set -u
@@ -17,10 +20,9 @@ set -u
 BUILD=${1:?usage: check-kernels.sh BUILDDIR}
 PMBENCH=$BUILD/pmbench
 QEMU=/usr/bin/qemu-system-x86_64
-ROUNDS=${ROUNDS:-3}
-PT_ROUNDS=${ROUNDS_PAGE_TABLES:-$(( ROUNDS > 40 ? ROUNDS : 40 ))}
+BUDGET=${BUDGET:-8m}
 OUT=${OUT:-$BUILD/check-kernels.out}
-CASES=${CASES:-mitigations page-tables same preemption thp}
+CASES=${CASES:-mitigations page-tables same preemption thp ftrace trace-event slub psi usercopy}
 
 die() {
 	echo "check-kernels: $*" >&2
@@ -30,13 +32,16 @@ die() {
 [ -x "$PMBENCH" ] || die "no $PMBENCH: build first"
 [ -x "$QEMU" ] || die "no $QEMU: apt-get install qemu-system-x86"
 command -v jq >/dev/null 2>&1 || die "no jq: apt-get install jq"
+# The generic flavour: the rt kernel has neither preempt= nor THP, and the
+# cloud kernel leaves out drivers the guests need.
 if [ -z "${KERNEL:-}" ]; then
 	for k in $(ls -v /boot/vmlinuz-* 2>/dev/null); do
 		r=${k#/boot/vmlinuz-}
+		case $r in *-rt-*|*-cloud-*) continue ;; esac
 		[ -r "$k" ] && [ -f "/lib/modules/$r/modules.dep" ] && KERNEL=$k
 	done
 fi
-[ -n "${KERNEL:-}" ] || die "no installed kernel with modules: apt-get install linux-image-amd64"
+[ -n "${KERNEL:-}" ] || die "no installed generic kernel with modules: apt-get install linux-image-amd64"
 rm -rf "$OUT"
 mkdir -p "$OUT" || die "cannot create $OUT"
 
@@ -44,28 +49,31 @@ RESULTS=$OUT/results
 : > "$RESULTS"
 misses=0
 
-# verdict and first cause of a benchmark: "regression mitigations"
+# verdict, first cause, its mechanism and whether it is proven:
+# "regression mechanism tracing.function proven"
 verdict_cause() {
 	jq -r --arg b "$2" '.benchmarks[] | select(.name == $b) |
-		"\(.verdict) \(.causes[0].rule // "none")"' "$1"
+		"\(.verdict) \(.causes[0].rule // "none") \(.causes[0].mechanism // "-") \(if .causes[0].proof then "proven" else "unproven" end)"' "$1"
 }
 
-# run_case NAME EXPECTED "KEY BENCHES" BOOTS NOISE [ab options] -- BENCHES
-#   EXPECTED: a rule id (every key benchmark changed, that rule first),
-#   or "no-change" (no benchmark called a regression or improvement);
-#   BOOTS per side; NOISE: explain's --noise (percent)
+# run_case NAME RULE MECHANISM "KEY BENCHES" NOISE [ab options] -- BENCHES
+#   RULE: the rule id every key benchmark's first cause must have (every
+#   key benchmark changed, the cause proven by the experiment), or
+#   "no-change" (no benchmark called a regression or improvement);
+#   MECHANISM: the first cause's mechanism must start with it ("-": any);
+#   NOISE: ab's --noise (percent)
 run_case() {
-	name=$1 expected=$2 keys=$3 boots=$4 noise=$5
+	name=$1 expected=$2 mech=$3 keys=$4 noise=$5
 	shift 5
 	case " $CASES " in *" $name "*) ;; *) return 0 ;; esac
 	dir=$OUT/$name
 	start=$(date +%s)
 	echo "check-kernels: case $name: pmbench ab $*" >&2
-	"$PMBENCH" ab -q --kernel "$KERNEL" --rounds "$boots" -o "$dir" "$@" \
+	"$PMBENCH" ab -q --kernel "$KERNEL" --budget "$BUDGET" --noise "$noise" -o "$dir" "$@" \
 		2> "$OUT/$name.stderr"
 	st=$?
 	secs=$(( $(date +%s) - start ))
-	found="" pass=yes
+	found="" pass=yes pairs=-
 	if [ ! -s "$dir/a.json" ] || [ ! -s "$dir/b.json" ]; then
 		found="pmbench ab failed (exit $st): see $OUT/$name.stderr"
 		pass=no
@@ -74,6 +82,11 @@ run_case() {
 			> "$dir/explain.json" 2>> "$OUT/$name.stderr"; then
 		found="pmbench explain failed: see $OUT/$name.stderr"
 		pass=no
+	else
+		pairs=$(jq -r '.options.ab.experiment.pairs // "-"' "$dir/b.json")
+	fi
+	if [ "$pass" = no ]; then
+		:
 	elif [ "$expected" = no-change ]; then
 		found=$(jq -r '[.benchmarks[] |
 			select(.verdict == "regression" or .verdict == "improvement") |
@@ -86,17 +99,21 @@ run_case() {
 		for b in $keys; do
 			vc=$(verdict_cause "$dir/explain.json" "$b")
 			set -- $vc
-			v=${1:-missing} c=${2:-none}
-			found="${found:+$found, }$b: $c ($v)"
+			v=${1:-missing} c=${2:-none} m=${3:--} p=${4:-unproven}
+			found="${found:+$found, }$b: $c${m#-} ($v, $p)"
 			case $v in
-			regression|improvement) [ "$c" = "$expected" ] || pass=no ;;
+			regression|improvement) ;;
 			*) pass=no ;;
 			esac
+			[ "$c" = "$expected" ] || pass=no
+			[ "$mech" = - ] || case $m in "$mech"*) ;; *) pass=no ;; esac
+			[ "$p" = proven ] || pass=no
 		done
 	fi
 	[ $st -eq 0 ] || [ "$pass" = no ] || found="$found; ab exit $st"
 	[ "$pass" = yes ] || misses=$((misses + 1))
-	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$expected" "$found" "$pass" "${secs}s" >> "$RESULTS"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$expected${mech#-}" "$found" "$pass" \
+		"${secs}s" "$pairs" >> "$RESULTS"
 }
 
 # Short guest runs: TCG is 10-50 times slower than the host.  One vCPU:
@@ -107,60 +124,77 @@ RUN="--vcpus 1 --max-time 0.5 --rounds-per-boot 2"
 
 # 1. mitigations off (A) and on (B), on a CPU the kernel treats as Intel:
 #    page-table isolation and MDS buffer clearing on every system call.
-run_case mitigations mitigations "null null-io" "$ROUNDS" 3 \
+run_case mitigations mitigations - "null null-io" 3 \
 	--cpu max,vendor=GenuineIntel --append-a mitigations=off $RUN -- null null-io
 
 # 2. 4-level (A, no5lvl) and 5-level (B) page tables on a CPU with LA57.
 #    The key is page-walk (every load a full walk after a TLB flush); the
 #    faults and mmap of the issue's first plan did not move (+0.1%).  The
 #    extra level is one more page-table read per walk, of an entry that
-#    is always in the host's cache (user space is one top-level entry),
-#    so under TCG it is a small part of QEMU's TLB fill: page-walk is
-#    2.5-5% slower, below the default floor, while boots differ by 4-8%
-#    even at the same host speed, and the host's busy minutes move a boot
-#    by 10-100%.  Hence 40 boots a side, which explain compares pair by
-#    pair (signed ranks: a drift hits both boots of a pair, and a pair
-#    that drifted far counts as one rank), page-walk alone, and a 1%
-#    floor.  A boot that ran at another speed (its machine-speed probe
-#    too) leaves out its pair, or, when the host flipped between speeds
-#    in more than half of the pairs (most boots on 4 December, 21:47),
-#    the pairs are compared at equal host speed.  20 boots a side passed
-#    2 times in 3, and gave +3.9% with a 99% interval from -1.9% in that
-#    busy hour.
-run_case page-tables page-table-levels "page-walk" "$PT_ROUNDS" 1 --vcpus 1 \
+#    is always in the host's cache, so under TCG it is a small part of
+#    QEMU's TLB fill: page-walk is 2.5-5% slower while boots differ by
+#    4-8%.  Hence page-walk alone and a 1% floor; the pairs go on until
+#    the sequential rule decides (or the budget, ROUNDS_PAGE_TABLES_BUDGET,
+#    default 15m, is spent).
+PT_BUDGET=${ROUNDS_PAGE_TABLES_BUDGET:-15m}
+BUDGET_SAVED=$BUDGET
+BUDGET=$PT_BUDGET
+run_case page-tables page-table-levels - "page-walk" 1 --vcpus 1 \
 	--cpu max,la57=on --append-a no5lvl --max-time 0.5 --rounds-per-boot 3 \
 	-- page-walk
+BUDGET=$BUDGET_SAVED
 
 # 3. the same kernel and command line twice: nothing may be called a change.
-run_case same no-change "" "$ROUNDS" 3 $RUN -- null pipe page-fault-anon
+run_case same no-change - "" 3 $RUN -- null pipe page-fault-anon
 
 # 4. preempt=none (A) and preempt=full (B): how long a timer-woken task
 #    waits while another on its CPU is in a long system call (full
 #    preempts inside the kernel, none waits for the call to return).
-#    ctx and pipe are left out: both tasks block at the same points under
-#    either model, and their figures only showed boot-to-boot noise.  The
-#    two tasks share the one vCPU.
-run_case preemption preemption "wakeup-kernel-hog" "$ROUNDS" 3 \
+run_case preemption preemption - "wakeup-kernel-hog" 3 \
 	--append-a preempt=none --append-b preempt=full $RUN -- wakeup-kernel-hog
 
 # 5. THP always (A) and never (B), on anonymous faults asking for huge
 #    pages: the key is the read variant (the zero page, 4 KiB or huge),
 #    since under TCG clearing a page costs as much per byte as the 512
 #    faults THP saves, so the write variant (run too) hardly changes.
-run_case thp thp "page-fault-thp-read" "$ROUNDS" 3 \
+run_case thp thp - "page-fault-thp-read" 3 \
 	--append-a transparent_hugepage=always --append-b transparent_hugepage=never \
 	$RUN -- page-fault-thp-read page-fault-thp
 
+# Mechanisms no rule was written for: the cause is the mechanism whose
+# code took the time (mechanisms/kernel.mech), tied to the argument that
+# switches it, proven by the experiment.
+
+# 6. the function tracer on every kernel function (null: +1000% here)
+run_case ftrace mechanism tracing "null" 3 --append-b ftrace=function $RUN -- null
+
+# 7. a trace event on every system call entry and exit (null: about +280%)
+run_case trace-event mechanism tracing "null" 3 --append-b 'trace_event=raw_syscalls:*' \
+	$RUN -- null
+
+# 8. slab debugging: red zones, poisoning and the owner's stack trace on
+#    every allocation and free (open: about +400%)
+run_case slub mechanism slab "open" 3 --append-b slub_debug=FZPU $RUN -- open
+
+# 9. pressure stall information off (A) and on (B) (the scheduler
+#    accounts every task state change)
+run_case psi mechanism sched.psi "ctx" 3 --append-a psi=0 --append-b psi=1 $RUN -- ctx
+
+# 10. hardened usercopy on (A, Debian's default) and off (B): object
+#    bounds checks on every copy to or from user space
+run_case usercopy mechanism hardened-usercopy "stat" 3 --append-b hardened_usercopy=off \
+	$RUN -- stat
+
 echo
-echo "pmbench check-kernels: $KERNEL, $ROUNDS boots per side ($PT_ROUNDS for page-tables), A,B interleaved (TCG unless KVM runs it)"
+echo "pmbench check-kernels: $KERNEL, --budget $BUDGET a case ($PT_BUDGET for page-tables), pairs until decided (TCG unless KVM runs it)"
 {
-	printf 'case\texpected cause\ttop cause found\tpass\ttime\n'
+	printf 'case\texpected cause\ttop cause found\tpass\ttime\tpairs\n'
 	cat "$RESULTS"
 } | awk -F'\t' '
 	{ for (i = 1; i <= NF; i++) { cell[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR }
 	END { for (r = 1; r <= n; r++) {
 		line = ""
-		for (i = 1; i <= 5; i++) line = line sprintf("%-" w[i] "s  ", cell[r, i])
+		for (i = 1; i <= 6; i++) line = line sprintf("%-" w[i] "s  ", cell[r, i])
 		sub(/ +$/, "", line); print line } }'
 echo
 if [ $misses -ne 0 ]; then
