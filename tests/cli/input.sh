@@ -18,14 +18,36 @@ limited import lmbench /dev/zero
 expect_status 2 "import /dev/zero"
 expect_err "^pmbench: /dev/zero: larger than 16 MiB, the limit for a report to import$"
 expect_one_line_error
-# from a FIFO (no size to look at: the limit applies while reading)
+# from a FIFO (no size to look at: the limit applies while reading); the
+# writer holds it open before pmbench opens it (fd 3, opened read-write,
+# never waits), so that it is there whichever process runs first
 mkfifo "$T/fifo"
-head -c 20000000 /dev/zero > "$T/fifo" &
-limited import aim9 "$T/fifo"
+exec 3<>"$T/fifo"
+head -c 20000000 /dev/zero >&3 &
+limited import aim9 "$T/fifo" 3>&-
 expect_status 2 "import from a FIFO"
 expect_err "$T/fifo: larger than 16 MiB"
 kill $! 2>/dev/null
 wait 2>/dev/null
+exec 3>&-
+# A FIFO no process writes to is refused at once, not waited on forever
+# (open(2) of a FIFO waits for a writer; pmbench does not).
+for cmd in "show" "show --format json" "explain $TEST_DATA/good-small.json" \
+	   "report -o $T/r.html" "import lmbench"; do
+	limited $cmd "$T/fifo"
+	expect_status 2 "$cmd FIFO"
+	expect_err "^pmbench: $T/fifo: nothing to read: a FIFO or pipe with no writer$"
+done
+# ... while a pipe, which has its writer from the start, is read as a file
+# (/dev/stdin here, <(...) in bash), once, whatever the format
+for fmt in table json; do
+	status=0
+	cat "$TEST_DATA/good-small.json" | timeout 60 "$PMBENCH" show --format $fmt /dev/stdin \
+		>"$T/out" 2>"$T/err" || status=$?
+	checks=$((checks + 1))
+	expect_status 0 "show --format $fmt /dev/stdin from a pipe"
+done
+expect_out '"hostname": "fixture"'
 # a sparse 200 MiB file is refused by its size, unread
 truncate -s 200M "$T/huge.json"
 limited show "$T/huge.json"

@@ -58,25 +58,81 @@ END_TEST
 /* An endless stream (/dev/zero, a FIFO fed forever) stops at the limit. */
 START_TEST(endless_input)
 {
-	char *fifo = pm_xasprintf("%s/fifo", dir), *text;
+	char *fifo = pm_xasprintf("%s/fifo", dir), *text, c;
+	int fd, hold, ready[2];
 	pid_t pid;
-	int fd;
 
 	ck_assert_int_eq(pm_read_file_max("/dev/zero", 1 << 20, &text, NULL), -EFBIG);
 	ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+	/* a reader already there: the writer's open(2) returns at once, and
+	 * says so before the FIFO is read */
+	hold = open(fifo, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(hold, 0);
+	ck_assert_int_eq(pipe(ready), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		static const char buf[4096];
 
 		fd = open(fifo, O_WRONLY);
+		if (write(ready[1], "w", 1) != 1)
+			_exit(1);
 		while (write(fd, buf, sizeof(buf)) > 0)
 			;
 		_exit(0);
 	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
 	ck_assert_int_eq(pm_read_file_max(fifo, 1 << 20, &text, NULL), -EFBIG);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	close(hold);
+	close(ready[0]);
+	close(ready[1]);
+	free(fifo);
+}
+END_TEST
+
+/*
+ * Nothing that would wait forever: a FIFO no process writes to is
+ * refused at once, so is a terminal with nothing typed; a pipe whose
+ * writer is late is waited for, as cat(1) would.
+ */
+START_TEST(no_endless_wait)
+{
+	char *fifo = pm_xasprintf("%s/fifo", dir), *text, proc[64];
+	struct pm_err e;
+	uint64_t t0 = pm_now_ns();
+	int pty, p[2];
+	size_t len;
+	pid_t pid;
+
+	ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+	ck_assert_int_eq(pm_read_file_max(fifo, 1 << 20, &text, NULL), -ENODATA);
+	pm_read_error(&e, -ENODATA, fifo, 1 << 20, "a result file");
+	ck_assert_ptr_nonnull(strstr(e.msg, ": nothing to read: a FIFO or pipe with no writer"));
+	pty = posix_openpt(O_RDWR | O_NOCTTY);
+	if (pty >= 0 && grantpt(pty) == 0 && unlockpt(pty) == 0) {
+		ck_assert_int_eq(pm_read_file_max(ptsname(pty), 1 << 20, &text, NULL), -EAGAIN);
+		close(pty);
+	}
+	ck_assert_uint_lt(pm_now_ns() - t0, 5000000000ull);
+	/* a pipe (as /dev/stdin or <(...) name it): its writer is waited for */
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		usleep(200000);
+		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
+	}
+	close(p[1]);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", p[0]);
+	ck_assert_int_eq(pm_read_file_max(proc, 1 << 20, &text, &len), 0);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_str_eq(text, "late");
+	free(text);
+	waitpid(pid, NULL, 0);
+	close(p[0]);
 	free(fifo);
 }
 END_TEST
@@ -142,6 +198,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, read_limits);
 	tcase_add_test(tc, endless_input);
+	tcase_add_test(tc, no_endless_wait);
 	tcase_add_test(tc, read_line_reads_a_line);
 	tcase_add_test(tc, error_names_file);
 	tcase_add_test(tc, grow);
