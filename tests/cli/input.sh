@@ -56,6 +56,36 @@ expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result 
 limited import lmbench "$T/huge.json"
 expect_status 2
 expect_err "$T/huge.json: larger than 16 MiB"
+# every command that reads results has the limit
+limited explain "$TEST_DATA/good-small.json" "$T/huge.json"
+expect_status 2 "explain a 200 MiB file"
+expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result file$"
+limited report -o "$T/r.html" "$T/huge.json"
+expect_status 2 "report a 200 MiB file"
+expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result file$"
+# ... and the history: log skips a huge file and a FIFO with a word,
+# @LABEL looks past them (it read every file whole, and waited on the FIFO)
+H="$XDG_DATA_HOME/pmbench/results"
+mkdir -p "$H"
+sed 's/"label": null/"label": "mine"/' "$TEST_DATA/good-small.json" >"$H/20260101T000000Z-a.json"
+mkfifo "$H/20260102T000000Z-fifo.json"
+truncate -s 200M "$H/20260103T000000Z-huge.json"
+limited show @mine
+expect_status 0 "show @LABEL past a huge file and a FIFO"
+expect_out '\[mine\]$'
+limited log
+expect_status 0 "log past a huge file and a FIFO"
+expect_out '^@-2 .* mine +null stat$'
+expect_err "^pmbench: warning: skipped $H/20260103T000000Z-huge.json: larger than 128 MiB, the limit for a result file$"
+expect_err "^pmbench: warning: skipped $H/20260102T000000Z-fifo.json: nothing to read: a FIFO or pipe with no writer$"
+rm -r "$H"
+# JSON nested deeper than 2048 levels is refused by the parser (no stack
+# overflow in the reader)
+awk 'BEGIN { printf "{\"format\": \"pmbench-result\", \"schema\": 1, \"x\": ";
+	     for (i = 0; i < 100000; i++) printf "["; }' >"$T/deep.json"
+limited show "$T/deep.json"
+expect_status 2 "show JSON nested 100000 deep"
+expect_err "^pmbench: $T/deep.json:1:[0-9]+: not valid JSON: maximum parsing depth reached"
 
 # Every error names the file and what is wrong.
 pm show "$T"
