@@ -986,18 +986,41 @@ bool pm_result_interrupted(const struct pm_result *r, long long *requested)
 	return json_is_true(json_object_get(r->options, "interrupted"));
 }
 
+/*
+ * The document in buf.  A UTF-8 byte-order mark, which some Windows
+ * editors write, is skipped (RFC 8259 allows a parser to ignore it);
+ * UTF-16 is named rather than called an invalid token.
+ */
+static int parse_doc(json_t **root, const char *buf, size_t len, const char *path,
+		     struct pm_err *e)
+{
+	json_error_t je;
+
+	*root = NULL;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		buf += 3;
+		len -= 3;
+	} else if (len >= 2 && (!memcmp(buf, "\xff\xfe", 2) || !memcmp(buf, "\xfe\xff", 2))) {
+		return pm_err_set(e, -EINVAL, "%s: UTF-16 text (it starts with a UTF-16 "
+				  "byte-order mark); a result file is UTF-8", path);
+	}
+	*root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	if (!*root)
+		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
+				  je.line, je.column, je.text);
+	return 0;
+}
+
 int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
 		    const char *path, struct pm_err *e)
 {
-	json_error_t je;
 	json_t *root;
 	int err;
 
 	pm_result_init(r);
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
-	if (!root)
-		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
-				  je.line, je.column, je.text);
+	err = parse_doc(&root, buf, len, path, e);
+	if (err)
+		return err;
 	err = pm_result_from_json(r, root, path, e);
 	json_decref(root);
 	return err;
@@ -1005,7 +1028,6 @@ int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
 
 int pm_result_load_json(json_t **root, const char *path, struct pm_err *e)
 {
-	json_error_t je;
 	size_t len;
 	char *buf;
 	int err;
@@ -1017,12 +1039,9 @@ int pm_result_load_json(json_t **root, const char *path, struct pm_err *e)
 		pm_read_error(e, err, path, PM_READ_MAX_RESULT, "a result file");
 		return -EINVAL;
 	}
-	*root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	err = parse_doc(root, buf, len, path, e);
 	free(buf);
-	if (!*root)
-		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
-				  je.line, je.column, je.text);
-	return 0;
+	return err;
 }
 
 int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e)

@@ -87,6 +87,23 @@ limited show "$T/deep.json"
 expect_status 2 "show JSON nested 100000 deep"
 expect_err "^pmbench: $T/deep.json:1:[0-9]+: not valid JSON: maximum parsing depth reached"
 
+# A UTF-8 byte-order mark (Windows editors write one) is skipped, not an
+# "invalid token"; UTF-16 is named.
+{ printf '\357\273\277'; cat "$TEST_DATA/good-small.json"; } >"$T/bom.json"
+pm show "$T/bom.json"
+expect_status 0 "show a file with a byte-order mark"
+expect_out '^null +234 ns +1\.5% +3 '
+pm show --format json "$T/bom.json"
+expect_status 0
+expect_out '^\{$'
+pm explain "$TEST_DATA/good-small.json" "$T/bom.json"
+expect_status 0 "explain a file with a byte-order mark"
+expect_out '^inconclusive \(2\): null \+0\.0%, stat \+0\.0%$'
+{ printf '\377\376'; sed 's/./&\n/g' "$TEST_DATA/good-small.json" | tr '\n' '\0'; } >"$T/u16.json"
+pm show "$T/u16.json"
+expect_status 2 "show UTF-16"
+expect_err "^pmbench: $T/u16.json: UTF-16 text \(it starts with a UTF-16 byte-order mark\); a result file is UTF-8$"
+
 # Every error names the file and what is wrong.
 pm show "$T"
 expect_status 2 "show DIR"

@@ -422,6 +422,30 @@ START_TEST(workload_round_trip)
 }
 END_TEST
 
+/* A UTF-8 byte-order mark is skipped (RFC 8259 lets a parser ignore it);
+ * UTF-16 is named. */
+START_TEST(byte_order_mark)
+{
+	static const char doc[] = "\xef\xbb\xbf{\"format\": \"pmbench-result\", \"schema\": 1, "
+		"\"sysinfo\": {}, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", "
+		"\"status\": \"failed\"}]}";
+	static const char utf16[] = "\xff\xfe{\0}\0";
+	struct pm_result r;
+	struct pm_err e;
+
+	ck_assert_int_eq(pm_result_parse(&r, doc, sizeof(doc) - 1, "bom.json", &e), 0);
+	ck_assert_uint_eq(r.nbench, 1);
+	ck_assert_str_eq(r.bench[0].name, "a");
+	pm_result_free(&r);
+	/* the mark alone is no document */
+	ck_assert_int_eq(pm_result_parse(&r, doc, 3, "bom.json", &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "bom.json:1:0: not valid JSON"));
+	ck_assert_int_eq(pm_result_parse(&r, utf16, sizeof(utf16) - 1, "u16.json", &e), -EINVAL);
+	ck_assert_str_eq(e.msg, "u16.json: UTF-16 text (it starts with a UTF-16 byte-order "
+			 "mark); a result file is UTF-8");
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	struct pm_result r;
@@ -461,6 +485,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, rounds_round_trip);
 	tcase_add_test(tc, merge_runs);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, byte_order_mark);
 	tcase_add_test(tc, values_in_units);
 	tcase_add_test(tc, workload_round_trip);
 	suite_add_tcase(s, tc);
