@@ -39,6 +39,42 @@ pm stat --format xml -- true
 expect_status 2 "stat --format xml"
 expect_err "^pmbench stat: --format: 'xml' is not one of table, json, csv"
 
+# Numeric options are decimal, as documented, for every command: no hex
+# (strtoul base 0, strtod), no overflow, sign, blanks, junk or empty.
+# check_num CMD OPT VALUE KIND [ARGS...]: exit 2 and the one-line message
+check_num() {
+	cmd=$1 opt=$2 val=$3 kind=$4
+	shift 4
+	pm $cmd $opt "$val" "$@"
+	expect_status 2 "$cmd $opt '$val'"
+	re=$(printf '%s' "$val" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
+	expect_err "^pmbench $cmd: $opt: '$re' is not a $kind"
+	[ ! -s "$T/out" ] || fail "$cmd $opt '$val': something ran"
+}
+for val in 0x10 99999999999999999999 -1 +5 " 5" 5x ""; do
+	check_num run --rounds "$val" 'whole number in \[1, 1000\]$' null
+	check_num run --freq "$val" 'whole number in \[1, 1000000\]$' null
+	check_num stat --runs "$val" 'whole number in \[1, 1000000\]$' -- true
+	check_num log -n "$val" 'whole number in \[1, 2147483647\]$'
+	check_num ab --rounds "$val" 'whole number in \[1, [0-9]+\]$' --kernel /nonexistent a b
+	check_num ab --seed "$val" 'whole number above 0$' a b
+done
+for val in 0x10 0x1p-3 inf nan 1e999 " 1" 1s ""; do
+	check_num run --max-time "$val" 'decimal number in \[0, 86400\]$' null
+	check_num run --ci "$val" 'decimal number in \[0.01, 100\]$' null
+	check_num stat --max-time "$val" 'decimal number in \[0, 1e\+07\]$' -- true
+	check_num stat --ci "$val" 'decimal number in \[0.01, 100\]$' -- true
+	check_num explain --noise "$val" 'percentage in \[0, 100\)$' a b
+	check_num explain --single-run-margin "$val" 'percentage in \[0, 1000\)$' a b
+	check_num report --min-frame "$val" 'percentage in \[0, 100\)$' a
+	check_num ab --max-time "$val" 'decimal number in \[[0-9.]+, [0-9.e+]+\]$' a b
+done
+expect_one_line_error
+# decimal forms are taken: 1e-1 s, a leading zero (not octal)
+pm run --max-time 1e-1 --rounds 01 --no-profile --no-counters --format csv null
+expect_status 0 "run --max-time 1e-1 --rounds 01"
+expect_out '^null,ok,'
+
 # Unwritable output: refused before any benchmark runs, nothing created.
 pm run -o "$T/no/such/dir/r.json" null
 expect_status 2 "unwritable -o"

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,57 @@ START_TEST(lists)
 }
 END_TEST
 
+/* Options are decimal: what strtoul/strtod would also take is refused. */
+START_TEST(decimal_numbers)
+{
+	static const char *const not_whole[] = {
+		"", " 5", "5 ", "+5", "-5", "0x10", "010x", "1.5", "1e3", "five", "5k",
+	};
+	static const char *const not_real[] = {
+		"", " 1", "1 ", "+1", "0x10", "0x1p-3", "inf", "-inf", "nan", "1e", "1.5s",
+		"--1", "1-2", ",5",
+	};
+	unsigned long u = 7;
+	double d = 7;
+	size_t i;
+
+	ck_assert_int_eq(pm_parse_ulong("16", 1, 100, &u), 0);
+	ck_assert_uint_eq(u, 16);
+	/* leading zeros are still decimal, not octal */
+	ck_assert_int_eq(pm_parse_ulong("010", 1, 100, &u), 0);
+	ck_assert_uint_eq(u, 10);
+	ck_assert_int_eq(pm_parse_ulong("0", 0, 0, &u), 0);
+	ck_assert_uint_eq(u, 0);
+	ck_assert_int_eq(pm_parse_ulong("18446744073709551615", 0, ULONG_MAX, &u), 0);
+	ck_assert_uint_eq(u, ULONG_MAX);
+	u = 7;
+	ck_assert_int_eq(pm_parse_ulong("99999999999999999999", 0, ULONG_MAX, &u), -ERANGE);
+	ck_assert_int_eq(pm_parse_ulong("101", 1, 100, &u), -ERANGE);
+	ck_assert_int_eq(pm_parse_ulong("0", 1, 100, &u), -ERANGE);
+	for (i = 0; i < PM_ARRAY_SIZE(not_whole); i++)
+		ck_assert_msg(pm_parse_ulong(not_whole[i], 0, ULONG_MAX, &u) == -EINVAL,
+			      "'%s' taken as a whole number", not_whole[i]);
+	ck_assert_uint_eq(u, 7);
+
+	ck_assert_int_eq(pm_parse_double("0.5", 0, 1, &d), 0);
+	ck_assert_double_eq(d, 0.5);
+	ck_assert_int_eq(pm_parse_double(".5", 0, 1, &d), 0);
+	ck_assert_double_eq(d, 0.5);
+	ck_assert_int_eq(pm_parse_double("1e3", 0, 1e4, &d), 0);
+	ck_assert_double_eq(d, 1000);
+	ck_assert_int_eq(pm_parse_double("-2.5E-1", -1, 1, &d), 0);
+	ck_assert_double_eq(d, -0.25);
+	d = 7;
+	ck_assert_int_eq(pm_parse_double("1e999", 0, 1e308, &d), -ERANGE);
+	ck_assert_int_eq(pm_parse_double("-1", 0, 1, &d), -ERANGE);
+	ck_assert_int_eq(pm_parse_double("1.01", 0, 1, &d), -ERANGE);
+	for (i = 0; i < PM_ARRAY_SIZE(not_real); i++)
+		ck_assert_msg(pm_parse_double(not_real[i], -1e9, 1e9, &d) == -EINVAL,
+			      "'%s' taken as a decimal number", not_real[i]);
+	ck_assert_double_eq(d, 7);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("util");
@@ -203,6 +255,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, error_names_file);
 	tcase_add_test(tc, grow);
 	tcase_add_test(tc, lists);
+	tcase_add_test(tc, decimal_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }
