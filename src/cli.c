@@ -415,34 +415,36 @@ software:
 int pm_cli_uint(const char *cmd, const char *usage, const char *opt, const char *s,
 		unsigned long lo, unsigned long hi, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
+	if (pm_parse_ulong(s, lo, hi, out)) {
 		pm_usage_error(cmd, usage, "%s: '%s' is not a whole number in [%lu, %lu]",
 			       opt, s, lo, hi);
 		return -EINVAL;
 	}
-	*out = v;
 	return 0;
 }
 
 int pm_cli_double(const char *cmd, const char *usage, const char *opt, const char *s,
 		  double lo, double hi, double *out)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-		pm_usage_error(cmd, usage, "%s: '%s' is not a number in [%g, %g]",
+	if (pm_parse_double(s, lo, hi, out)) {
+		pm_usage_error(cmd, usage, "%s: '%s' is not a decimal number in [%g, %g]",
 			       opt, s, lo, hi);
 		return -EINVAL;
 	}
-	*out = v;
+	return 0;
+}
+
+int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const char *s,
+		   double max, double *frac)
+{
+	double v;
+
+	if (pm_parse_double(s, 0, max, &v) || v >= max) {
+		pm_usage_error(cmd, usage, "%s: '%s' is not a percentage in [0, %g)",
+			       opt, s, max);
+		return -EINVAL;
+	}
+	*frac = v / 100;
 	return 0;
 }
 

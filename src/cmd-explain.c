@@ -132,8 +132,6 @@ int cmd_explain(int argc, char **argv)
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:h", long_options, NULL)) != -1) {
-		char *end;
-
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") &&
@@ -143,18 +141,14 @@ int cmd_explain(int argc, char **argv)
 			format = optarg;
 			break;
 		case 'n':
-			o.noise_floor = strtod(optarg, &end) / 100;
-			if (end == optarg || *end || !(o.noise_floor >= 0 && o.noise_floor < 1))
-				return pm_usage_error("explain", usage,
-					"--noise: '%s' is not a percentage in [0, 100)", optarg);
+			if (pm_cli_percent("explain", usage, "--noise", optarg, 100,
+					   &o.noise_floor))
+				return PM_EXIT_USAGE;
 			break;
 		case 'm':
-			o.single_run_margin = strtod(optarg, &end) / 100;
-			if (end == optarg || *end ||
-			    !(o.single_run_margin >= 0 && o.single_run_margin < 10))
-				return pm_usage_error("explain", usage,
-					"--single-run-margin: '%s' is not a percentage in [0, 1000)",
-					optarg);
+			if (pm_cli_percent("explain", usage, "--single-run-margin", optarg, 1000,
+					   &o.single_run_margin))
+				return PM_EXIT_USAGE;
 			break;
 		case 'a':
 			all = true;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,7 @@ int cmd_log(int argc, char **argv)
 	enum pm_table_format fmt = PM_TABLE_TEXT;
 	unsigned long max = 0;
 	struct pm_table *t;
-	char **files, *dir, *end;
+	char **files, *dir;
 	size_t n, i, shown = 0;
 	struct pm_err e;
 	int c;
@@ -81,10 +82,8 @@ int cmd_log(int argc, char **argv)
 					"--format: '%s' is not one of table, markdown, csv", optarg);
 			break;
 		case 'n':
-			max = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || *optarg == '-' || max == 0)
-				return pm_usage_error("log", usage,
-					"-n: '%s' is not a count of runs (1 or more)", optarg);
+			if (pm_cli_uint("log", usage, "-n", optarg, 1, INT_MAX, &max))
+				return PM_EXIT_USAGE;
 			break;
 		default:
 			return pm_cli_end_option("log", usage, c, argv);

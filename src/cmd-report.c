@@ -120,7 +120,7 @@ int cmd_report(int argc, char **argv)
 	bool have_x = false;
 	struct pm_result *r;
 	const struct pm_result **rp;
-	char **given, **paths, **names, *end;
+	char **given, **paths, **names;
 	struct pm_err e;
 	size_t n, a;
 	int c, status = PM_EXIT_OK, err;
@@ -139,10 +139,9 @@ int cmd_report(int argc, char **argv)
 			o.all_frames = true;
 			break;
 		case OPT_MIN_FRAME:
-			o.min_frame = strtod(optarg, &end) / 100;
-			if (end == optarg || *end || !(o.min_frame >= 0 && o.min_frame < 1))
-				return pm_usage_error("report", usage,
-					"--min-frame: '%s' is not a percentage in [0, 100)", optarg);
+			if (pm_cli_percent("report", usage, "--min-frame", optarg, 100,
+					   &o.min_frame))
+				return PM_EXIT_USAGE;
 			break;
 		default:
 			return pm_cli_end_option("report", usage, c, argv);

@@ -89,54 +89,66 @@ static void show_one(struct pm_result *x, const char *format, unsigned flags,
 	}
 }
 
-/* Resolve and load every file before printing anything; on an error,
- * nothing is kept. */
-static int load_all(char **given, size_t n, bool named, char ***paths_out,
-		    struct pm_result **r_out)
+/* One file: what it holds, and its document if keep_doc (--format json). */
+static int load_one(const char *path, bool keep_doc, json_t **doc,
+		    struct pm_result *r, struct pm_err *e)
+{
+	int err;
+
+	pm_result_init(r);
+	err = pm_result_load_json(doc, path, e);
+	if (!err)
+		err = pm_result_from_json(r, *doc, path, e);
+	if (err || !keep_doc) {
+		json_decref(*doc);
+		*doc = NULL;
+	}
+	return err;
+}
+
+/* Resolve and load every file before printing anything, each read once
+ * (a pipe cannot be read again); on an error, nothing is kept. */
+static int load_all(char **given, size_t n, bool named, bool keep_docs,
+		    char ***paths_out, struct pm_result **r_out, json_t ***docs_out)
 {
 	char **paths = pm_xcalloc(n, sizeof(*paths));
 	struct pm_result *r = pm_xcalloc(n, sizeof(*r));
+	json_t **docs = pm_xcalloc(n, sizeof(*docs));
 	struct pm_err e;
 	size_t a, i;
 
 	for (a = 0; a < n; a++) {
 		if (!pm_history_resolve(given[a], &paths[a], &e) &&
-		    !pm_result_load(&r[a], paths[a], &e))
+		    !load_one(paths[a], keep_docs, &docs[a], &r[a], &e))
 			continue;
 		if (!named)
 			pm_error("%s (no result file given)", e.msg);
 		else
 			pm_error("%s", e.msg);
-		for (i = 0; i < a; i++)
+		for (i = 0; i < a; i++) {
 			pm_result_free(&r[i]);
+			json_decref(docs[i]);
+		}
 		for (i = 0; i <= a; i++)
 			free(paths[i]);
 		free(paths);
 		free(r);
+		free(docs);
 		return -EINVAL;
 	}
 	*paths_out = paths;
 	*r_out = r;
+	*docs_out = docs;
 	return 0;
 }
 
-/* The document as stored, now known to be valid. */
-static int show_json(const char *path, bool anonymize)
+/* The document as stored, once validated. */
+static void show_json(json_t *doc, bool anonymize)
 {
-	struct pm_err e;
-	json_t *doc;
-
-	if (pm_result_load_json(&doc, path, &e)) {
-		/* changed since it was validated */
-		pm_error("%s", e.msg);
-		return -EINVAL;
-	}
 	if (anonymize)
 		pm_anonymize_document(doc);
 	json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 	putchar('\n');
-	json_decref(doc);
-	return 0;
 }
 
 /* The renderers of several files take a list of pointers. */
@@ -156,6 +168,7 @@ int cmd_show(int argc, char **argv)
 	bool verbose = false, hotspots = false, all_frames = false, anonymize = false;
 	struct pm_result *r;
 	char **paths, **given, **names;
+	json_t **docs;
 	static char *latest[] = { "@latest" };
 	unsigned flags;
 	size_t n, a, i;
@@ -201,7 +214,7 @@ int cmd_show(int argc, char **argv)
 	n = optind < argc ? (size_t)(argc - optind) : 1;
 	flags = (verbose ? PM_RENDER_DETAIL : 0) | (all_frames ? PM_RENDER_ALL_FRAMES : 0);
 
-	if (load_all(given, n, optind < argc, &paths, &r))
+	if (load_all(given, n, optind < argc, !strcmp(format, "json"), &paths, &r, &docs))
 		return PM_EXIT_USAGE;
 	names = short_names(r, given, n);
 	/* formats without a header say it on stderr */
@@ -232,10 +245,7 @@ int cmd_show(int argc, char **argv)
 				   pm_render_csv_header(stdout);
 		for (a = 0; a < n; a++) {
 			if (!strcmp(format, "json")) {
-				if (show_json(paths[a], anonymize)) {
-					status = PM_EXIT_USAGE;
-					break;
-				}
+				show_json(docs[a], anonymize);
 				continue;
 			}
 			if (n > 1 && (!strcmp(format, "table") || !strcmp(format, "markdown"))) {
@@ -249,11 +259,13 @@ int cmd_show(int argc, char **argv)
 	}
 	for (a = 0; a < n; a++) {
 		pm_result_free(&r[a]);
+		json_decref(docs[a]);
 		free(paths[a]);
 		free(names[a]);
 	}
 	free(r);
 	free(paths);
+	free(docs);
 	free(names);
 	if (fflush(stdout) != 0)
 		status = PM_EXIT_RUNTIME;

@@ -39,14 +39,18 @@ struct pm_events;
 int pm_cli_events(const char *spec, bool counters, struct pm_events *ev);
 
 /*
- * Option values of run and stat: a whole number or a number in [lo, hi],
- * or the --call-graph mode (fp, dwarf).  Bad input: the message and the
- * usage are printed (status 2 for the caller) and -EINVAL returned.
+ * Option values of every command: a whole number or a number in [lo,
+ * hi], both decimal (pm_parse_ulong, pm_parse_double: no "0x10", no
+ * overflow), a percentage in [0, max) returned as a fraction, or the
+ * --call-graph mode (fp, dwarf).  Bad input: the message and the usage
+ * are printed (status 2 for the caller) and -EINVAL returned.
  */
 int pm_cli_uint(const char *cmd, const char *usage, const char *opt, const char *s,
 		unsigned long lo, unsigned long hi, unsigned long *out);
 int pm_cli_double(const char *cmd, const char *usage, const char *opt, const char *s,
 		  double lo, double hi, double *out);
+int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const char *s,
+		   double max, double *frac);
 int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf);
 
 /* "pmbench: " + message on stderr. */

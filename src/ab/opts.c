@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,12 +72,9 @@ void pm_ab_opts_free(struct pm_ab_opts *o)
 static int parse_uint(const char *opt, const char *s, unsigned long lo, unsigned long hi,
 		      unsigned *out, struct pm_err *e)
 {
-	char *end;
 	unsigned long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
+	if (pm_parse_ulong(s, lo, hi, &v))
 		return pm_err_set(e, -EINVAL, "%s: '%s' is not a whole number in [%lu, %lu]",
 				  opt, s, lo, hi);
 	*out = (unsigned)v;
@@ -86,15 +84,9 @@ static int parse_uint(const char *opt, const char *s, unsigned long lo, unsigned
 static int parse_double(const char *opt, const char *s, double lo, double hi,
 			double *out, struct pm_err *e)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return pm_err_set(e, -EINVAL, "%s: '%s' is not a number in [%g, %g]",
+	if (pm_parse_double(s, lo, hi, out))
+		return pm_err_set(e, -EINVAL, "%s: '%s' is not a decimal number in [%g, %g]",
 				  opt, s, lo, hi);
-	*out = v;
 	return 0;
 }
 
@@ -155,11 +147,7 @@ static int parse_budget(const char *opt, const char *s, bool allow_runs, double 
 
 static int parse_seed(const char *s, unsigned long *out, struct pm_err *e)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || !*out)
+	if (pm_parse_ulong(s, 1, ULONG_MAX, out))
 		return pm_err_set(e, -EINVAL, "--seed: '%s' is not a whole number above 0", s);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "results/history.h"
+#include "results/result.h"
 #include "sysinfo/sysinfo.h"
 
 int pm_history_dir(char **dir, struct pm_err *e)
@@ -230,9 +231,12 @@ int pm_history_resolve(const char *arg, char **path, struct pm_err *e)
 	} else {
 		/* a label: the newest run that has it */
 		for (i = n; i-- > 0 && !*path;) {
-			json_t *doc = json_load_file(files[i], 0, NULL);
-			const char *label = json_string_value(json_object_get(doc, "label"));
+			/* bounded, and no wait on a FIFO: as every reader */
+			json_t *doc = NULL;
+			const char *label;
 
+			pm_result_load_json(&doc, files[i], &le);
+			label = json_string_value(json_object_get(doc, "label"));
 			if (label && !strcmp(label, arg + 1))
 				*path = pm_xstrdup(files[i]);
 			json_decref(doc);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "results/result.h"
+#include "sysinfo/keys.h"
+#include "sysinfo/sysinfo.h"
 
 void pm_result_init(struct pm_result *r)
 {
@@ -434,6 +436,14 @@ static const char *jtype(const json_t *j)
 	}
 }
 
+/* A required key absent, or null. */
+static int missing(struct reader *rd, const char *key, const json_t *j, const char *what)
+{
+	if (j)
+		return bad(rd, key, "expected %s, found null", what);
+	return bad(rd, key, "missing (expected %s)", what);
+}
+
 /* Optional string: absent or null gives NULL. */
 static int get_str(struct reader *rd, json_t *o, const char *key,
 		   bool required, char **out)
@@ -443,7 +453,7 @@ static int get_str(struct reader *rd, json_t *o, const char *key,
 	*out = NULL;
 	if (!j || json_is_null(j)) {
 		if (required)
-			return bad(rd, key, "missing (expected a string)");
+			return missing(rd, key, j, "a string");
 		return 0;
 	}
 	if (!json_is_string(j))
@@ -452,22 +462,44 @@ static int get_str(struct reader *rd, json_t *o, const char *key,
 	return 0;
 }
 
-/* Optional number: absent or null gives NAN. */
-static int get_num(struct reader *rd, json_t *o, const char *key,
-		   bool required, double *out)
+/* What a number may be: times after an overhead is subtracted may be
+ * negative; counts, sizes and most times not; shares are fractions. */
+enum range { ANY, NONNEG, POSITIVE, SHARE };
+
+static const char *const range_text[] = {
+	[ANY] = "a number",
+	[NONNEG] = "a number >= 0",
+	[POSITIVE] = "a number > 0",
+	[SHARE] = "a share in [0, 1]",
+};
+
+/* Optional number in a range: absent or null gives NAN. */
+static int get_real(struct reader *rd, json_t *o, const char *key,
+		    bool required, enum range range, double *out)
 {
 	json_t *j = json_object_get(o, key);
+	double v;
 
 	*out = NAN;
 	if (!j || json_is_null(j)) {
 		if (required)
-			return bad(rd, key, "missing (expected a number)");
+			return missing(rd, key, j, range_text[range]);
 		return 0;
 	}
 	if (!json_is_number(j))
-		return bad(rd, key, "expected a number, found %s", jtype(j));
-	*out = json_number_value(j);
+		return bad(rd, key, "expected %s, found %s", range_text[range], jtype(j));
+	v = json_number_value(j);
+	if ((range == NONNEG && v < 0) || (range == POSITIVE && v <= 0) ||
+	    (range == SHARE && (v < 0 || v > 1)))
+		return bad(rd, key, "%.10g is not %s", v, range_text[range]);
+	*out = v;
 	return 0;
+}
+
+static int get_num(struct reader *rd, json_t *o, const char *key,
+		   bool required, double *out)
+{
+	return get_real(rd, o, key, required, ANY, out);
 }
 
 static int get_int(struct reader *rd, json_t *o, const char *key,
@@ -477,14 +509,40 @@ static int get_int(struct reader *rd, json_t *o, const char *key,
 
 	if (!j || json_is_null(j)) {
 		if (required)
-			return bad(rd, key, "missing (expected an integer)");
+			return missing(rd, key, j, "an integer");
 		return 0;
 	}
 	if (!json_is_integer(j))
 		return bad(rd, key, "expected an integer, found %s", jtype(j));
 	*out = json_integer_value(j);
+	if (*out < lo && hi == INT64_MAX)
+		return bad(rd, key, "%lld is not an integer >= %lld", *out, lo);
 	if (*out < lo || *out > hi)
 		return bad(rd, key, "%lld is out of range [%lld, %lld]", *out, lo, hi);
+	return 0;
+}
+
+/* Optional string, checked and not kept. */
+static int want_str(struct reader *rd, json_t *o, const char *key, bool required)
+{
+	char *s;
+	int err = get_str(rd, o, key, required, &s);
+
+	free(s);
+	return err;
+}
+
+/* Optional array: absent or null gives NULL. */
+static int get_arr(struct reader *rd, json_t *o, const char *key, json_t **out)
+{
+	json_t *j = json_object_get(o, key);
+
+	*out = NULL;
+	if (!j || json_is_null(j))
+		return 0;
+	if (!json_is_array(j))
+		return bad(rd, key, "expected an array, found %s", jtype(j));
+	*out = j;
 	return 0;
 }
 
@@ -509,7 +567,7 @@ static int get_obj(struct reader *rd, json_t *o, const char *key,
 	*out = NULL;
 	if (!j || json_is_null(j)) {
 		if (required)
-			return bad(rd, key, "missing (expected an object)");
+			return missing(rd, key, j, "an object");
 		return 0;
 	}
 	if (!json_is_object(j))
@@ -583,8 +641,8 @@ static int read_counters(struct reader *rd, json_t *o,
 	if (ru) {
 		size_t l = push(rd, ".rusage");
 
-		if ((err = get_num(rd, ru, "user_ns_per_op", false, &cp->ru_user_ns)) ||
-		    (err = get_num(rd, ru, "sys_ns_per_op", false, &cp->ru_sys_ns)))
+		if ((err = get_real(rd, ru, "user_ns_per_op", false, NONNEG, &cp->ru_user_ns)) ||
+		    (err = get_real(rd, ru, "sys_ns_per_op", false, NONNEG, &cp->ru_sys_ns)))
 			return err;
 		pop(rd, l);
 	}
@@ -610,14 +668,12 @@ static int read_counters(struct reader *rd, json_t *o,
 		    (err = get_str(rd, x, "reason", false, &c->reason)) ||
 		    (err = get_bool(rd, x, "software", &c->software)) ||
 		    (err = get_bool(rd, x, "user_only", &c->user_only)) ||
-		    (err = get_num(rd, x, "per_op", st == PM_CV_OK, &c->per_op)) ||
-		    (err = get_num(rd, x, "user_per_op", false, &c->user)) ||
-		    (err = get_num(rd, x, "kernel_per_op", false, &c->kernel)) ||
-		    (err = get_num(rd, x, "running", false, &c->running)))
+		    (err = get_real(rd, x, "per_op", st == PM_CV_OK, NONNEG, &c->per_op)) ||
+		    (err = get_real(rd, x, "user_per_op", false, NONNEG, &c->user)) ||
+		    (err = get_real(rd, x, "kernel_per_op", false, NONNEG, &c->kernel)) ||
+		    (err = get_real(rd, x, "running", false, SHARE, &c->running)))
 			return err;
 		c->status = (enum pm_cv_status)st;
-		if (c->status == PM_CV_OK && c->per_op < 0)
-			return bad(rd, "per_op", "negative count %g", c->per_op);
 		pop(rd, l);
 	}
 	return 0;
@@ -656,11 +712,11 @@ static int read_rounds(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		x->reference_ns = x->busy = x->waited = x->others = x->started_s = NAN;
 		if ((err = get_int(rd, r, "run", false, 0, 1 << 20, &run)) ||
 		    (err = get_int(rd, r, "trials", true, 1, INT64_MAX, &n)) ||
-		    (err = get_num(rd, r, "reference_ns", false, &x->reference_ns)) ||
-		    (err = get_num(rd, r, "busy", false, &x->busy)) ||
-		    (err = get_num(rd, r, "waited", false, &x->waited)) ||
-		    (err = get_num(rd, r, "others", false, &x->others)) ||
-		    (err = get_num(rd, r, "started_s", false, &x->started_s)))
+		    (err = get_real(rd, r, "reference_ns", false, POSITIVE, &x->reference_ns)) ||
+		    (err = get_real(rd, r, "busy", false, NONNEG, &x->busy)) ||
+		    (err = get_real(rd, r, "waited", false, NONNEG, &x->waited)) ||
+		    (err = get_real(rd, r, "others", false, SHARE, &x->others)) ||
+		    (err = get_real(rd, r, "started_s", false, NONNEG, &x->started_s)))
 			return err;
 		x->run = (unsigned)run;
 		x->ntrials = (size_t)n;
@@ -742,14 +798,23 @@ static int read_params(struct reader *rd, json_t *params, struct pm_bench_result
 	if ((err = get_int(rd, params, "cpu", false, -1, 1 << 20, &v)))
 		return err;
 	b->cpu = (int)v;
-	if ((err = get_num(rd, params, "overhead_ns", false, &b->overhead_ns)) ||
-	    (err = get_num(rd, params, "bytes_per_op", false, &b->bytes_per_op)) ||
+	if ((err = get_real(rd, params, "overhead_ns", false, NONNEG, &b->overhead_ns)) ||
+	    (err = get_real(rd, params, "bytes_per_op", false, NONNEG, &b->bytes_per_op)) ||
 	    (err = get_str(rd, params, "placement", false, &b->placement)) ||
 	    (err = get_str(rd, params, "detail", false, &b->params)))
 		return err;
 	if (isnan(b->bytes_per_op))
 		b->bytes_per_op = 0;
 	pop(rd, l);
+	return 0;
+}
+
+/* An interval or order: lo <= hi where both are given. */
+static int ordered(struct reader *rd, const char *lo_key, double lo,
+		   const char *hi_key, double hi)
+{
+	if (lo > hi)
+		return bad(rd, lo_key, "%.10g is above %s (%.10g)", lo, hi_key, hi);
 	return 0;
 }
 
@@ -768,12 +833,12 @@ static int read_stats(struct reader *rd, json_t *stats, struct pm_bench_result *
 			   &b->stats.median)) ||
 	    (err = get_num(rd, stats, "ci_low_ns", false, &b->stats.ci_low)) ||
 	    (err = get_num(rd, stats, "ci_high_ns", false, &b->stats.ci_high)) ||
-	    (err = get_num(rd, stats, "ci_level", false, &b->stats.ci_level)) ||
+	    (err = get_real(rd, stats, "ci_level", false, SHARE, &b->stats.ci_level)) ||
 	    (err = get_num(rd, stats, "mean_ns", false, &b->stats.mean)) ||
-	    (err = get_num(rd, stats, "stddev_ns", false, &b->stats.stddev)) ||
+	    (err = get_real(rd, stats, "stddev_ns", false, NONNEG, &b->stats.stddev)) ||
 	    (err = get_num(rd, stats, "min_ns", false, &b->stats.min)) ||
 	    (err = get_num(rd, stats, "max_ns", false, &b->stats.max)) ||
-	    (err = get_num(rd, stats, "mad_ns", false, &b->stats.mad)) ||
+	    (err = get_real(rd, stats, "mad_ns", false, NONNEG, &b->stats.mad)) ||
 	    (err = get_bool(rd, stats, "converged", &conv)))
 		return err;
 	b->stats.n = (size_t)v;
@@ -781,13 +846,150 @@ static int read_stats(struct reader *rd, json_t *stats, struct pm_bench_result *
 	if (b->stats.n != b->ntrials)
 		return bad(rd, "n", "says %zu trials but trials_ns holds %zu",
 			   b->stats.n, b->ntrials);
+	if ((err = ordered(rd, "ci_low_ns", b->stats.ci_low, "median_ns", b->stats.median)) ||
+	    (err = ordered(rd, "median_ns", b->stats.median, "ci_high_ns", b->stats.ci_high)) ||
+	    (err = ordered(rd, "ci_low_ns", b->stats.ci_low, "ci_high_ns", b->stats.ci_high)) ||
+	    (err = ordered(rd, "min_ns", b->stats.min, "median_ns", b->stats.median)) ||
+	    (err = ordered(rd, "median_ns", b->stats.median, "max_ns", b->stats.max)) ||
+	    (err = ordered(rd, "min_ns", b->stats.min, "max_ns", b->stats.max)))
+		return err;
 	pop(rd, l);
+	return 0;
+}
+
+/* "symbols" and "stacks" of hotspots: what the views and explain read. */
+static int read_hotspot_lists(struct reader *rd, json_t *h)
+{
+	json_t *syms, *stacks, *x;
+	long long v;
+	double d;
+	size_t i, l;
+	int err;
+
+	if ((err = get_arr(rd, h, "symbols", &syms)) ||
+	    (err = get_arr(rd, h, "stacks", &stacks)))
+		return err;
+	json_array_foreach(syms, i, x) {
+		bool flag;
+
+		l = push(rd, ".symbols[%zu]", i);
+		if (!json_is_object(x))
+			return bad(rd, NULL, "expected an object, found %s", jtype(x));
+		if ((err = want_str(rd, x, "name", true)) ||
+		    (err = want_str(rd, x, "object", false)) ||
+		    (err = get_bool(rd, x, "kernel", &flag)) ||
+		    (err = get_bool(rd, x, "size_exact", &flag)) ||
+		    (err = get_int(rd, x, "size", false, 0, INT64_MAX, &v)) ||
+		    (err = get_int(rd, x, "samples", true, 0, INT64_MAX, &v)) ||
+		    (err = get_int(rd, x, "syscall_samples", false, 0, INT64_MAX, &v)) ||
+		    (err = get_real(rd, x, "share", true, SHARE, &d)) ||
+		    (err = get_num(rd, x, "cost_ns_per_op", false, &d)))
+			return err;
+		pop(rd, l);
+	}
+	json_array_foreach(stacks, i, x) {
+		l = push(rd, ".stacks[%zu]", i);
+		if (!json_is_object(x))
+			return bad(rd, NULL, "expected an object, found %s", jtype(x));
+		if ((err = want_str(rd, x, "stack", true)) ||
+		    (err = get_int(rd, x, "samples", true, 0, INT64_MAX, &v)))
+			return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
+/*
+ * A benchmark's "hotspots" is kept as it is; the keys that are read from
+ * it must have their type and range (a share that is a boolean would be
+ * shown as "nan%").
+ */
+static int read_hotspots(struct reader *rd, json_t *h)
+{
+	static const char *const texts[] = {
+		"unavailable", "event", "period_unit", "call_graph", "kernel_symbols",
+		"kernel_unavailable", "error",
+	};
+	static const char *const counts[] = {
+		"period", "samples", "lost", "child_samples", "processes",
+	};
+	static const char *const shares[] = {
+		"kernel_share", "user_share", "resolved_share", "unwound_share",
+	};
+	static const char *const amounts[] = { "ops", "slowdown", "sampled_cpu_ns_per_op" };
+	long long v;
+	double d;
+	bool flag;
+	size_t i;
+	int err;
+
+	for (i = 0; i < PM_ARRAY_SIZE(texts); i++)
+		if ((err = want_str(rd, h, texts[i], false)))
+			return err;
+	for (i = 0; i < PM_ARRAY_SIZE(counts); i++)
+		if ((err = get_int(rd, h, counts[i], false, 0, INT64_MAX, &v)))
+			return err;
+	for (i = 0; i < PM_ARRAY_SIZE(shares); i++)
+		if ((err = get_real(rd, h, shares[i], false, SHARE, &d)))
+			return err;
+	for (i = 0; i < PM_ARRAY_SIZE(amounts); i++)
+		if ((err = get_real(rd, h, amounts[i], false, NONNEG, &d)))
+			return err;
+	if ((err = get_bool(rd, h, "kernel_sampled", &flag)))
+		return err;
+	return read_hotspot_lists(rd, h);
+}
+
+/* A benchmark's "scaling" (run --instances, --threads). */
+static int read_scaling(struct reader *rd, json_t *sc)
+{
+	static const char *const amounts[] = { "ops_per_s", "ns_per_op", "efficiency" };
+	json_t *points, *p;
+	long long v;
+	double d;
+	size_t i, k, l;
+	int err;
+
+	if ((err = want_str(rd, sc, "mode", true)) ||
+	    (err = want_str(rd, sc, "unavailable", false)) ||
+	    (err = get_arr(rd, sc, "points", &points)))
+		return err;
+	json_array_foreach(points, i, p) {
+		l = push(rd, ".points[%zu]", i);
+		if (!json_is_object(p))
+			return bad(rd, NULL, "expected an object, found %s", jtype(p));
+		if ((err = get_int(rd, p, "n", true, 1, INT32_MAX, &v)) ||
+		    (err = want_str(rd, p, "error", false)))
+			return err;
+		for (k = 0; k < PM_ARRAY_SIZE(amounts); k++)
+			if ((err = get_real(rd, p, amounts[k], false, NONNEG, &d)))
+				return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
+/* An object kept as it is, read by its own reader (path pushed). */
+static int read_kept(struct reader *rd, const char *key, json_t *j,
+		     int (*reader)(struct reader *, json_t *), json_t **keep)
+{
+	size_t l;
+	int err;
+
+	if (!j)
+		return 0;
+	l = push(rd, ".%s", key);
+	err = reader(rd, j);
+	if (err)
+		return err;
+	pop(rd, l);
+	*keep = json_incref(j);
 	return 0;
 }
 
 static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 {
-	json_t *params, *trials, *stats, *counters, *hot, *work;
+	json_t *params, *trials, *stats, *counters, *hot, *work, *scaling, *detail;
 	size_t i, l;
 	int err, st = 0;
 
@@ -807,11 +1009,13 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_obj(rd, o, "counters", false, &counters)) ||
 	    (err = get_obj(rd, o, "hotspots", false, &hot)) ||
 	    (err = get_obj(rd, o, "workload", false, &work)) ||
-	    (err = get_num(rd, o, "elapsed_s", false, &b->elapsed_s)) ||
-	    (err = get_num(rd, o, "reference_ns", false, &b->reference_ns)) ||
-	    (err = get_num(rd, o, "busy", false, &b->busy)) ||
-	    (err = get_num(rd, o, "waited", false, &b->waited)) ||
-	    (err = get_num(rd, o, "others", false, &b->others)))
+	    (err = get_obj(rd, o, "scaling", false, &scaling)) ||
+	    (err = get_obj(rd, o, "detail", false, &detail)) ||
+	    (err = get_real(rd, o, "elapsed_s", false, NONNEG, &b->elapsed_s)) ||
+	    (err = get_real(rd, o, "reference_ns", false, POSITIVE, &b->reference_ns)) ||
+	    (err = get_real(rd, o, "busy", false, NONNEG, &b->busy)) ||
+	    (err = get_real(rd, o, "waited", false, NONNEG, &b->waited)) ||
+	    (err = get_real(rd, o, "others", false, SHARE, &b->others)))
 		return err;
 	b->status = (enum pm_bench_status)st;
 	if (params && (err = read_params(rd, params, b)))
@@ -854,10 +1058,10 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 			return err;
 		pop(rd, l);
 	}
-	if (hot)
-		b->hotspots = json_incref(hot);
-	b->detail = json_incref(json_object_get(o, "detail"));
-	b->scaling = json_incref(json_object_get(o, "scaling"));
+	if ((err = read_kept(rd, "hotspots", hot, read_hotspots, &b->hotspots)) ||
+	    (err = read_kept(rd, "scaling", scaling, read_scaling, &b->scaling)))
+		return err;
+	b->detail = json_incref(detail);
 	if (work) {
 		l = push(rd, ".workload");
 		err = read_workload(rd, work, b);
@@ -892,11 +1096,75 @@ int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
 	return err;
 }
 
+static bool has_type(const json_t *j, const char *type)
+{
+	return !strcmp(type, "string") ? json_is_string(j) :
+	       !strcmp(type, "integer") ? json_is_integer(j) :
+	       !strcmp(type, "number") ? json_is_number(j) :
+	       !strcmp(type, "boolean") ? json_is_boolean(j) :
+	       !strcmp(type, "object") ? json_is_object(j) : true;
+}
+
+/*
+ * The fingerprint: every item of the key table (src/sysinfo/keys.c) that
+ * is not null has the table's type, for the headers that print it and
+ * explain, which compares it.
+ */
+static int read_sysinfo(struct reader *rd, json_t *si)
+{
+	size_t l = push(rd, ".sysinfo");
+	int k;
+
+	for (k = 0; k < PM_FP_NKEYS; k++) {
+		const struct pm_fp_key_info *ki = pm_fp_key_info((enum pm_fp_key)k);
+		const json_t *j;
+
+		/* array items (cpu.caches.*) are read one by one, checked there */
+		if (strchr(ki->key, '*'))
+			continue;
+		j = pm_sysinfo_at(si, (enum pm_fp_key)k);
+		if (j && !json_is_null(j) && !has_type(j, ki->type))
+			return bad(rd, ki->key, "expected %s %s, found %s",
+				   strchr("aeiou", ki->type[0]) ? "an" : "a", ki->type, jtype(j));
+	}
+	pop(rd, l);
+	return 0;
+}
+
+/* "command" (strings) and, in a merged file, "runs" (objects). */
+static int read_command_runs(struct reader *rd, json_t *root, json_t **command,
+			     json_t **runs)
+{
+	json_t *x;
+	size_t i, l;
+	int err;
+
+	if ((err = get_arr(rd, root, "command", command)) ||
+	    (err = get_arr(rd, root, "runs", runs)))
+		return err;
+	json_array_foreach(*command, i, x)
+		if (!json_is_string(x)) {
+			push(rd, ".command[%zu]", i);
+			return bad(rd, NULL, "expected a string, found %s", jtype(x));
+		}
+	json_array_foreach(*runs, i, x) {
+		l = push(rd, ".runs[%zu]", i);
+		if (!json_is_object(x))
+			return bad(rd, NULL, "expected an object, found %s", jtype(x));
+		if ((err = want_str(rd, x, "created", false)) ||
+		    (err = want_str(rd, x, "label", false)) ||
+		    (err = want_str(rd, x, "file", false)))
+			return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
 int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
 			struct pm_err *e)
 {
 	struct reader rd = { .file = path, .e = e, .path = "$" };
-	json_t *benches, *j;
+	json_t *benches, *j, *runs;
 	char *format = NULL;
 	long long schema = 0;
 	size_t i;
@@ -935,21 +1203,16 @@ int pm_result_from_json(struct pm_result *r, json_t *root, const char *path,
 	    (err = get_obj(&rd, root, "options", false, &j)))
 		goto fail;
 	r->options = json_incref(j);
-	if ((err = get_obj(&rd, root, "sysinfo", false, &j)))
+	/* every writer records the fingerprint: without one, a comparison
+	 * could not say whether the systems differ */
+	if ((err = get_obj(&rd, root, "sysinfo", true, &j)) ||
+	    (err = read_sysinfo(&rd, j)))
 		goto fail;
 	r->sysinfo = json_incref(j);
-	j = json_object_get(root, "runs");
-	if (j && !json_is_null(j) && !json_is_array(j)) {
-		err = bad(&rd, "runs", "expected an array, found %s", jtype(j));
+	if ((err = read_command_runs(&rd, root, &j, &runs)))
 		goto fail;
-	}
-	r->runs = json_incref(j);
-	j = json_object_get(root, "command");
-	if (j && !json_is_null(j) && !json_is_array(j)) {
-		err = bad(&rd, "command", "expected an array, found %s", jtype(j));
-		goto fail;
-	}
 	r->command = json_incref(j);
+	r->runs = json_incref(runs);
 	benches = json_object_get(root, "benchmarks");
 	if (!benches || !json_is_array(benches)) {
 		err = bad(&rd, "benchmarks", benches ? "expected an array, found %s" :
@@ -986,18 +1249,41 @@ bool pm_result_interrupted(const struct pm_result *r, long long *requested)
 	return json_is_true(json_object_get(r->options, "interrupted"));
 }
 
+/*
+ * The document in buf.  A UTF-8 byte-order mark, which some Windows
+ * editors write, is skipped (RFC 8259 allows a parser to ignore it);
+ * UTF-16 is named rather than called an invalid token.
+ */
+static int parse_doc(json_t **root, const char *buf, size_t len, const char *path,
+		     struct pm_err *e)
+{
+	json_error_t je;
+
+	*root = NULL;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		buf += 3;
+		len -= 3;
+	} else if (len >= 2 && (!memcmp(buf, "\xff\xfe", 2) || !memcmp(buf, "\xfe\xff", 2))) {
+		return pm_err_set(e, -EINVAL, "%s: UTF-16 text (it starts with a UTF-16 "
+				  "byte-order mark); a result file is UTF-8", path);
+	}
+	*root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	if (!*root)
+		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
+				  je.line, je.column, je.text);
+	return 0;
+}
+
 int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
 		    const char *path, struct pm_err *e)
 {
-	json_error_t je;
 	json_t *root;
 	int err;
 
 	pm_result_init(r);
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
-	if (!root)
-		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
-				  je.line, je.column, je.text);
+	err = parse_doc(&root, buf, len, path, e);
+	if (err)
+		return err;
 	err = pm_result_from_json(r, root, path, e);
 	json_decref(root);
 	return err;
@@ -1005,7 +1291,6 @@ int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
 
 int pm_result_load_json(json_t **root, const char *path, struct pm_err *e)
 {
-	json_error_t je;
 	size_t len;
 	char *buf;
 	int err;
@@ -1017,12 +1302,9 @@ int pm_result_load_json(json_t **root, const char *path, struct pm_err *e)
 		pm_read_error(e, err, path, PM_READ_MAX_RESULT, "a result file");
 		return -EINVAL;
 	}
-	*root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	err = parse_doc(root, buf, len, path, e);
 	free(buf);
-	if (!*root)
-		return pm_err_set(e, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
-				  je.line, je.column, je.text);
-	return 0;
+	return err;
 }
 
 int pm_result_load(struct pm_result *r, const char *path, struct pm_err *e)

@@ -15,7 +15,13 @@
 
 #include "util.h"
 
-int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
+/*
+ * fifo: a FIFO or pipe opened with O_NONBLOCK.  While a writer has it
+ * open, wait for its data as cat(1) does; with none, read() gives EOF at
+ * once, and nothing read at all is -ENODATA.  Otherwise EAGAIN (a
+ * terminal with nothing typed) is returned, not waited on.
+ */
+static int read_fd_max(int fd, size_t max, bool fifo, char **out, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *buf = pm_xmalloc(cap);
@@ -38,6 +44,10 @@ int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
 
 			if (errno == EINTR)
 				continue;
+			/* a writer has it open: wait for what it writes */
+			if (errno == EAGAIN && fifo &&
+			    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0)
+				continue;
 			free(buf);
 			return err;
 		}
@@ -45,9 +55,9 @@ int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
 			break;
 		n += (size_t)r;
 	}
-	if (n > max) {
+	if (n > max || (fifo && n == 0)) {
 		free(buf);
-		return -EFBIG;
+		return n ? -EFBIG : -ENODATA;
 	}
 	buf[n] = '\0';
 	*out = buf;
@@ -56,26 +66,35 @@ int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
 	return 0;
 }
 
+int pm_read_fd_max(int fd, size_t max, char **out, size_t *len)
+{
+	return read_fd_max(fd, max, false, out, len);
+}
+
 int pm_read_file_max(const char *path, size_t max, char **out, size_t *len)
 {
 	struct stat st;
 	int fd, err;
 
-	/* a FIFO waits for its writer, as cat(1) does */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: open(2) of a FIFO no process writes to would wait
+	 * forever; read_fd_max() waits only for a writer there is */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			close(fd);
-			return -EISDIR;
-		}
-		if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
-			close(fd);
-			return -EFBIG;
-		}
+	if (fstat(fd, &st) != 0) {
+		err = -errno;
+		close(fd);
+		return err;
 	}
-	err = pm_read_fd_max(fd, max, out, len);
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	err = read_fd_max(fd, max, S_ISFIFO(st.st_mode), out, len);
 	close(fd);
 	return err;
 }
@@ -97,6 +116,12 @@ int pm_read_error(struct pm_err *e, int err, const char *path, size_t max,
 				  path, lim, what);
 	case EISDIR:
 		return pm_err_set(e, err, "%s: is a directory, not %s", path, what);
+	case ENODATA:
+		return pm_err_set(e, err, "%s: nothing to read: a FIFO or pipe with no writer",
+				  path);
+	case EAGAIN:
+		return pm_err_set(e, err, "%s: not a regular file, and nothing to read "
+				  "without waiting", path);
 	default:
 		return pm_err_set(e, err, "%s: %s", path, strerror(-err));
 	}

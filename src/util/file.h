@@ -21,7 +21,11 @@
 #define PM_READ_MAX_ALIASES	(1u << 20)	/* an event alias file */
 #define PM_READ_MAX_CONFIG	(16u << 20)	/* the kernel config, uncompressed */
 
-/* Read a whole file, at most max bytes (-EFBIG beyond); NUL-terminated. */
+/*
+ * Read a whole file, at most max bytes (-EFBIG beyond); NUL-terminated.
+ * Never waits in open(2): a FIFO with no writer is -ENODATA, a device
+ * with nothing to read yet (a terminal) -EAGAIN.
+ */
 int pm_read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* The same from an open descriptor (not closed). */
 int pm_read_fd_max(int fd, size_t max, char **out, size_t *len);

@@ -1,6 +1,7 @@
-/* Strings: trimming, comma lists, shell quoting. */
+/* Strings: trimming, comma lists, shell quoting, decimal numbers. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,4 +174,41 @@ void pm_kparams_free(struct pm_kparam *v, size_t n)
 		free(v[i].value);
 	}
 	free(v);
+}
+
+int pm_parse_ulong(const char *s, unsigned long lo, unsigned long hi,
+		   unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	/* strtoul alone takes " 5", "+5", "-5" (as a huge value) and, in
+	 * base 0, "0x10": digits only */
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno == ERANGE || v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int pm_parse_double(const char *s, double lo, double hi, double *out)
+{
+	double v;
+	char *end;
+
+	/* strtod also reads hex ("0x10", "0x1p-3"), "inf", "nan" and blanks */
+	if (!*s || strspn(s, "0123456789.eE+-") != strlen(s) ||
+	    !(*s == '-' || *s == '.' || (*s >= '0' && *s <= '9')))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || !(v >= lo && v <= hi))
+		return -ERANGE;
+	*out = v;
+	return 0;
 }

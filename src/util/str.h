@@ -1,4 +1,4 @@
-/* Strings: trimming, lists, shell quoting (src/util/str.c) */
+/* Strings: trimming, lists, shell quoting, decimal numbers (src/util/str.c) */
 #ifndef PM_UTIL_STR_H
 #define PM_UTIL_STR_H
 
@@ -31,5 +31,15 @@ void pm_kparams_free(struct pm_kparam *v, size_t n);
 
 /* A string as one /bin/sh word: as is when it needs no quoting. */
 char *pm_sh_quote(const char *s);
+
+/*
+ * Decimal numbers, as options are documented: a whole number is digits
+ * only ("0x10", "+1", " 1", "-1", "" are -EINVAL); a real is
+ * [-]digits[.digits][e[+|-]digits] (no hex, inf or nan).  -ERANGE when
+ * it overflows or lies outside [lo, hi].
+ */
+int pm_parse_ulong(const char *s, unsigned long lo, unsigned long hi,
+		   unsigned long *out);
+int pm_parse_double(const char *s, double lo, double hi, double *out);
 
 #endif

@@ -18,14 +18,36 @@ limited import lmbench /dev/zero
 expect_status 2 "import /dev/zero"
 expect_err "^pmbench: /dev/zero: larger than 16 MiB, the limit for a report to import$"
 expect_one_line_error
-# from a FIFO (no size to look at: the limit applies while reading)
+# from a FIFO (no size to look at: the limit applies while reading); the
+# writer holds it open before pmbench opens it (fd 3, opened read-write,
+# never waits), so that it is there whichever process runs first
 mkfifo "$T/fifo"
-head -c 20000000 /dev/zero > "$T/fifo" &
-limited import aim9 "$T/fifo"
+exec 3<>"$T/fifo"
+head -c 20000000 /dev/zero >&3 &
+limited import aim9 "$T/fifo" 3>&-
 expect_status 2 "import from a FIFO"
 expect_err "$T/fifo: larger than 16 MiB"
 kill $! 2>/dev/null
 wait 2>/dev/null
+exec 3>&-
+# A FIFO no process writes to is refused at once, not waited on forever
+# (open(2) of a FIFO waits for a writer; pmbench does not).
+for cmd in "show" "show --format json" "explain $TEST_DATA/good-small.json" \
+	   "report -o $T/r.html" "import lmbench"; do
+	limited $cmd "$T/fifo"
+	expect_status 2 "$cmd FIFO"
+	expect_err "^pmbench: $T/fifo: nothing to read: a FIFO or pipe with no writer$"
+done
+# ... while a pipe, which has its writer from the start, is read as a file
+# (/dev/stdin here, <(...) in bash), once, whatever the format
+for fmt in table json; do
+	status=0
+	cat "$TEST_DATA/good-small.json" | timeout 60 "$PMBENCH" show --format $fmt /dev/stdin \
+		>"$T/out" 2>"$T/err" || status=$?
+	checks=$((checks + 1))
+	expect_status 0 "show --format $fmt /dev/stdin from a pipe"
+done
+expect_out '"hostname": "fixture"'
 # a sparse 200 MiB file is refused by its size, unread
 truncate -s 200M "$T/huge.json"
 limited show "$T/huge.json"
@@ -34,6 +56,53 @@ expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result 
 limited import lmbench "$T/huge.json"
 expect_status 2
 expect_err "$T/huge.json: larger than 16 MiB"
+# every command that reads results has the limit
+limited explain "$TEST_DATA/good-small.json" "$T/huge.json"
+expect_status 2 "explain a 200 MiB file"
+expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result file$"
+limited report -o "$T/r.html" "$T/huge.json"
+expect_status 2 "report a 200 MiB file"
+expect_err "^pmbench: $T/huge.json: larger than 128 MiB, the limit for a result file$"
+# ... and the history: log skips a huge file and a FIFO with a word,
+# @LABEL looks past them (it read every file whole, and waited on the FIFO)
+H="$XDG_DATA_HOME/pmbench/results"
+mkdir -p "$H"
+sed 's/"label": null/"label": "mine"/' "$TEST_DATA/good-small.json" >"$H/20260101T000000Z-a.json"
+mkfifo "$H/20260102T000000Z-fifo.json"
+truncate -s 200M "$H/20260103T000000Z-huge.json"
+limited show @mine
+expect_status 0 "show @LABEL past a huge file and a FIFO"
+expect_out '\[mine\]$'
+limited log
+expect_status 0 "log past a huge file and a FIFO"
+expect_out '^@-2 .* mine +null stat$'
+expect_err "^pmbench: warning: skipped $H/20260103T000000Z-huge.json: larger than 128 MiB, the limit for a result file$"
+expect_err "^pmbench: warning: skipped $H/20260102T000000Z-fifo.json: nothing to read: a FIFO or pipe with no writer$"
+rm -r "$H"
+# JSON nested deeper than 2048 levels is refused by the parser (no stack
+# overflow in the reader)
+awk 'BEGIN { printf "{\"format\": \"pmbench-result\", \"schema\": 1, \"x\": ";
+	     for (i = 0; i < 100000; i++) printf "["; }' >"$T/deep.json"
+limited show "$T/deep.json"
+expect_status 2 "show JSON nested 100000 deep"
+expect_err "^pmbench: $T/deep.json:1:[0-9]+: not valid JSON: maximum parsing depth reached"
+
+# A UTF-8 byte-order mark (Windows editors write one) is skipped, not an
+# "invalid token"; UTF-16 is named.
+{ printf '\357\273\277'; cat "$TEST_DATA/good-small.json"; } >"$T/bom.json"
+pm show "$T/bom.json"
+expect_status 0 "show a file with a byte-order mark"
+expect_out '^null +234 ns +1\.5% +3 '
+pm show --format json "$T/bom.json"
+expect_status 0
+expect_out '^\{$'
+pm explain "$TEST_DATA/good-small.json" "$T/bom.json"
+expect_status 0 "explain a file with a byte-order mark"
+expect_out '^inconclusive \(2\): null \+0\.0%, stat \+0\.0%$'
+{ printf '\377\376'; sed 's/./&\n/g' "$TEST_DATA/good-small.json" | tr '\n' '\0'; } >"$T/u16.json"
+pm show "$T/u16.json"
+expect_status 2 "show UTF-16"
+expect_err "^pmbench: $T/u16.json: UTF-16 text \(it starts with a UTF-16 byte-order mark\); a result file is UTF-8$"
 
 # Every error names the file and what is wrong.
 pm show "$T"

@@ -180,8 +180,11 @@ struct bad_case {
 	const char *json, *msg;
 };
 
+/* What a valid file has before its benchmarks. */
+#define HEAD "{\"format\": \"pmbench-result\", \"schema\": 1, \"sysinfo\": {}, "
+
 static const struct bad_case bad_cases[] = {
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [",
+	{ HEAD "\"benchmarks\": [",
 	  "not valid JSON" },
 	{ "42", "$: expected a JSON object, found a number" },
 	{ "{\"schema\": 1, \"benchmarks\": []}", "$.format: not a pmbench result file" },
@@ -190,38 +193,105 @@ static const struct bad_case bad_cases[] = {
 	  "$.schema: schema version 0, but this pmbench reads version 1" },
 	{ "{\"format\": \"pmbench-result\", \"schema\": \"1\", \"benchmarks\": []}",
 	  "$.schema: expected an integer, found a string" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": {}}",
+	{ HEAD "\"benchmarks\": {}}",
 	  "$.benchmarks: expected an array, found an object" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"unit\": \"us\", \"status\": \"ok\"}]}",
+	{ HEAD "\"benchmarks\": [{\"unit\": \"us\", \"status\": \"ok\"}]}",
 	  "$.benchmarks[0].name: missing" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"great\"}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"great\"}]}",
 	  "$.benchmarks[0].status: unknown value \"great\"" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"stats\": {\"n\": 0, \"median_ns\": 1}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"stats\": {\"n\": 0, \"median_ns\": 1}}]}",
 	  "$.benchmarks[0].trials_ns: a benchmark with status \"ok\" has no trials" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"params\": {\"cpu\": -5}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"params\": {\"cpu\": -5}}]}",
 	  "$.benchmarks[0].params.cpu: -5 is out of range" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"counters\": {\"events\": [{\"name\": \"x\", \"status\": \"ok\", \"per_op\": -1}]}}]}",
-	  "$.benchmarks[0].counters.events[0].per_op: negative count" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"counters\": {\"events\": [{\"name\": \"x\", \"status\": \"ok\", \"per_op\": -1}]}}]}",
+	  "$.benchmarks[0].counters.events[0].per_op: -1 is not a number >= 0" },
 	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"format\": \"x\", \"benchmarks\": []}",
 	  "duplicate object key" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"converged\": true}, \"rounds\": [{\"trials\": 2}]}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"converged\": true}, \"rounds\": [{\"trials\": 2}]}]}",
 	  "$.benchmarks[0].rounds: the rounds hold 2 trials, but trials_ns holds 3" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"converged\": true}, \"rounds\": [{\"trials\": 2}, {\"trials\": 2}]}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"converged\": true}, \"rounds\": [{\"trials\": 2}, {\"trials\": 2}]}]}",
 	  "$.benchmarks[0].rounds[1].trials: the rounds hold more trials than trials_ns (3)" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": [{\"trials\": 0}]}]}",
-	  "$.benchmarks[0].rounds[0].trials: 0 is out of range" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": {}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": [{\"trials\": 0}]}]}",
+	  "$.benchmarks[0].rounds[0].trials: 0 is not an integer >= 1" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1], \"stats\": {\"n\": 1, \"median_ns\": 1, \"converged\": true}, \"rounds\": {}}]}",
 	  "$.benchmarks[0].rounds: expected an array, found an object" },
+	/* types and ranges of what is read (pmbench-result(5)) */
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": []}",
+	  "$.sysinfo: missing (expected an object)" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"sysinfo\": null, \"benchmarks\": []}",
+	  "$.sysinfo: expected an object, found null" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"sysinfo\": [], \"benchmarks\": []}",
+	  "$.sysinfo: expected an object, found an array" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"sysinfo\": {\"kernel\": {\"release\": 6}}, \"benchmarks\": []}",
+	  "$.sysinfo.kernel.release: expected a string, found a number" },
+	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"sysinfo\": {\"cpu\": {\"online\": 2.5}}, \"benchmarks\": []}",
+	  "$.sysinfo.cpu.online: expected an integer, found a number" },
+	{ HEAD "\"command\": [\"pmbench\", 1], \"benchmarks\": []}",
+	  "$.command[1]: expected a string, found a number" },
+	{ HEAD "\"runs\": [{\"created\": 5}], \"benchmarks\": []}",
+	  "$.runs[0].created: expected a string, found a number" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"ci_low_ns\": 3, \"ci_high_ns\": 1}}]}",
+	  "$.benchmarks[0].stats.ci_low_ns: 3 is above median_ns (2)" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"min_ns\": 1, \"max_ns\": 1.5}}]}",
+	  "$.benchmarks[0].stats.median_ns: 2 is above max_ns (1.5)" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"ci_level\": 1.5}}]}",
+	  "$.benchmarks[0].stats.ci_level: 1.5 is not a share in [0, 1]" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2, \"stddev_ns\": -1}}]}",
+	  "$.benchmarks[0].stats.stddev_ns: -1 is not a number >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": true}}]}",
+	  "$.benchmarks[0].stats.median_ns: expected a number, found a boolean" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"params\": {\"bytes_per_op\": -4096}}]}",
+	  "$.benchmarks[0].params.bytes_per_op: -4096 is not a number >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"params\": {\"iterations\": -1}}]}",
+	  "$.benchmarks[0].params.iterations: -1 is not an integer >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"reference_ns\": 0}]}",
+	  "$.benchmarks[0].reference_ns: 0 is not a number > 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"others\": 2}]}",
+	  "$.benchmarks[0].others: 2 is not a share in [0, 1]" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"elapsed_s\": -0.5}]}",
+	  "$.benchmarks[0].elapsed_s: -0.5 is not a number >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"counters\": {\"ops\": -5}}]}",
+	  "$.benchmarks[0].counters.ops: -5 is not an integer >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"counters\": {\"rusage\": {\"sys_ns_per_op\": -1}}}]}",
+	  "$.benchmarks[0].counters.rusage.sys_ns_per_op: -1 is not a number >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"counters\": {\"events\": [{\"name\": \"x\", \"status\": \"ok\", \"per_op\": 1, \"running\": 1.5}]}}]}",
+	  "$.benchmarks[0].counters.events[0].running: 1.5 is not a share in [0, 1]" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"ok\", \"trials_ns\": [1, 2, 3], \"stats\": {\"n\": 3, \"median_ns\": 2}, \"rounds\": [{\"trials\": 3, \"busy\": -1}]}]}",
+	  "$.benchmarks[0].rounds[0].busy: -1 is not a number >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"symbols\": [{\"name\": \"f\", \"samples\": 3, \"share\": true}]}}]}",
+	  "$.benchmarks[0].hotspots.symbols[0].share: expected a share in [0, 1], found a boolean" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"symbols\": [{\"name\": \"f\", \"samples\": 3, \"share\": 42}]}}]}",
+	  "$.benchmarks[0].hotspots.symbols[0].share: 42 is not a share in [0, 1]" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"symbols\": [{\"name\": \"f\", \"samples\": 3, \"share\": 0.5, \"size\": -8}]}}]}",
+	  "$.benchmarks[0].hotspots.symbols[0].size: -8 is not an integer >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"symbols\": [{\"samples\": 3, \"share\": 0.5}]}}]}",
+	  "$.benchmarks[0].hotspots.symbols[0].name: missing (expected a string)" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"stacks\": [{\"stack\": \"a;b\", \"samples\": -1}]}}]}",
+	  "$.benchmarks[0].hotspots.stacks[0].samples: -1 is not an integer >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"kernel_share\": \"75%\"}}]}",
+	  "$.benchmarks[0].hotspots.kernel_share: expected a share in [0, 1], found a string" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"samples\": -10}}]}",
+	  "$.benchmarks[0].hotspots.samples: -10 is not an integer >= 0" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"hotspots\": {\"symbols\": {}}}]}",
+	  "$.benchmarks[0].hotspots.symbols: expected an array, found an object" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"scaling\": {\"points\": []}}]}",
+	  "$.benchmarks[0].scaling.mode: missing (expected a string)" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"scaling\": {\"mode\": \"threads\", \"points\": [{\"n\": 0}]}}]}",
+	  "$.benchmarks[0].scaling.points[0].n: 0 is out of range [1, 2147483647]" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"scaling\": {\"mode\": \"threads\", \"points\": [{\"n\": 2, \"efficiency\": false}]}}]}",
+	  "$.benchmarks[0].scaling.points[0].efficiency: expected a number >= 0, found a boolean" },
+	{ HEAD "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", \"status\": \"failed\", \"detail\": \"x\"}]}",
+	  "$.benchmarks[0].detail: expected an object, found a string" },
 	/* workloads (pmbench stat) */
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1, 2], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"user_ns\": 0, \"system_ns\": 0}]}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1, 2], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"user_ns\": 0, \"system_ns\": 0}]}}]}",
 	  "$.benchmarks[0].workload.runs: holds 1 runs, but trials_ns holds 2" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"user_ns\": -3, \"system_ns\": 0}]}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"user_ns\": -3, \"system_ns\": 0}]}}]}",
 	  "$.benchmarks[0].workload.runs[0].user_ns: negative time" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"system_ns\": 0}]}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [\"true\"], \"runs\": [{\"elapsed_ns\": 1, \"system_ns\": 0}]}}]}",
 	  "$.benchmarks[0].workload.runs[0].user_ns: missing" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [3], \"runs\": []}}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": {\"command\": [3], \"runs\": []}}]}",
 	  "$.benchmarks[0].workload.command[0]: expected a string, found a number" },
-	{ "{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": []}]}",
+	{ HEAD "\"benchmarks\": [{\"name\": \"w\", \"unit\": \"s\", \"status\": \"failed\", \"trials_ns\": [1], \"workload\": []}]}",
 	  "$.benchmarks[0].workload: expected an object, found an array" },
 };
 
@@ -387,6 +457,7 @@ START_TEST(workload_round_trip)
 
 	pm_result_init(&r);
 	r.source = pm_xstrdup("stat");
+	r.sysinfo = json_pack("{s:s}", "hostname", "h");
 	add_workload(&r, 1e9);
 	ck_assert_msg(pm_result_save(&r, path, &e) == 0, "%s", e.msg);
 	ck_assert_msg(pm_result_load(&back, path, &e) == 0, "%s", e.msg);
@@ -419,6 +490,30 @@ START_TEST(workload_round_trip)
 	pm_result_free(&src[0]);
 	pm_result_free(&src[1]);
 	free(path);
+}
+END_TEST
+
+/* A UTF-8 byte-order mark is skipped (RFC 8259 lets a parser ignore it);
+ * UTF-16 is named. */
+START_TEST(byte_order_mark)
+{
+	static const char doc[] = "\xef\xbb\xbf{\"format\": \"pmbench-result\", \"schema\": 1, "
+		"\"sysinfo\": {}, \"benchmarks\": [{\"name\": \"a\", \"unit\": \"us\", "
+		"\"status\": \"failed\"}]}";
+	static const char utf16[] = "\xff\xfe{\0}\0";
+	struct pm_result r;
+	struct pm_err e;
+
+	ck_assert_int_eq(pm_result_parse(&r, doc, sizeof(doc) - 1, "bom.json", &e), 0);
+	ck_assert_uint_eq(r.nbench, 1);
+	ck_assert_str_eq(r.bench[0].name, "a");
+	pm_result_free(&r);
+	/* the mark alone is no document */
+	ck_assert_int_eq(pm_result_parse(&r, doc, 3, "bom.json", &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "bom.json:1:0: not valid JSON"));
+	ck_assert_int_eq(pm_result_parse(&r, utf16, sizeof(utf16) - 1, "u16.json", &e), -EINVAL);
+	ck_assert_str_eq(e.msg, "u16.json: UTF-16 text (it starts with a UTF-16 byte-order "
+			 "mark); a result file is UTF-8");
 }
 END_TEST
 
@@ -461,6 +556,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, rounds_round_trip);
 	tcase_add_test(tc, merge_runs);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, byte_order_mark);
 	tcase_add_test(tc, values_in_units);
 	tcase_add_test(tc, workload_round_trip);
 	suite_add_tcase(s, tc);
