@@ -370,10 +370,13 @@ static void count_chain(const struct frame *f, size_t n, double ns, int side, vo
 		}
 		return;
 	}
-	/* the outermost mechanism that runs on this side only owns the chain */
+	/* the outermost mechanism that owns chains (owns = yes) and runs on
+	 * this side only takes the chain */
 	for (i = nr; i-- > 0;) {
+		const struct pm_mech *k = runs[i].entry->mech;
+
 		x = acc_get(p->a, runs[i].key);
-		if (runs_alone(x, side)) {
+		if (k && (k->owns || k->top->owns) && runs_alone(x, side)) {
 			own = i;
 			break;
 		}
@@ -692,6 +695,12 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	for (i = 0; i < c->ncauses && !k; i++)
 		if (rule_names(c->causes[i].rule, d->key))
 			k = &c->causes[i];
+	/* a file no section names, tied to no difference: kernel-time and
+	 * the hotspot say as much */
+	if (!k && !d->link && !pm_mechmap_find(pm_mechmap_get(NULL), d->key)) {
+		free(line);
+		return;
+	}
 	if (k) {
 		/* the rule's mechanism is where the time went: it says so */
 		k->confidence = fmin(fmax(k->confidence, mech_confidence(d, share)), 0.99);

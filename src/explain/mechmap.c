@@ -140,9 +140,13 @@ static int section_line(struct pm_mech *k, char *key, char *val, const char *pat
 		push(&k->symbols, &k->nsymbols, val);
 	} else if (!strcmp(key, "switch")) {
 		push(&k->switches, &k->nswitches, val);
+	} else if (!strcmp(key, "owns")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return pm_err_set(e, -EINVAL, "%s:%u: owns = yes or no", path, line);
+		k->owns = !strcmp(val, "yes");
 	} else {
-		return pm_err_set(e, -EINVAL, "%s:%u: unknown key '%s' (name, path, symbol "
-				  "or switch)", path, line, key);
+		return pm_err_set(e, -EINVAL, "%s:%u: unknown key '%s' (name, path, symbol, "
+				  "switch or owns)", path, line, key);
 	}
 	return 0;
 }

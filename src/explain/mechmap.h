@@ -18,6 +18,8 @@ struct pm_mech {
 	char **paths, **symbols, **switches;
 	size_t npaths, nsymbols, nswitches;
 	bool generic;		/* [generic]: climbed past */
+	bool owns;		/* owns = yes: owns the chains through it when it
+				   runs on one side only */
 	const struct pm_mech *top;	/* "tracing" for "tracing.function"; itself at the top */
 };
 
