@@ -534,6 +534,7 @@ static const struct pm_bench fs_benches[] = {
 		.run = create_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH,
 	},
 	{
 		.name = "delete-0k",
@@ -546,6 +547,7 @@ static const struct pm_bench fs_benches[] = {
 		.run = delete_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH,
 	},
 	{
 		.name = "create-10k",
@@ -558,6 +560,7 @@ static const struct pm_bench fs_benches[] = {
 		.run = create_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH | PM_EX_FILEIO,
 	},
 	{
 		.name = "delete-10k",
@@ -570,6 +573,7 @@ static const struct pm_bench fs_benches[] = {
 		.run = delete_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH,
 	},
 	{
 		.name = "bw-file-reread",
@@ -582,6 +586,7 @@ static const struct pm_bench fs_benches[] = {
 		PM_OP_HOOKS(file_reread_op),
 		.teardown = reread_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FILEIO,
 	},
 	{
 		.name = "bw-mmap-reread",
@@ -594,6 +599,7 @@ static const struct pm_bench fs_benches[] = {
 		PM_OP_HOOKS(mmap_reread_op),
 		.teardown = reread_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FILEIO | PM_EX_MEMORY,
 	},
 };
 

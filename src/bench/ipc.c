@@ -1368,6 +1368,7 @@ static int bw_tcp_setup(struct pm_ctx *ctx)
 		PM_OP_HOOKS(ring_op),					\
 		.teardown = ipc_teardown,				\
 		.flags = PM_PEERS,					\
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,	\
 	}
 
 static const struct pm_bench ipc_benches[] = {
@@ -1388,6 +1389,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(xact_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "udp",
@@ -1400,6 +1402,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(udp_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_SYSCALL | PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "tcp",
@@ -1412,6 +1415,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(xact_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_SYSCALL | PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "tcp-connect",
@@ -1423,6 +1427,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(connect_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET,
 	},
 	{
 		.name = "rpc-udp",
@@ -1435,6 +1440,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(rpc_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "rpc-tcp",
@@ -1447,6 +1453,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(rpc_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "select-tcp",
@@ -1459,6 +1466,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(select_tcp_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_SYSCALL | PM_EX_NET,
 	},
 	{
 		.name = "bw-pipe",
@@ -1471,6 +1479,7 @@ static const struct pm_bench ipc_benches[] = {
 		.run = bw_run,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
+		.exercises = PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "bw-unix",
@@ -1483,6 +1492,7 @@ static const struct pm_bench ipc_benches[] = {
 		.run = bw_run,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
+		.exercises = PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "bw-tcp",
@@ -1495,6 +1505,7 @@ static const struct pm_bench ipc_benches[] = {
 		.run = bw_run,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET | PM_EX_SWITCH,
 	},
 };
 

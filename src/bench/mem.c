@@ -1409,6 +1409,7 @@ static const struct pm_bench mem_benches[] = {
 		PM_OP_HOOKS(bw_libc_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "bw-bcopy-hand",
@@ -1421,6 +1422,7 @@ static const struct pm_bench mem_benches[] = {
 		PM_OP_HOOKS(bw_hand_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "bw-mem-read",
@@ -1432,6 +1434,7 @@ static const struct pm_bench mem_benches[] = {
 		PM_OP_HOOKS(bw_read_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "bw-mem-write",
@@ -1443,6 +1446,7 @@ static const struct pm_bench mem_benches[] = {
 		PM_OP_HOOKS(bw_write_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-l1",
@@ -1454,6 +1458,7 @@ static const struct pm_bench mem_benches[] = {
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-l2",
@@ -1465,6 +1470,7 @@ static const struct pm_bench mem_benches[] = {
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-mem",
@@ -1477,6 +1483,7 @@ static const struct pm_bench mem_benches[] = {
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-rand",
@@ -1489,6 +1496,7 @@ static const struct pm_bench mem_benches[] = {
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "mem-curve",
@@ -1500,6 +1508,7 @@ static const struct pm_bench mem_benches[] = {
 		.run = curve_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "tlb-pages",
@@ -1512,6 +1521,7 @@ static const struct pm_bench mem_benches[] = {
 		.measure = tlb_measure,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "cache-line",
@@ -1524,6 +1534,7 @@ static const struct pm_bench mem_benches[] = {
 		.measure = line_measure,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "mem-par",
@@ -1536,6 +1547,7 @@ static const struct pm_bench mem_benches[] = {
 		.measure = par_measure,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 };
 

@@ -465,6 +465,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = bit_setup,
 		.run = bit_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-add",
@@ -475,6 +476,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = add_setup,
 		.run = add_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-mul",
@@ -485,6 +487,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = mul_setup,
 		.run = mul_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-div",
@@ -495,6 +498,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = div_setup,
 		.run = div_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-mod",
@@ -505,6 +509,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = mod_setup,
 		.run = mod_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-add",
@@ -515,6 +520,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = fadd_setup,
 		.run = fadd_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-mul",
@@ -525,6 +531,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = fmul_setup,
 		.run = fmul_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-div",
@@ -535,6 +542,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = fdiv_setup,
 		.run = fdiv_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-bogo",
@@ -546,6 +554,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = fbogo_setup,
 		.run = fbogo_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-add",
@@ -556,6 +565,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = dadd_setup,
 		.run = dadd_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-mul",
@@ -566,6 +576,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = dmul_setup,
 		.run = dmul_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-div",
@@ -576,6 +587,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = ddiv_setup,
 		.run = ddiv_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-bogo",
@@ -587,6 +599,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = dbogo_setup,
 		.run = dbogo_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 };
 

@@ -1649,6 +1649,7 @@ static const struct pm_bench proc_benches[] = {
 		.lmbench = "proc: null call",
 		PM_OP_HOOKS(null_op),
 		.flags = PM_QUICK,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "null-io",
@@ -1660,6 +1661,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(nullio_op),
 		.teardown = nullio_teardown,
 		.flags = PM_QUICK,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "stat",
@@ -1671,6 +1673,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(stat_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_PATH,
 	},
 	{
 		.name = "fstat",
@@ -1681,6 +1684,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(fstat_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "open",
@@ -1692,6 +1696,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(open_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_PATH,
 	},
 	{
 		.name = "select",
@@ -1703,6 +1708,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(select_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "sig-install",
@@ -1714,6 +1720,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(siginstall_op),
 		.teardown = sig_teardown,
 		.flags = PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_SIGNAL,
 	},
 	{
 		.name = "sig-catch",
@@ -1726,6 +1733,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = sigcatch_run,
 		.teardown = sig_teardown,
 		.flags = PM_QUICK | PM_NO_THREADS,
+		.exercises = PM_EX_SYSCALL | PM_EX_SIGNAL,
 	},
 	{
 		.name = "prot-fault",
@@ -1738,6 +1746,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = prot_run,
 		.teardown = prot_teardown,
 		.flags = PM_FS | PM_QUICK | PM_NO_THREADS,
+		.exercises = PM_EX_FAULT | PM_EX_SIGNAL,
 	},
 	{
 		.name = "fork",
@@ -1749,6 +1758,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,
 	},
 	{
 		.name = "exec",
@@ -1760,6 +1770,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,
 	},
 	{
 		.name = "sh",
@@ -1771,6 +1782,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,
 	},
 	{
 		.name = "pipe",
@@ -1782,6 +1794,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pipe_op),
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "ctx",
@@ -1794,6 +1807,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pipe_op),
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "wakeup-kernel-hog",
@@ -1805,6 +1819,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(wake_op),
 		.teardown = wake_teardown,
 		.flags = PM_PEERS | PM_NO_THREADS,
+		.exercises = PM_EX_WAKEUP,
 	},
 	{
 		.name = "page-fault",
@@ -1816,6 +1831,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pf_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-lmb",
@@ -1828,6 +1844,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pfl_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-anon",
@@ -1839,6 +1856,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 		.flags = PM_QUICK,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-thp",
@@ -1850,6 +1868,7 @@ static const struct pm_bench proc_benches[] = {
 		.setup = thp_setup,
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-thp-read",
@@ -1861,6 +1880,7 @@ static const struct pm_bench proc_benches[] = {
 		.setup = thp_read_setup,
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-walk",
@@ -1871,6 +1891,7 @@ static const struct pm_bench proc_benches[] = {
 		.setup = pwalk_setup,
 		PM_OP_HOOKS(pwalk_op),
 		.teardown = pwalk_teardown,
+		.exercises = PM_EX_WALK,
 	},
 	{
 		.name = "mmap",
@@ -1882,6 +1903,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(mmap_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_VM | PM_EX_FAULT,
 	},
 };
 

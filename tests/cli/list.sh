@@ -18,6 +18,10 @@ expect_out '^  page-fault-lmb .*lmbench fs: Page Fault'
 expect_out '^  sig-catch .*lmbench proc: sig hndl'
 expect_out '^  prot-fault .*lmbench fs: Prot Fault'
 grep -q '^  page-fault  .*lmbench' "$T/out" && fail "page-fault still claims an lmbench column"
+# what each exercises, as the registry declares it
+expect_out '^  null .* syscall  +getppid'
+expect_out '^  fork .* spawn,vm,fault  +fork'
+expect_out '^  page-walk .* walk  +load'
 
 cp "$T/out" "$T/list"
 
@@ -34,8 +38,16 @@ sum=$(sed -n 's/^groups: //p' "$T/list" | tr ',' '\n' |
 	awk '$1 != "quick" && $1 != "all" { s += $2 } END { print s + 0 }')
 [ "$sum" -eq "$n" ] || fail "list: the families count $sum benchmarks, all $n"
 
-# every benchmark has its entry in pmbench-benchmarks(7), by name
+# pmbench-benchmarks(7): its generated blocks (what benchmarks exercise,
+# each family's table of flags and exercises) are what the registry says
 page="${PMBENCH_DATADIR:?}/man/pmbench-benchmarks.7"
+sh "$PMBENCH_DATADIR/man/update-benchmarks.sh" "$PMBENCH" "$page" "$T/regen" 2>"$T/regen.err" ||
+	fail "update-benchmarks.sh: $(cat "$T/regen.err")"
+cmp -s "$page" "$T/regen" ||
+	fail "pmbench-benchmarks(7)'s tables differ from the registry: run make update-man-benchmarks"
+grep -q '^syscall	\|^\.B syscall$' "$T/regen" || fail "no trait syscall in the generated page"
+
+# every benchmark has its entry in pmbench-benchmarks(7), by name
 sed 's/\\-/-/g; s/\\f[BIRP]//g' "$page" > "$T/man7"
 for b in $(cat "$T/out"); do
 	grep -Eq "(^|[^a-z0-9-])$b([^a-z0-9-]|\$)" "$T/man7" ||
@@ -49,6 +61,23 @@ pm list quick --names
 expect_status 0
 expect_no_out '^fstat$' "fstat is not in quick"
 expect_out '^fork$'
+
+pm list --format man ipc
+expect_status 0
+expect_out '^\.\\" BEGIN generated: exercises$'
+expect_out '^\.\\" BEGIN generated: ipc$'
+expect_out '^bw\\-tcp	peers, net	net, switch$'
+expect_no_out 'generated: proc'
+
+pm list --format html
+expect_status 2
+expect_err "--format: 'html' is not one of text, man"
+expect_one_line_error
+
+pm list --names --format man
+expect_status 2
+expect_err "--names and --format man exclude each other"
+expect_one_line_error
 
 pm list nosuchgroup
 expect_status 2
