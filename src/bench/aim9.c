@@ -379,49 +379,25 @@ AIM_ARITH(div_long_op, long, 1234578, AIM_DIVI, AIM_KEEP)
 AIM_ARITH(div_int_op, int, 1234578, AIM_DIVI, AIM_KEEP)
 AIM_ARITH(div_short_op, short, 1234, AIM_DIVI, AIM_KEEP)
 
-/* The arguments as AIM9 passes them: printed with %g, scanned back. */
-static int aim_args_setup(struct pm_ctx *ctx, double a1, double a2)
-{
-	struct aim *st = aim_new(ctx);
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%g", a1);
-	st->arg1 = strtod(buf, NULL);
-	snprintf(buf, sizeof(buf), "%g", a2);
-	st->arg2 = strtod(buf, NULL);
-	return 0;
-}
+/* An arithmetic test's .arg: the two arguments AIM9 passes it. */
+struct aim_args {
+	double a1, a2;
+};
 
 #define AIM_PI 3.14159
 
-static int add_double_setup(struct pm_ctx *ctx)
+/* The arguments as AIM9 passes them: printed with %g, scanned back. */
+static int aim_args_setup(struct pm_ctx *ctx)
 {
-	return aim_args_setup(ctx, AIM_PI, -AIM_PI);
-}
+	const struct aim_args *a = ctx->bench->arg;
+	struct aim *st = aim_new(ctx);
+	char buf[64];
 
-static int add_float_setup(struct pm_ctx *ctx)
-{
-	return aim_args_setup(ctx, 3.5, -3.5);
-}
-
-static int add_int_setup(struct pm_ctx *ctx)
-{
-	return aim_args_setup(ctx, 3, -3);
-}
-
-static int mul_double_setup(struct pm_ctx *ctx)
-{
-	return aim_args_setup(ctx, AIM_PI, 1.0 / AIM_PI);
-}
-
-static int quarter_setup(struct pm_ctx *ctx)	/* mul_float, div_* */
-{
-	return aim_args_setup(ctx, 4.0, 1.0 / 4.0);
-}
-
-static int one_setup(struct pm_ctx *ctx)	/* integer mul, div */
-{
-	return aim_args_setup(ctx, 1, 1);
+	snprintf(buf, sizeof(buf), "%g", a->a1);
+	st->arg1 = strtod(buf, NULL);
+	snprintf(buf, sizeof(buf), "%g", a->a2);
+	st->arg2 = strtod(buf, NULL);
+	return 0;
 }
 
 /* ---- sieve ---- */
@@ -943,19 +919,10 @@ static int sync_op(struct pm_ctx *ctx, enum sync_kind kind)
 	return 0;
 }
 
-PM_OP(sync_disk_rw_op)
+/* .arg: the enum sync_kind */
+PM_OP(sync_disk_op)
 {
-	return sync_op(ctx, SYNC_RW);
-}
-
-PM_OP(sync_disk_wrt_op)
-{
-	return sync_op(ctx, SYNC_WRT);
-}
-
-PM_OP(sync_disk_cp_op)
-{
-	return sync_op(ctx, SYNC_CP);
+	return sync_op(ctx, *(const enum sync_kind *)ctx->bench->arg);
 }
 
 /* ---- num_fcns.c: the numeric, string, memory and misc routines ---- */
@@ -2025,8 +1992,10 @@ static int exec_test_setup(struct pm_ctx *ctx)
  * not available to us: pmbench writes its own, the same for the three
  * tests, which starts one small program (pmbench-hello).
  */
-static int shell_rtns_setup(struct pm_ctx *ctx, int which)
+/* .arg: which script, 1 to 3 */
+static int shell_rtns_setup(struct pm_ctx *ctx)
 {
+	int which = *(const int *)ctx->bench->arg;
 	struct aim *st = aim_new(ctx);
 	char *hello, *cmd, *script;
 	FILE *f;
@@ -2079,28 +2048,17 @@ fail:
 	return err;
 }
 
-static int shell_rtns_1_setup(struct pm_ctx *ctx)
-{
-	return shell_rtns_setup(ctx, 1);
-}
-
-static int shell_rtns_2_setup(struct pm_ctx *ctx)
-{
-	return shell_rtns_setup(ctx, 2);
-}
-
-static int shell_rtns_3_setup(struct pm_ctx *ctx)
-{
-	return shell_rtns_setup(ctx, 3);
-}
 
 /* ---- the family ---- */
 
-#define AIM9_ARITH(nm, test, desc, su, fn)				\
+/* a1, a2: the arguments AIM9 passes the test */
+#define AIM9_ARITH(nm, test, desc, a1, a2, fn)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
-		.unit = "ops/s", .aim9 = test, .setup = su, PM_OP_HOOKS(fn), \
-		.teardown = aim_teardown, .exercises = PM_EX_CPU,	\
+		.unit = "ops/s", .aim9 = test, .setup = aim_args_setup,	\
+		PM_OP_HOOKS(fn), .teardown = aim_teardown,		\
+		.exercises = PM_EX_CPU,					\
+		.arg = &(const struct aim_args){ a1, a2 },		\
 	}
 #define AIM9_PLAIN(nm, test, desc, su, fn, fl, ex)			\
 	{								\
@@ -2108,30 +2066,40 @@ static int shell_rtns_3_setup(struct pm_ctx *ctx)
 		.unit = "ops/s", .aim9 = test, .setup = su, PM_OP_HOOKS(fn), \
 		.teardown = aim_teardown, .flags = fl, .exercises = ex,	\
 	}
+/* the sync disk tests: one operation, the kind in .arg */
+#define AIM9_SYNC(nm, test, desc, su, kind)				\
+	{								\
+		.name = nm, .group = "aim9", .summary = desc,		\
+		.unit = "ops/s", .aim9 = test, .setup = su,		\
+		PM_OP_HOOKS(sync_disk_op), .teardown = aim_teardown,	\
+		.flags = PM_FS, .exercises = PM_EX_SYNC | PM_EX_FILEIO,	\
+		.arg = &(const enum sync_kind){ kind },			\
+	}
 /* run(), not op(): pmbench-spawner runs the whole loop of forks */
-#define AIM9_SPAWN(nm, test, desc, su, fl)				\
+#define AIM9_SPAWN(nm, test, desc, su, fl, ar)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
 		.unit = "ops/s", .aim9 = test, .setup = su,		\
 		.run = aim_spawn_run, .teardown = aim_teardown,		\
 		.flags = PM_FORKS | PM_PEERS | (fl),			\
 		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,	\
+		.arg = ar,						\
 	}
 
 static const struct pm_bench aim9_benches[] = {
 	AIM9_ARITH("aim9-add-double", "add_double",
-		   "Thousand Double Precision Additions", add_double_setup,
+		   "Thousand Double Precision Additions", AIM_PI, -AIM_PI,
 		   add_double_op),
 	AIM9_ARITH("aim9-add-float", "add_float",
-		   "Thousand Single Precision Additions", add_float_setup,
+		   "Thousand Single Precision Additions", 3.5, -3.5,
 		   add_float_op),
 	AIM9_ARITH("aim9-add-long", "add_long",
-		   "Thousand Long Integer Additions", add_int_setup,
+		   "Thousand Long Integer Additions", 3, -3,
 		   add_long_op),
 	AIM9_ARITH("aim9-add-int", "add_int", "Thousand Integer Additions",
-		   add_int_setup, add_int_op),
+		   3, -3, add_int_op),
 	AIM9_ARITH("aim9-add-short", "add_short",
-		   "Thousand Short Integer Additions", add_int_setup,
+		   "Thousand Short Integer Additions", 3, -3,
 		   add_short_op),
 	AIM9_PLAIN("aim9-creat-clo", "creat-clo", "File Creations and Closes",
 		   aim_setup, creat_clo_op, PM_FS,
@@ -2149,9 +2117,9 @@ static const struct pm_bench aim9_benches[] = {
 		   signal_test_setup, signal_test_op, PM_NO_THREADS,
 		   PM_EX_SYSCALL | PM_EX_SIGNAL),
 	AIM9_SPAWN("aim9-exec-test", "exec_test", "Program Loads",
-		   exec_test_setup, 0),
+		   exec_test_setup, 0, NULL),
 	AIM9_SPAWN("aim9-fork-test", "fork_test", "Task Creations",
-		   fork_test_setup, 0),
+		   fork_test_setup, 0, NULL),
 	AIM9_PLAIN("aim9-link-test", "link_test", "Link/Unlink Pairs",
 		   aim_setup, link_test_op, PM_FS,
 		   PM_EX_SYSCALL | PM_EX_PATH | PM_EX_FSMETA),
@@ -2170,44 +2138,40 @@ static const struct pm_bench aim9_benches[] = {
 	AIM9_PLAIN("aim9-disk-cp", "disk_cp", "Disk Copies (K)",
 		   aim_common_setup, disk_cp_op, PM_FS,
 		   PM_EX_SYSCALL | PM_EX_FILEIO),
-	AIM9_PLAIN("aim9-sync-disk-rw", "sync_disk_rw",
-		   "Sync Random Disk Writes (K)", aim_setup, sync_disk_rw_op,
-		   PM_FS,
-		   PM_EX_SYNC | PM_EX_FILEIO),
-	AIM9_PLAIN("aim9-sync-disk-wrt", "sync_disk_wrt",
+	AIM9_SYNC("aim9-sync-disk-rw", "sync_disk_rw",
+		   "Sync Random Disk Writes (K)", aim_setup, SYNC_RW),
+	AIM9_SYNC("aim9-sync-disk-wrt", "sync_disk_wrt",
 		   "Sync Sequential Disk Writes (K)", aim_setup,
-		   sync_disk_wrt_op, PM_FS,
-		   PM_EX_SYNC | PM_EX_FILEIO),
-	AIM9_PLAIN("aim9-sync-disk-cp", "sync_disk_cp", "Sync Disk Copies (K)",
-		   aim_common_setup, sync_disk_cp_op, PM_FS,
-		   PM_EX_SYNC | PM_EX_FILEIO),
+		   SYNC_WRT),
+	AIM9_SYNC("aim9-sync-disk-cp", "sync_disk_cp", "Sync Disk Copies (K)",
+		   aim_common_setup, SYNC_CP),
 	AIM9_ARITH("aim9-div-double", "div_double",
-		   "Thousand Double Precision Divides", quarter_setup,
+		   "Thousand Double Precision Divides", 4.0, 1.0 / 4.0,
 		   div_double_op),
 	AIM9_ARITH("aim9-div-float", "div_float",
-		   "Thousand Single Precision Divides", quarter_setup,
+		   "Thousand Single Precision Divides", 4.0, 1.0 / 4.0,
 		   div_float_op),
 	AIM9_ARITH("aim9-div-long", "div_long", "Thousand Long Integer Divides",
-		   one_setup, div_long_op),
+		   1, 1, div_long_op),
 	AIM9_ARITH("aim9-div-int", "div_int", "Thousand Integer Divides",
-		   one_setup, div_int_op),
+		   1, 1, div_int_op),
 	AIM9_ARITH("aim9-div-short", "div_short",
-		   "Thousand Short Integer Divides", one_setup, div_short_op),
+		   "Thousand Short Integer Divides", 1, 1, div_short_op),
 	AIM9_PLAIN("aim9-sieve", "sieve", "Integer Sieves", aim_setup,
 		   sieve_op, 0,
 		   PM_EX_CPU),
 	AIM9_ARITH("aim9-mul-double", "mul_double",
-		   "Thousand Double Precision Multiplies", mul_double_setup,
+		   "Thousand Double Precision Multiplies", AIM_PI, 1.0 / AIM_PI,
 		   mul_double_op),
 	AIM9_ARITH("aim9-mul-float", "mul_float",
-		   "Thousand Single Precision Multiplies", quarter_setup,
+		   "Thousand Single Precision Multiplies", 4.0, 1.0 / 4.0,
 		   mul_float_op),
 	AIM9_ARITH("aim9-mul-long", "mul_long",
-		   "Thousand Long Integer Multiplies", one_setup, mul_long_op),
+		   "Thousand Long Integer Multiplies", 1, 1, mul_long_op),
 	AIM9_ARITH("aim9-mul-int", "mul_int", "Thousand Integer Multiplies",
-		   one_setup, mul_int_op),
+		   1, 1, mul_int_op),
 	AIM9_ARITH("aim9-mul-short", "mul_short",
-		   "Thousand Short Integer Multiplies", one_setup,
+		   "Thousand Short Integer Multiplies", 1, 1,
 		   mul_short_op),
 	AIM9_PLAIN("aim9-num-rtns-1", "num_rtns_1", "Numeric Functions",
 		   aim_num_setup, num_rtns_1_op, PM_NO_THREADS,
@@ -2243,11 +2207,11 @@ static const struct pm_bench aim9_benches[] = {
 		   dir_rtns_1_setup, dir_rtns_1_op, 0,
 		   PM_EX_SYSCALL | PM_EX_FSMETA),
 	AIM9_SPAWN("aim9-shell-rtns-1", "shell_rtns_1", "Shell Scripts",
-		   shell_rtns_1_setup, PM_FS),
+		   shell_rtns_setup, PM_FS, &(const int){ 1 }),
 	AIM9_SPAWN("aim9-shell-rtns-2", "shell_rtns_2", "Shell Scripts",
-		   shell_rtns_2_setup, PM_FS),
+		   shell_rtns_setup, PM_FS, &(const int){ 2 }),
 	AIM9_SPAWN("aim9-shell-rtns-3", "shell_rtns_3", "Shell Scripts",
-		   shell_rtns_3_setup, PM_FS),
+		   shell_rtns_setup, PM_FS, &(const int){ 3 }),
 	AIM9_PLAIN("aim9-series-1", "series_1", "Series Evaluations",
 		   aim_num_setup, series_1_op, 0,
 		   PM_EX_CPU),

@@ -119,6 +119,10 @@ struct pm_bench {
 	void (*teardown)(struct pm_ctx *);
 	unsigned flags;
 	unsigned exercises;	/* enum pm_exercise: at least one */
+	/* What the shared setup() (or op) of several descriptors tells them
+	 * apart by, as ctx->bench->arg: a size, a kind, a struct of the
+	 * family's.  NULL when the functions serve one benchmark. */
+	const void *arg;
 };
 
 struct pm_family {

@@ -637,27 +637,23 @@ static int spawn_setup(struct pm_ctx *ctx, const char *op, char *arg)
 	return err;
 }
 
-/* The child calls exit(), as lat_proc's: its stdio cleanup writes to
- * the copied libc state, copy-on-write faults that _exit() would skip. */
-static int fork_setup(struct pm_ctx *ctx)
-{
-	return spawn_setup(ctx, "fork-exit", pm_xstrdup(ctx->hello ? ctx->hello : ""));
-}
-
-static int exec_setup(struct pm_ctx *ctx)
-{
-	return spawn_setup(ctx, "exec", pm_xstrdup(ctx->hello ? ctx->hello : ""));
-}
-
-
 #define SH_PATH "/bin/sh"
 
-static int sh_setup(struct pm_ctx *ctx)
+/*
+ * .arg: pmbench-spawner's loop, "fork-exit" (the child calls exit(), as
+ * lat_proc's: its stdio cleanup writes to the copied libc state,
+ * copy-on-write faults that _exit() would skip), "exec" or "sh".
+ */
+static int spawner_setup(struct pm_ctx *ctx)
 {
+	const char *op = ctx->bench->arg, *hello = ctx->hello ? ctx->hello : "";
+
+	if (strcmp(op, "sh"))
+		return spawn_setup(ctx, op, pm_xstrdup(hello));
 	if (access(SH_PATH, X_OK) != 0)
 		return pm_bench_why(ctx, -EOPNOTSUPP, SH_PATH " not found or not "
 				"executable");
-	return spawn_setup(ctx, "sh", pm_sh_quote(ctx->hello ? ctx->hello : ""));
+	return spawn_setup(ctx, op, pm_sh_quote(hello));
 }
 
 /* ---- pipe, ctx: a token bounced off a peer over two pipes ---- */
@@ -1487,11 +1483,6 @@ static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice, bool re
 	return 0;
 }
 
-static int anon_setup(struct pm_ctx *ctx)
-{
-	return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE, false);
-}
-
 static int thp_supported(char *why, size_t len)
 {
 	if (access(THP_ENABLED, R_OK)) {
@@ -1502,23 +1493,22 @@ static int thp_supported(char *why, size_t len)
 	return 0;
 }
 
-static int thp_setup_common(struct pm_ctx *ctx, bool read)
+/* A page-fault-anon or page-fault-thp* descriptor's .arg. */
+struct anon_arg {
+	bool huge;	/* one huge page's worth, aligned, MADV_HUGEPAGE */
+	bool read;	/* a read of each page, not a write */
+};
+
+static int anon_setup(struct pm_ctx *ctx)
 {
+	const struct anon_arg *a = ctx->bench->arg;
 	long pmd = 0;
 
+	if (!a->huge)
+		return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE, a->read);
 	if (pm_read_long(THP_PMD_SIZE, &pmd) || pmd <= 0 || (pmd & (pmd - 1)))
 		pmd = 2l << 20;
-	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE, read);
-}
-
-static int thp_setup(struct pm_ctx *ctx)
-{
-	return thp_setup_common(ctx, false);
-}
-
-static int thp_read_setup(struct pm_ctx *ctx)
-{
-	return thp_setup_common(ctx, true);
+	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE, a->read);
 }
 
 PM_OP(anon_op)
@@ -1754,7 +1744,8 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fork+exit+wait (from the small pmbench-spawner)",
 		.unit = "us",
 		.lmbench = "proc: fork proc",
-		.setup = fork_setup,
+		.setup = spawner_setup,
+		.arg = "fork-exit",
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
@@ -1766,7 +1757,8 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fork+execve(pmbench-hello)+wait",
 		.unit = "us",
 		.lmbench = "proc: exec proc",
-		.setup = exec_setup,
+		.setup = spawner_setup,
+		.arg = "exec",
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
@@ -1778,7 +1770,8 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fork+/bin/sh -c pmbench-hello+wait",
 		.unit = "us",
 		.lmbench = "proc: sh proc",
-		.setup = sh_setup,
+		.setup = spawner_setup,
+		.arg = "sh",
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
@@ -1853,6 +1846,7 @@ static const struct pm_bench proc_benches[] = {
 			   "pages; mmap+munmap of 1 MiB amortized (page_fault1)",
 		.unit = "us",
 		.setup = anon_setup,
+		.arg = &(const struct anon_arg){ .huge = false, .read = false },
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 		.flags = PM_QUICK,
@@ -1865,7 +1859,8 @@ static const struct pm_bench proc_benches[] = {
 			   "one fault per huge page where THP is on",
 		.unit = "us",
 		.supported = thp_supported,
-		.setup = thp_setup,
+		.setup = anon_setup,
+		.arg = &(const struct anon_arg){ .huge = true, .read = false },
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 		.exercises = PM_EX_FAULT | PM_EX_VM,
@@ -1877,7 +1872,8 @@ static const struct pm_bench proc_benches[] = {
 			   "the huge zero page per 2 MiB where THP is on",
 		.unit = "us",
 		.supported = thp_supported,
-		.setup = thp_read_setup,
+		.setup = anon_setup,
+		.arg = &(const struct anon_arg){ .huge = true, .read = true },
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 		.exercises = PM_EX_FAULT | PM_EX_VM,

@@ -146,6 +146,29 @@ START_TEST(exercises_declared)
 }
 END_TEST
 
+/* Descriptors that share their functions differ by .arg (a shared setup
+ * tells them apart by it): otherwise two names measure the same thing. */
+START_TEST(shared_functions_differ_by_arg)
+{
+	const struct pm_bench *a, *b;
+	size_t i, j, shared = 0;
+
+	for (i = 0; (a = pm_bench_at(i)); i++)
+		for (j = i + 1; (b = pm_bench_at(j)); j++) {
+			if (a->setup != b->setup || a->op != b->op || a->run != b->run ||
+			    a->measure != b->measure)
+				continue;
+			shared++;
+			ck_assert_msg(a->arg != b->arg, "%s and %s: the same functions and "
+				      ".arg", a->name, b->name);
+		}
+	/* lat-l1 .. lat-rand, ctx-*p-*k, ...: the check has pairs to test */
+	ck_assert_uint_ge(shared, 20);
+	ck_assert_ptr_nonnull(pm_bench_find("lat-l1")->arg);
+	ck_assert_ptr_eq(pm_bench_find("lat-l1")->setup, pm_bench_find("lat-rand")->setup);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("registry");
@@ -157,6 +180,7 @@ int main(void)
 	tcase_add_test(tc, descriptors_complete);
 	tcase_add_test(tc, groups);
 	tcase_add_test(tc, exercises_declared);
+	tcase_add_test(tc, shared_functions_differ_by_arg);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
