@@ -15,12 +15,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "bench/runner.h"
 #include "cmd.h"
 #include "counters/counters.h"
+#include "explain/explain.h"
 #include "results/result.h"
 #include "symbols/symbols.h"
 #include "util.h"
+
+int pm_cli_side_load(struct pm_side *s, const char *path, struct pm_err *e)
+{
+	size_t i, k;
+	int err = pm_side_load(s, path, e);
+
+	for (i = 0; !err && i < s->nruns; i++)
+		for (k = 0; k < s->runs[i].nbench; k++) {
+			struct pm_bench_result *b = &s->runs[i].bench[k];
+			const struct pm_bench *d;
+
+			/* a workload (pmbench stat) is no benchmark of ours */
+			if (!b->exercises && !b->workload && (d = pm_bench_find(b->name)))
+				b->exercises = d->exercises;
+		}
+	return err;
+}
 
 void pm_error(const char *fmt, ...)
 {

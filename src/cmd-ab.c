@@ -1063,9 +1063,9 @@ static int explain_sides(const struct ab *ab, const char *header, struct pm_err 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	explain_opts(ab, &xo);
-	err = pm_side_load(&a, pa, e);
+	err = pm_cli_side_load(&a, pa, e);
 	if (!err)
-		err = pm_side_load(&b, pb, e);
+		err = pm_cli_side_load(&b, pb, e);
 	if (!err)
 		err = pm_explain(&x, &a, &b, &xo, e);
 	if (!err) {

@@ -85,9 +85,9 @@ static int load_sides(const char *old_arg, const char *new_arg,
 	if (!err)
 		err = pm_history_resolve(new_arg, &new_path, &e);
 	if (!err)
-		err = pm_side_load(old, old_path, &e);
+		err = pm_cli_side_load(old, old_path, &e);
 	if (!err)
-		err = pm_side_load(new, new_path, &e);
+		err = pm_cli_side_load(new, new_path, &e);
 	free(old_path);
 	free(new_path);
 	if (err) {

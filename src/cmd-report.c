@@ -166,8 +166,8 @@ int cmd_report(int argc, char **argv)
 		/* the same verdicts as pmbench explain: the history's spread */
 		xo.spread = &spread;
 		xo.spread_name = "the result history";
-		if (pm_side_load(&sides[0], paths[0], &e) == 0 &&
-		    pm_side_load(&sides[1], paths[1], &e) == 0 &&
+		if (pm_cli_side_load(&sides[0], paths[0], &e) == 0 &&
+		    pm_cli_side_load(&sides[1], paths[1], &e) == 0 &&
 		    pm_spread_load(&spread, NULL, &sides[0], &sides[1], &e) == 0 &&
 		    pm_explain(&x, &sides[0], &sides[1], &xo, &e) == 0)
 			have_x = true;

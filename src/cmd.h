@@ -10,6 +10,7 @@
 #include "sample/profile.h"
 
 struct pm_err;
+struct pm_side;
 
 #define PM_EXIT_OK 0
 #define PM_EXIT_RUNTIME 1
@@ -52,6 +53,14 @@ int pm_cli_double(const char *cmd, const char *usage, const char *opt, const cha
 int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const char *s,
 		   double max, double *frac);
 int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf);
+
+/*
+ * pm_side_load() for the commands that compare sides (explain, report,
+ * ab): a benchmark whose file does not say what it exercises (an older
+ * file, an import) gets the traits of this pmbench's benchmark of its
+ * name, so that explain's rules, which read only the files, can use them.
+ */
+int pm_cli_side_load(struct pm_side *s, const char *path, struct pm_err *e);
 
 /* "pmbench: " + message on stderr. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

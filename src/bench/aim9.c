@@ -379,49 +379,25 @@ AIM_ARITH(div_long_op, long, 1234578, AIM_DIVI, AIM_KEEP)
 AIM_ARITH(div_int_op, int, 1234578, AIM_DIVI, AIM_KEEP)
 AIM_ARITH(div_short_op, short, 1234, AIM_DIVI, AIM_KEEP)
 
-/* The arguments as AIM9 passes them: printed with %g, scanned back. */
-static int aim_args_setup(struct pm_ctx *ctx, double a1, double a2)
-{
-	struct aim *st = aim_new(ctx);
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%g", a1);
-	st->arg1 = strtod(buf, NULL);
-	snprintf(buf, sizeof(buf), "%g", a2);
-	st->arg2 = strtod(buf, NULL);
-	return 0;
-}
+/* An arithmetic test's .arg: the two arguments AIM9 passes it. */
+struct aim_args {
+	double a1, a2;
+};
 
 #define AIM_PI 3.14159
 
-static int add_double_setup(struct pm_ctx *ctx)
+/* The arguments as AIM9 passes them: printed with %g, scanned back. */
+static int aim_args_setup(struct pm_ctx *ctx)
 {
-	return aim_args_setup(ctx, AIM_PI, -AIM_PI);
-}
+	const struct aim_args *a = ctx->bench->arg;
+	struct aim *st = aim_new(ctx);
+	char buf[64];
 
-static int add_float_setup(struct pm_ctx *ctx)
-{
-	return aim_args_setup(ctx, 3.5, -3.5);
-}
-
-static int add_int_setup(struct pm_ctx *ctx)
-{
-	return aim_args_setup(ctx, 3, -3);
-}
-
-static int mul_double_setup(struct pm_ctx *ctx)
-{
-	return aim_args_setup(ctx, AIM_PI, 1.0 / AIM_PI);
-}
-
-static int quarter_setup(struct pm_ctx *ctx)	/* mul_float, div_* */
-{
-	return aim_args_setup(ctx, 4.0, 1.0 / 4.0);
-}
-
-static int one_setup(struct pm_ctx *ctx)	/* integer mul, div */
-{
-	return aim_args_setup(ctx, 1, 1);
+	snprintf(buf, sizeof(buf), "%g", a->a1);
+	st->arg1 = strtod(buf, NULL);
+	snprintf(buf, sizeof(buf), "%g", a->a2);
+	st->arg2 = strtod(buf, NULL);
+	return 0;
 }
 
 /* ---- sieve ---- */
@@ -943,19 +919,10 @@ static int sync_op(struct pm_ctx *ctx, enum sync_kind kind)
 	return 0;
 }
 
-PM_OP(sync_disk_rw_op)
+/* .arg: the enum sync_kind */
+PM_OP(sync_disk_op)
 {
-	return sync_op(ctx, SYNC_RW);
-}
-
-PM_OP(sync_disk_wrt_op)
-{
-	return sync_op(ctx, SYNC_WRT);
-}
-
-PM_OP(sync_disk_cp_op)
-{
-	return sync_op(ctx, SYNC_CP);
+	return sync_op(ctx, *(const enum sync_kind *)ctx->bench->arg);
 }
 
 /* ---- num_fcns.c: the numeric, string, memory and misc routines ---- */
@@ -2025,8 +1992,10 @@ static int exec_test_setup(struct pm_ctx *ctx)
  * not available to us: pmbench writes its own, the same for the three
  * tests, which starts one small program (pmbench-hello).
  */
-static int shell_rtns_setup(struct pm_ctx *ctx, int which)
+/* .arg: which script, 1 to 3 */
+static int shell_rtns_setup(struct pm_ctx *ctx)
 {
+	int which = *(const int *)ctx->bench->arg;
 	struct aim *st = aim_new(ctx);
 	char *hello, *cmd, *script;
 	FILE *f;
@@ -2079,167 +2048,198 @@ fail:
 	return err;
 }
 
-static int shell_rtns_1_setup(struct pm_ctx *ctx)
-{
-	return shell_rtns_setup(ctx, 1);
-}
-
-static int shell_rtns_2_setup(struct pm_ctx *ctx)
-{
-	return shell_rtns_setup(ctx, 2);
-}
-
-static int shell_rtns_3_setup(struct pm_ctx *ctx)
-{
-	return shell_rtns_setup(ctx, 3);
-}
 
 /* ---- the family ---- */
 
-#define AIM9_ARITH(nm, test, desc, su, fn)				\
+/* a1, a2: the arguments AIM9 passes the test */
+#define AIM9_ARITH(nm, test, desc, a1, a2, fn)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
-		.unit = "ops/s", .aim9 = test, .setup = su, PM_OP_HOOKS(fn), \
-		.teardown = aim_teardown,				\
+		.unit = "ops/s", .aim9 = test, .setup = aim_args_setup,	\
+		PM_OP_HOOKS(fn), .teardown = aim_teardown,		\
+		.exercises = PM_EX_CPU,					\
+		.arg = &(const struct aim_args){ a1, a2 },		\
 	}
-#define AIM9_PLAIN(nm, test, desc, su, fn, fl)				\
+#define AIM9_PLAIN(nm, test, desc, su, fn, fl, ex)			\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
 		.unit = "ops/s", .aim9 = test, .setup = su, PM_OP_HOOKS(fn), \
-		.teardown = aim_teardown, .flags = fl,			\
+		.teardown = aim_teardown, .flags = fl, .exercises = ex,	\
+	}
+/* the sync disk tests: one operation, the kind in .arg */
+#define AIM9_SYNC(nm, test, desc, su, kind)				\
+	{								\
+		.name = nm, .group = "aim9", .summary = desc,		\
+		.unit = "ops/s", .aim9 = test, .setup = su,		\
+		PM_OP_HOOKS(sync_disk_op), .teardown = aim_teardown,	\
+		.flags = PM_FS, .exercises = PM_EX_SYNC | PM_EX_FILEIO,	\
+		.arg = &(const enum sync_kind){ kind },			\
 	}
 /* run(), not op(): pmbench-spawner runs the whole loop of forks */
-#define AIM9_SPAWN(nm, test, desc, su, fl)				\
+#define AIM9_SPAWN(nm, test, desc, su, fl, ar)				\
 	{								\
 		.name = nm, .group = "aim9", .summary = desc,		\
 		.unit = "ops/s", .aim9 = test, .setup = su,		\
 		.run = aim_spawn_run, .teardown = aim_teardown,		\
 		.flags = PM_FORKS | PM_PEERS | (fl),			\
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,	\
+		.arg = ar,						\
 	}
 
 static const struct pm_bench aim9_benches[] = {
 	AIM9_ARITH("aim9-add-double", "add_double",
-		   "Thousand Double Precision Additions", add_double_setup,
+		   "Thousand Double Precision Additions", AIM_PI, -AIM_PI,
 		   add_double_op),
 	AIM9_ARITH("aim9-add-float", "add_float",
-		   "Thousand Single Precision Additions", add_float_setup,
+		   "Thousand Single Precision Additions", 3.5, -3.5,
 		   add_float_op),
 	AIM9_ARITH("aim9-add-long", "add_long",
-		   "Thousand Long Integer Additions", add_int_setup,
+		   "Thousand Long Integer Additions", 3, -3,
 		   add_long_op),
 	AIM9_ARITH("aim9-add-int", "add_int", "Thousand Integer Additions",
-		   add_int_setup, add_int_op),
+		   3, -3, add_int_op),
 	AIM9_ARITH("aim9-add-short", "add_short",
-		   "Thousand Short Integer Additions", add_int_setup,
+		   "Thousand Short Integer Additions", 3, -3,
 		   add_short_op),
 	AIM9_PLAIN("aim9-creat-clo", "creat-clo", "File Creations and Closes",
-		   aim_setup, creat_clo_op, PM_FS),
+		   aim_setup, creat_clo_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_PATH | PM_EX_FSMETA),
 	AIM9_PLAIN("aim9-page-test", "page_test", "System Allocations & Pages",
-		   aim_setup, page_test_op, PM_NO_THREADS),
+		   aim_setup, page_test_op, PM_NO_THREADS,
+		   PM_EX_SYSCALL | PM_EX_VM | PM_EX_FAULT),
 	AIM9_PLAIN("aim9-brk-test", "brk_test", "System Memory Allocations",
-		   aim_setup, brk_test_op, PM_NO_THREADS),
+		   aim_setup, brk_test_op, PM_NO_THREADS,
+		   PM_EX_SYSCALL | PM_EX_VM),
 	AIM9_PLAIN("aim9-jmp-test", "jmp_test", "Non-local gotos", aim_setup,
-		   jmp_test_op, 0),
+		   jmp_test_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-signal-test", "signal_test", "Signal Traps",
-		   signal_test_setup, signal_test_op, PM_NO_THREADS),
+		   signal_test_setup, signal_test_op, PM_NO_THREADS,
+		   PM_EX_SYSCALL | PM_EX_SIGNAL),
 	AIM9_SPAWN("aim9-exec-test", "exec_test", "Program Loads",
-		   exec_test_setup, 0),
+		   exec_test_setup, 0, NULL),
 	AIM9_SPAWN("aim9-fork-test", "fork_test", "Task Creations",
-		   fork_test_setup, 0),
+		   fork_test_setup, 0, NULL),
 	AIM9_PLAIN("aim9-link-test", "link_test", "Link/Unlink Pairs",
-		   aim_setup, link_test_op, PM_FS),
+		   aim_setup, link_test_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_PATH | PM_EX_FSMETA),
 	AIM9_PLAIN("aim9-disk-rr", "disk_rr", "Random Disk Reads (K)",
-		   aim_setup, disk_rr_op, PM_FS),
+		   aim_setup, disk_rr_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_FILEIO),
 	AIM9_PLAIN("aim9-disk-rw", "disk_rw", "Random Disk Writes (K)",
-		   aim_setup, disk_rw_op, PM_FS),
+		   aim_setup, disk_rw_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_FILEIO),
 	AIM9_PLAIN("aim9-disk-rd", "disk_rd", "Sequential Disk Reads (K)",
-		   aim_common_setup, disk_rd_op, PM_FS),
+		   aim_common_setup, disk_rd_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_FILEIO),
 	AIM9_PLAIN("aim9-disk-wrt", "disk_wrt", "Sequential Disk Writes (K)",
-		   aim_setup, disk_wrt_op, PM_FS),
+		   aim_setup, disk_wrt_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_FILEIO),
 	AIM9_PLAIN("aim9-disk-cp", "disk_cp", "Disk Copies (K)",
-		   aim_common_setup, disk_cp_op, PM_FS),
-	AIM9_PLAIN("aim9-sync-disk-rw", "sync_disk_rw",
-		   "Sync Random Disk Writes (K)", aim_setup, sync_disk_rw_op,
-		   PM_FS),
-	AIM9_PLAIN("aim9-sync-disk-wrt", "sync_disk_wrt",
+		   aim_common_setup, disk_cp_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_FILEIO),
+	AIM9_SYNC("aim9-sync-disk-rw", "sync_disk_rw",
+		   "Sync Random Disk Writes (K)", aim_setup, SYNC_RW),
+	AIM9_SYNC("aim9-sync-disk-wrt", "sync_disk_wrt",
 		   "Sync Sequential Disk Writes (K)", aim_setup,
-		   sync_disk_wrt_op, PM_FS),
-	AIM9_PLAIN("aim9-sync-disk-cp", "sync_disk_cp", "Sync Disk Copies (K)",
-		   aim_common_setup, sync_disk_cp_op, PM_FS),
+		   SYNC_WRT),
+	AIM9_SYNC("aim9-sync-disk-cp", "sync_disk_cp", "Sync Disk Copies (K)",
+		   aim_common_setup, SYNC_CP),
 	AIM9_ARITH("aim9-div-double", "div_double",
-		   "Thousand Double Precision Divides", quarter_setup,
+		   "Thousand Double Precision Divides", 4.0, 1.0 / 4.0,
 		   div_double_op),
 	AIM9_ARITH("aim9-div-float", "div_float",
-		   "Thousand Single Precision Divides", quarter_setup,
+		   "Thousand Single Precision Divides", 4.0, 1.0 / 4.0,
 		   div_float_op),
 	AIM9_ARITH("aim9-div-long", "div_long", "Thousand Long Integer Divides",
-		   one_setup, div_long_op),
+		   1, 1, div_long_op),
 	AIM9_ARITH("aim9-div-int", "div_int", "Thousand Integer Divides",
-		   one_setup, div_int_op),
+		   1, 1, div_int_op),
 	AIM9_ARITH("aim9-div-short", "div_short",
-		   "Thousand Short Integer Divides", one_setup, div_short_op),
+		   "Thousand Short Integer Divides", 1, 1, div_short_op),
 	AIM9_PLAIN("aim9-sieve", "sieve", "Integer Sieves", aim_setup,
-		   sieve_op, 0),
+		   sieve_op, 0,
+		   PM_EX_CPU),
 	AIM9_ARITH("aim9-mul-double", "mul_double",
-		   "Thousand Double Precision Multiplies", mul_double_setup,
+		   "Thousand Double Precision Multiplies", AIM_PI, 1.0 / AIM_PI,
 		   mul_double_op),
 	AIM9_ARITH("aim9-mul-float", "mul_float",
-		   "Thousand Single Precision Multiplies", quarter_setup,
+		   "Thousand Single Precision Multiplies", 4.0, 1.0 / 4.0,
 		   mul_float_op),
 	AIM9_ARITH("aim9-mul-long", "mul_long",
-		   "Thousand Long Integer Multiplies", one_setup, mul_long_op),
+		   "Thousand Long Integer Multiplies", 1, 1, mul_long_op),
 	AIM9_ARITH("aim9-mul-int", "mul_int", "Thousand Integer Multiplies",
-		   one_setup, mul_int_op),
+		   1, 1, mul_int_op),
 	AIM9_ARITH("aim9-mul-short", "mul_short",
-		   "Thousand Short Integer Multiplies", one_setup,
+		   "Thousand Short Integer Multiplies", 1, 1,
 		   mul_short_op),
 	AIM9_PLAIN("aim9-num-rtns-1", "num_rtns_1", "Numeric Functions",
-		   aim_num_setup, num_rtns_1_op, PM_NO_THREADS),
+		   aim_num_setup, num_rtns_1_op, PM_NO_THREADS,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-new-raph", "new_raph", "Zeros Found", aim_setup,
-		   new_raph_op, 0),
+		   new_raph_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-trig-rtns", "trig_rtns", "Trigonometric Functions",
-		   aim_num_setup, trig_rtns_op, 0),
+		   aim_num_setup, trig_rtns_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-matrix-rtns", "matrix_rtns", "Point Transformations",
-		   aim_num_setup, matrix_rtns_op, 0),
+		   aim_num_setup, matrix_rtns_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-array-rtns", "array_rtns", "Linear Systems Solved",
-		   array_rtns_setup, array_rtns_op, 0),
+		   array_rtns_setup, array_rtns_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-string-rtns", "string_rtns", "String Manipulations",
-		   aim_setup, string_rtns_op, PM_NO_THREADS),
+		   aim_setup, string_rtns_op, PM_NO_THREADS,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-mem-rtns-1", "mem_rtns_1", "Dynamic Memory Operations",
-		   aim_setup, mem_rtns_1_op, 0),
+		   aim_setup, mem_rtns_1_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-mem-rtns-2", "mem_rtns_2", "Block Memory Operations",
-		   aim_buffers_setup, mem_rtns_2_op, 0),
+		   aim_buffers_setup, mem_rtns_2_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-sort-rtns-1", "sort_rtns_1", "Sort Operations",
-		   aim_num_setup, sort_rtns_1_op, 0),
+		   aim_num_setup, sort_rtns_1_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-misc-rtns-1", "misc_rtns_1", "Auxiliary Loops",
-		   misc_rtns_1_setup, misc_rtns_1_op, PM_NO_THREADS),
+		   misc_rtns_1_setup, misc_rtns_1_op, PM_NO_THREADS,
+		   PM_EX_SYSCALL | PM_EX_PATH),
 	AIM9_PLAIN("aim9-dir-rtns-1", "dir_rtns_1", "Directory Operations",
-		   dir_rtns_1_setup, dir_rtns_1_op, 0),
+		   dir_rtns_1_setup, dir_rtns_1_op, 0,
+		   PM_EX_SYSCALL | PM_EX_FSMETA),
 	AIM9_SPAWN("aim9-shell-rtns-1", "shell_rtns_1", "Shell Scripts",
-		   shell_rtns_1_setup, PM_FS),
+		   shell_rtns_setup, PM_FS, &(const int){ 1 }),
 	AIM9_SPAWN("aim9-shell-rtns-2", "shell_rtns_2", "Shell Scripts",
-		   shell_rtns_2_setup, PM_FS),
+		   shell_rtns_setup, PM_FS, &(const int){ 2 }),
 	AIM9_SPAWN("aim9-shell-rtns-3", "shell_rtns_3", "Shell Scripts",
-		   shell_rtns_3_setup, PM_FS),
+		   shell_rtns_setup, PM_FS, &(const int){ 3 }),
 	AIM9_PLAIN("aim9-series-1", "series_1", "Series Evaluations",
-		   aim_num_setup, series_1_op, 0),
+		   aim_num_setup, series_1_op, 0,
+		   PM_EX_CPU),
 	AIM9_PLAIN("aim9-shared-memory", "shared_memory",
 		   "Shared Memory Operations", shared_memory_setup,
-		   shared_memory_op, 0),
+		   shared_memory_op, 0,
+		   PM_EX_SYSCALL | PM_EX_IPC),
 	AIM9_PLAIN("aim9-tcp-test", "tcp_test", "TCP/IP Messages", aim_setup,
-		   tcp_test_op, PM_NET),
+		   tcp_test_op, PM_NET,
+		   PM_EX_SYSCALL | PM_EX_NET),
 	AIM9_PLAIN("aim9-udp-test", "udp_test", "UDP/IP DataGrams", aim_setup,
-		   udp_test_op, PM_NET),
+		   udp_test_op, PM_NET,
+		   PM_EX_SYSCALL | PM_EX_NET),
 	AIM9_PLAIN("aim9-fifo-test", "fifo_test", "FIFO Messages", aim_setup,
-		   fifo_test_op, PM_FS),
+		   fifo_test_op, PM_FS,
+		   PM_EX_SYSCALL | PM_EX_IPC),
 	AIM9_PLAIN("aim9-stream-pipe", "stream_pipe", "Stream Pipe Messages",
-		   aim_setup, stream_pipe_op, 0),
+		   aim_setup, stream_pipe_op, 0,
+		   PM_EX_SYSCALL | PM_EX_IPC),
 	AIM9_PLAIN("aim9-dgram-pipe", "dgram_pipe", "DataGram Pipe Messages",
-		   aim_setup, dgram_pipe_op, 0),
+		   aim_setup, dgram_pipe_op, 0,
+		   PM_EX_SYSCALL | PM_EX_IPC),
 	AIM9_PLAIN("aim9-pipe-cpy", "pipe_cpy", "Pipe Messages", aim_setup,
-		   pipe_cpy_op, 0),
+		   pipe_cpy_op, 0,
+		   PM_EX_SYSCALL | PM_EX_IPC),
 	AIM9_PLAIN("aim9-ram-copy", "ram_copy", "Memory to Memory Copy",
-		   aim_buffers_setup, ram_copy_op, 0),
+		   aim_buffers_setup, ram_copy_op, 0,
+		   PM_EX_CPU),
 };
 
 PM_FAMILY(aim9, "AIM Suite IX tests, reported in operations per second",

@@ -214,9 +214,18 @@ static int fs_calibrate(struct pm_ctx *ctx, struct fs_tree *t,
 	return 0;
 }
 
-static int fs_tree_setup(struct pm_ctx *ctx, const char *name, size_t size,
-			 bool creating)
+/* A create-* or delete-* descriptor's .arg. */
+struct fs_tree_arg {
+	size_t size;		/* of each file */
+	bool creating;		/* create-*: the creates timed, the deletes subtracted */
+};
+
+static int fs_tree_setup(struct pm_ctx *ctx)
 {
+	const struct fs_tree_arg *a = ctx->bench->arg;
+	const char *name = ctx->bench->name;
+	size_t size = a->size;
+	bool creating = a->creating;
 	struct fs_tree *t = pm_xcalloc(1, sizeof(*t));
 	char dir[PATH_MAX + 16];
 	double create_ns = 0, delete_ns = 0, mine;
@@ -286,26 +295,6 @@ static int fs_tree_setup(struct pm_ctx *ctx, const char *name, size_t size,
 fail:
 	fs_tree_teardown(ctx);
 	return err;
-}
-
-static int create0_setup(struct pm_ctx *ctx)
-{
-	return fs_tree_setup(ctx, "create-0k", 0, true);
-}
-
-static int create10_setup(struct pm_ctx *ctx)
-{
-	return fs_tree_setup(ctx, "create-10k", 10 * 1024, true);
-}
-
-static int delete0_setup(struct pm_ctx *ctx)
-{
-	return fs_tree_setup(ctx, "delete-0k", 0, false);
-}
-
-static int delete10_setup(struct pm_ctx *ctx)
-{
-	return fs_tree_setup(ctx, "delete-10k", 10 * 1024, false);
 }
 
 /* One batch of k creates then k deletes, or the other way round. */
@@ -421,10 +410,12 @@ static inline unsigned reread_sum(const void *p)
 	return a0[0] + a0[1] + a0[2] + a0[3];
 }
 
-static int reread_setup(struct pm_ctx *ctx, bool mapped)
+/* .arg: true for the mapped file (bw-mmap-reread) */
+static int reread_setup(struct pm_ctx *ctx)
 {
+	bool mapped = *(const bool *)ctx->bench->arg;
 	struct reread *st = pm_xcalloc(1, sizeof(*st));
-	char *name = fs_unique(mapped ? "bw-mmap-reread" : "bw-file-reread");
+	char *name = fs_unique(ctx->bench->name);
 	size_t off;
 	int err;
 
@@ -468,16 +459,6 @@ static int reread_setup(struct pm_ctx *ctx, bool mapped)
 fail:
 	reread_teardown(ctx);
 	return err;
-}
-
-static int file_reread_setup(struct pm_ctx *ctx)
-{
-	return reread_setup(ctx, false);
-}
-
-static int mmap_reread_setup(struct pm_ctx *ctx)
-{
-	return reread_setup(ctx, true);
 }
 
 PM_OP(file_reread_op)
@@ -530,10 +511,12 @@ static const struct pm_bench fs_benches[] = {
 			   "1000 per create subtracted",
 		.unit = "us",
 		.lmbench = "fs: 0K File Create",
-		.setup = create0_setup,
+		.setup = fs_tree_setup,
+		.arg = &(const struct fs_tree_arg){ 0, true },
 		.run = create_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH,
 	},
 	{
 		.name = "delete-0k",
@@ -542,10 +525,12 @@ static const struct pm_bench fs_benches[] = {
 			   "kept) subtracted",
 		.unit = "us",
 		.lmbench = "fs: 0K File Delete",
-		.setup = delete0_setup,
+		.setup = fs_tree_setup,
+		.arg = &(const struct fs_tree_arg){ 0, false },
 		.run = delete_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH,
 	},
 	{
 		.name = "create-10k",
@@ -554,10 +539,12 @@ static const struct pm_bench fs_benches[] = {
 			   "one of 1000 per create subtracted",
 		.unit = "us",
 		.lmbench = "fs: 10K File Create",
-		.setup = create10_setup,
+		.setup = fs_tree_setup,
+		.arg = &(const struct fs_tree_arg){ 10 * 1024, true },
 		.run = create_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH | PM_EX_FILEIO,
 	},
 	{
 		.name = "delete-10k",
@@ -566,10 +553,12 @@ static const struct pm_bench fs_benches[] = {
 			   "kept) subtracted",
 		.unit = "us",
 		.lmbench = "fs: 10K File Delete",
-		.setup = delete10_setup,
+		.setup = fs_tree_setup,
+		.arg = &(const struct fs_tree_arg){ 10 * 1024, false },
 		.run = delete_run,
 		.teardown = fs_tree_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FSMETA | PM_EX_PATH,
 	},
 	{
 		.name = "bw-file-reread",
@@ -578,10 +567,12 @@ static const struct pm_bench fs_benches[] = {
 			   "summed as ints",
 		.unit = "MB/s",
 		.lmbench = "bw: File reread",
-		.setup = file_reread_setup,
+		.setup = reread_setup,
+		.arg = &(const bool){ false },
 		PM_OP_HOOKS(file_reread_op),
 		.teardown = reread_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FILEIO,
 	},
 	{
 		.name = "bw-mmap-reread",
@@ -590,10 +581,12 @@ static const struct pm_bench fs_benches[] = {
 			   "file, as ints",
 		.unit = "MB/s",
 		.lmbench = "bw: Mmap reread",
-		.setup = mmap_reread_setup,
+		.setup = reread_setup,
+		.arg = &(const bool){ true },
 		PM_OP_HOOKS(mmap_reread_op),
 		.teardown = reread_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FILEIO | PM_EX_MEMORY,
 	},
 };
 

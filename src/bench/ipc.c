@@ -444,11 +444,19 @@ static int ring_overhead(struct pm_ctx *ctx, struct ipc *st, double *out)
 	return err;
 }
 
-static int ring_setup(struct pm_ctx *ctx, int nprocs, size_t kib)
+/* A ctx-Np-Kk descriptor's .arg: the processes and each one's working set. */
+struct ring_arg {
+	int nprocs;
+	size_t kib;
+};
+
+static int ring_setup(struct pm_ctx *ctx)
 {
+	const struct ring_arg *a = ctx->bench->arg;
 	struct ipc *st = ipc_new(ctx, IPC_RING);
+	int i, err, msg = 1, nprocs = a->nprocs;
+	size_t kib = a->kib;
 	double overhead = 0;
-	int i, err, msg = 1;
 
 	st->nprocs = nprocs;
 	st->wss = kib << 10;
@@ -495,36 +503,6 @@ static int ring_setup(struct pm_ctx *ctx, int nprocs, size_t kib)
 		 "%d processes, %zu KiB each, pipe+sum overhead %.0f ns per "
 		 "hop subtracted", nprocs, kib, overhead);
 	return 0;
-}
-
-static int ctx_2p_16k_setup(struct pm_ctx *ctx)
-{
-	return ring_setup(ctx, 2, 16);
-}
-
-static int ctx_2p_64k_setup(struct pm_ctx *ctx)
-{
-	return ring_setup(ctx, 2, 64);
-}
-
-static int ctx_8p_16k_setup(struct pm_ctx *ctx)
-{
-	return ring_setup(ctx, 8, 16);
-}
-
-static int ctx_8p_64k_setup(struct pm_ctx *ctx)
-{
-	return ring_setup(ctx, 8, 64);
-}
-
-static int ctx_16p_16k_setup(struct pm_ctx *ctx)
-{
-	return ring_setup(ctx, 16, 16);
-}
-
-static int ctx_16p_64k_setup(struct pm_ctx *ctx)
-{
-	return ring_setup(ctx, 16, 64);
 }
 
 /* ---- unix, tcp: a 1-byte round trip over a stream socket ---- */
@@ -1069,8 +1047,10 @@ PM_OP(rpc_op)
 	return rpc_once(ctx, st->cl, ++st->seq);
 }
 
-static int rpc_setup(struct pm_ctx *ctx, bool udp)
+/* .arg: IPC_RPC_UDP or IPC_RPC_TCP */
+static int rpc_setup(struct pm_ctx *ctx)
 {
+	bool udp = *(const enum ipc_kind *)ctx->bench->arg == IPC_RPC_UDP;
 	struct ipc *st = ipc_new(ctx, udp ? IPC_RPC_UDP : IPC_RPC_TCP);
 	const char *netid = udp ? "udp" : "tcp";
 	struct netconfig *nc;
@@ -1141,16 +1121,6 @@ static int rpc_setup(struct pm_ctx *ctx, bool udp)
 	return 0;
 }
 
-static int rpc_udp_setup(struct pm_ctx *ctx)
-{
-	return rpc_setup(ctx, true);
-}
-
-static int rpc_tcp_setup(struct pm_ctx *ctx)
-{
-	return rpc_setup(ctx, false);
-}
-
 #else /* !HAVE_TIRPC */
 
 static int rpc_none(struct pm_ctx *ctx)
@@ -1164,12 +1134,7 @@ PM_OP(rpc_op)
 	return rpc_none(ctx);
 }
 
-static int rpc_udp_setup(struct pm_ctx *ctx)
-{
-	return rpc_none(ctx);
-}
-
-static int rpc_tcp_setup(struct pm_ctx *ctx)
+static int rpc_setup(struct pm_ctx *ctx)
 {
 	return rpc_none(ctx);
 }
@@ -1269,8 +1234,10 @@ static int bw_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-static int bw_setup(struct pm_ctx *ctx, enum ipc_kind kind)
+/* .arg: IPC_BW_PIPE, IPC_BW_UNIX or IPC_BW_TCP */
+static int bw_setup(struct pm_ctx *ctx)
 {
+	enum ipc_kind kind = *(const enum ipc_kind *)ctx->bench->arg;
 	struct ipc *st = ipc_new(ctx, kind);
 	size_t offset = 0;
 	int p[2], err, val = 0;
@@ -1338,21 +1305,6 @@ static int bw_setup(struct pm_ctx *ctx, enum ipc_kind kind)
 	return 0;
 }
 
-static int bw_pipe_setup(struct pm_ctx *ctx)
-{
-	return bw_setup(ctx, IPC_BW_PIPE);
-}
-
-static int bw_unix_setup(struct pm_ctx *ctx)
-{
-	return bw_setup(ctx, IPC_BW_UNIX);
-}
-
-static int bw_tcp_setup(struct pm_ctx *ctx)
-{
-	return bw_setup(ctx, IPC_BW_TCP);
-}
-
 /* ---- the family ---- */
 
 #define IPC_CTX(nm, col, n, k)						\
@@ -1364,10 +1316,12 @@ static int bw_tcp_setup(struct pm_ctx *ctx)
 			   "overhead subtracted",			\
 		.unit = "us",						\
 		.lmbench = col,						\
-		.setup = ctx_##n##p_##k##k_setup,			\
+		.setup = ring_setup,					\
+		.arg = &(const struct ring_arg){ n, k },		\
 		PM_OP_HOOKS(ring_op),					\
 		.teardown = ipc_teardown,				\
 		.flags = PM_PEERS,					\
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,	\
 	}
 
 static const struct pm_bench ipc_benches[] = {
@@ -1388,6 +1342,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(xact_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "udp",
@@ -1400,6 +1355,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(udp_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_SYSCALL | PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "tcp",
@@ -1412,6 +1368,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(xact_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_SYSCALL | PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "tcp-connect",
@@ -1423,6 +1380,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(connect_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET,
 	},
 	{
 		.name = "rpc-udp",
@@ -1431,10 +1389,12 @@ static const struct pm_bench ipc_benches[] = {
 			   "returning its argument",
 		.unit = "us",
 		.lmbench = "lat: RPC/UDP",
-		.setup = rpc_udp_setup,
+		.setup = rpc_setup,
+		.arg = &(const enum ipc_kind){ IPC_RPC_UDP },
 		PM_OP_HOOKS(rpc_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "rpc-tcp",
@@ -1443,10 +1403,12 @@ static const struct pm_bench ipc_benches[] = {
 			   "returning its argument",
 		.unit = "us",
 		.lmbench = "lat: RPC/TCP",
-		.setup = rpc_tcp_setup,
+		.setup = rpc_setup,
+		.arg = &(const enum ipc_kind){ IPC_RPC_TCP },
 		PM_OP_HOOKS(rpc_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET | PM_EX_SWITCH,
 	},
 	{
 		.name = "select-tcp",
@@ -1459,6 +1421,7 @@ static const struct pm_bench ipc_benches[] = {
 		PM_OP_HOOKS(select_tcp_op),
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_SYSCALL | PM_EX_NET,
 	},
 	{
 		.name = "bw-pipe",
@@ -1467,10 +1430,12 @@ static const struct pm_bench ipc_benches[] = {
 			   "process and read",
 		.unit = "MB/s",
 		.lmbench = "bw: Pipe",
-		.setup = bw_pipe_setup,
+		.setup = bw_setup,
+		.arg = &(const enum ipc_kind){ IPC_BW_PIPE },
 		.run = bw_run,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
+		.exercises = PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "bw-unix",
@@ -1479,10 +1444,12 @@ static const struct pm_bench ipc_benches[] = {
 			   "by another process and read",
 		.unit = "MB/s",
 		.lmbench = "bw: AF UNIX",
-		.setup = bw_unix_setup,
+		.setup = bw_setup,
+		.arg = &(const enum ipc_kind){ IPC_BW_UNIX },
 		.run = bw_run,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS,
+		.exercises = PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "bw-tcp",
@@ -1491,10 +1458,12 @@ static const struct pm_bench ipc_benches[] = {
 			   "by another process and read",
 		.unit = "MB/s",
 		.lmbench = "bw: TCP",
-		.setup = bw_tcp_setup,
+		.setup = bw_setup,
+		.arg = &(const enum ipc_kind){ IPC_BW_TCP },
 		.run = bw_run,
 		.teardown = ipc_teardown,
 		.flags = PM_PEERS | PM_NET,
+		.exercises = PM_EX_NET | PM_EX_SWITCH,
 	},
 };
 

@@ -428,12 +428,16 @@ static const struct pm_bench macro_benches[] = {
 		.summary = "compile 3 of pmbench's C sources with the system compiler",
 		.supported = cc_supported, .setup = cc_setup, PM_OP_HOOKS(macro_op),
 		.teardown = macro_teardown, .flags = PM_FORKS | PM_FS,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT | PM_EX_PATH |
+			     PM_EX_FILEIO | PM_EX_CPU,
 	},
 	{
 		.name = "macro-shell", .group = "macro", .unit = "ms",
 		.summary = "an AIM9-style shell script of common commands",
 		.supported = shell_supported, .setup = shell_setup, PM_OP_HOOKS(macro_op),
 		.teardown = macro_teardown, .flags = PM_FORKS | PM_FS,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT | PM_EX_PATH |
+			     PM_EX_FSMETA | PM_EX_FILEIO,
 	},
 };
 

@@ -662,9 +662,11 @@ static void bw_teardown(struct pm_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-/* copy: two buffers of half the size, as lmbench copies its HALF sizes. */
-static int bw_setup(struct pm_ctx *ctx, bool copy)
+/* .arg, copy: two buffers of half the size, as lmbench copies its HALF
+ * sizes; else one. */
+static int bw_setup(struct pm_ctx *ctx)
 {
+	bool copy = *(const bool *)ctx->bench->arg;
 	struct bw *st = pm_xcalloc(1, sizeof(*st));
 	struct mem_caches c;
 	char sz[32], llc[32];
@@ -698,16 +700,6 @@ static int bw_setup(struct pm_ctx *ctx, bool copy)
 fail:
 	bw_teardown(ctx);
 	return err;
-}
-
-static int bw_copy_setup(struct pm_ctx *ctx)
-{
-	return bw_setup(ctx, true);
-}
-
-static int bw_one_setup(struct pm_ctx *ctx)
-{
-	return bw_setup(ctx, false);
 }
 
 PM_OP(bw_libc_op)
@@ -797,8 +789,10 @@ static size_t lat_l2_range(const struct mem_caches *c)
 	return r;
 }
 
-static int lat_setup(struct pm_ctx *ctx, enum lat_kind kind)
+/* .arg: the enum lat_kind */
+static int lat_setup(struct pm_ctx *ctx)
 {
+	enum lat_kind kind = *(const enum lat_kind *)ctx->bench->arg;
 	static const char *const what[] = {
 		[LAT_L1] = "L1d", [LAT_L2] = "L2", [LAT_MEM] = "LLC",
 		[LAT_RAND] = "LLC",
@@ -852,26 +846,6 @@ static int lat_setup(struct pm_ctx *ctx, enum lat_kind kind)
 fail:
 	lat_teardown(ctx);
 	return err;
-}
-
-static int lat_l1_setup(struct pm_ctx *ctx)
-{
-	return lat_setup(ctx, LAT_L1);
-}
-
-static int lat_l2_setup(struct pm_ctx *ctx)
-{
-	return lat_setup(ctx, LAT_L2);
-}
-
-static int lat_mem_setup(struct pm_ctx *ctx)
-{
-	return lat_setup(ctx, LAT_MEM);
-}
-
-static int lat_rand_setup(struct pm_ctx *ctx)
-{
-	return lat_setup(ctx, LAT_RAND);
 }
 
 /* run(), not op(): the chase keeps its pointer in a register across
@@ -1015,12 +989,6 @@ static int curve_setup(struct pm_ctx *ctx)
 fail:
 	lat_teardown(ctx);
 	return err;
-}
-
-/* run(), not op(): the chase of lat_run. */
-static int curve_run(struct pm_ctx *ctx, uint64_t iters)
-{
-	return lat_run(ctx, iters);
 }
 
 /* ---- tlb-pages: lmbench's tlb ---- */
@@ -1405,10 +1373,12 @@ static const struct pm_bench mem_benches[] = {
 		.summary = "memcpy() of a buffer beyond the caches",
 		.unit = "MB/s",
 		.lmbench = "bw: Bcopy (libc)",
-		.setup = bw_copy_setup,
+		.setup = bw_setup,
+		.arg = &(const bool){ true },
 		PM_OP_HOOKS(bw_libc_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "bw-bcopy-hand",
@@ -1417,10 +1387,12 @@ static const struct pm_bench mem_benches[] = {
 			   "by word",
 		.unit = "MB/s",
 		.lmbench = "bw: Bcopy (hand)",
-		.setup = bw_copy_setup,
+		.setup = bw_setup,
+		.arg = &(const bool){ true },
 		PM_OP_HOOKS(bw_hand_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "bw-mem-read",
@@ -1428,10 +1400,12 @@ static const struct pm_bench mem_benches[] = {
 		.summary = "sum of a buffer beyond the caches, word by word",
 		.unit = "MB/s",
 		.lmbench = "bw: Mem read",
-		.setup = bw_one_setup,
+		.setup = bw_setup,
+		.arg = &(const bool){ false },
 		PM_OP_HOOKS(bw_read_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "bw-mem-write",
@@ -1439,10 +1413,12 @@ static const struct pm_bench mem_benches[] = {
 		.summary = "write of a buffer beyond the caches, word by word",
 		.unit = "MB/s",
 		.lmbench = "bw: Mem write",
-		.setup = bw_one_setup,
+		.setup = bw_setup,
+		.arg = &(const bool){ false },
 		PM_OP_HOOKS(bw_write_op),
 		.teardown = bw_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-l1",
@@ -1450,10 +1426,12 @@ static const struct pm_bench mem_benches[] = {
 		.summary = "dependent load, stride 128, in half the L1 data cache",
 		.unit = "ns",
 		.lmbench = "mem: L1 $",
-		.setup = lat_l1_setup,
+		.setup = lat_setup,
+		.arg = &(const enum lat_kind){ LAT_L1 },
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-l2",
@@ -1461,10 +1439,12 @@ static const struct pm_bench mem_benches[] = {
 		.summary = "dependent load, stride 128, in half the L2 cache",
 		.unit = "ns",
 		.lmbench = "mem: L2 $",
-		.setup = lat_l2_setup,
+		.setup = lat_setup,
+		.arg = &(const enum lat_kind){ LAT_L2 },
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-mem",
@@ -1473,10 +1453,12 @@ static const struct pm_bench mem_benches[] = {
 			   "caches",
 		.unit = "ns",
 		.lmbench = "mem: Main mem",
-		.setup = lat_mem_setup,
+		.setup = lat_setup,
+		.arg = &(const enum lat_kind){ LAT_MEM },
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "lat-rand",
@@ -1485,10 +1467,12 @@ static const struct pm_bench mem_benches[] = {
 			   "caches",
 		.unit = "ns",
 		.lmbench = "mem: Rand mem",
-		.setup = lat_rand_setup,
+		.setup = lat_setup,
+		.arg = &(const enum lat_kind){ LAT_RAND },
 		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "mem-curve",
@@ -1497,9 +1481,10 @@ static const struct pm_bench mem_benches[] = {
 			   "figure: random dependent load in memory",
 		.unit = "ns",
 		.setup = curve_setup,
-		.run = curve_run,
+		.run = lat_run,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "tlb-pages",
@@ -1512,6 +1497,7 @@ static const struct pm_bench mem_benches[] = {
 		.measure = tlb_measure,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "cache-line",
@@ -1524,6 +1510,7 @@ static const struct pm_bench mem_benches[] = {
 		.measure = line_measure,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 	{
 		.name = "mem-par",
@@ -1536,6 +1523,7 @@ static const struct pm_bench mem_benches[] = {
 		.measure = par_measure,
 		.teardown = lat_teardown,
 		.flags = PM_MEM,
+		.exercises = PM_EX_MEMORY,
 	},
 };
 

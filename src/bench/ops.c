@@ -233,9 +233,11 @@ static int bit_setup(struct pm_ctx *ctx)
 	return 0;
 }
 
-/* r = (r OP i) ^ r: the xor, one int-bit operation, is subtracted. */
-static int intop_setup(struct pm_ctx *ctx, const char *op)
+/* r = (r OP i) ^ r: the xor, one int-bit operation, is subtracted; .arg
+ * is OP as text. */
+static int intop_setup(struct pm_ctx *ctx)
 {
+	const char *op = ctx->bench->arg;
 	double bit = ops_bit_ns();
 
 	ops_new(ctx);
@@ -246,25 +248,6 @@ static int intop_setup(struct pm_ctx *ctx, const char *op)
 	return 0;
 }
 
-static int add_setup(struct pm_ctx *ctx)
-{
-	return intop_setup(ctx, "+");
-}
-
-static int mul_setup(struct pm_ctx *ctx)
-{
-	return intop_setup(ctx, "*");
-}
-
-static int div_setup(struct pm_ctx *ctx)
-{
-	return intop_setup(ctx, "/");
-}
-
-static int mod_setup(struct pm_ctx *ctx)
-{
-	return intop_setup(ctx, "%");
-}
 
 /* ---- float and double ---- */
 
@@ -346,42 +329,19 @@ static int ddiv_run(struct pm_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-static int fp_setup(struct pm_ctx *ctx, const char *type, const char *expr)
+/* A float or double descriptor's .arg: what its parameters say. */
+struct fp_arg {
+	const char *type, *expr;
+};
+
+static int fp_setup(struct pm_ctx *ctx)
 {
+	const struct fp_arg *a = ctx->bench->arg;
+
 	ops_new(ctx);
 	snprintf(ctx->params, sizeof(ctx->params),
-		 "%s chain %s, %d per iteration", type, expr, OPS_UNROLL);
+		 "%s chain %s, %d per iteration", a->type, a->expr, OPS_UNROLL);
 	return 0;
-}
-
-static int fadd_setup(struct pm_ctx *ctx)
-{
-	return fp_setup(ctx, "float", "f += f");
-}
-
-static int fmul_setup(struct pm_ctx *ctx)
-{
-	return fp_setup(ctx, "float", "f *= f");
-}
-
-static int fdiv_setup(struct pm_ctx *ctx)
-{
-	return fp_setup(ctx, "float", "f = g / f");
-}
-
-static int dadd_setup(struct pm_ctx *ctx)
-{
-	return fp_setup(ctx, "double", "f += f");
-}
-
-static int dmul_setup(struct pm_ctx *ctx)
-{
-	return fp_setup(ctx, "double", "f *= f");
-}
-
-static int ddiv_setup(struct pm_ctx *ctx)
-{
-	return fp_setup(ctx, "double", "f = g / f");
 }
 
 /* ---- bogomflops ---- */
@@ -465,6 +425,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = bit_setup,
 		.run = bit_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-add",
@@ -472,9 +433,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "32-bit add in a dependent chain",
 		.unit = "ns",
 		.lmbench = "int: intgr add",
-		.setup = add_setup,
+		.setup = intop_setup,
+		.arg = "+",
 		.run = add_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-mul",
@@ -482,9 +445,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "32-bit multiply in a dependent chain",
 		.unit = "ns",
 		.lmbench = "int: intgr mul",
-		.setup = mul_setup,
+		.setup = intop_setup,
+		.arg = "*",
 		.run = mul_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-div",
@@ -492,9 +457,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "32-bit signed divide in a dependent chain",
 		.unit = "ns",
 		.lmbench = "int: intgr div",
-		.setup = div_setup,
+		.setup = intop_setup,
+		.arg = "/",
 		.run = div_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "int-mod",
@@ -502,9 +469,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "32-bit signed remainder in a dependent chain",
 		.unit = "ns",
 		.lmbench = "int: intgr mod",
-		.setup = mod_setup,
+		.setup = intop_setup,
+		.arg = "%",
 		.run = mod_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-add",
@@ -512,9 +481,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "float add in a dependent chain",
 		.unit = "ns",
 		.lmbench = "float: float add",
-		.setup = fadd_setup,
+		.setup = fp_setup,
+		.arg = &(const struct fp_arg){ "float", "f += f" },
 		.run = fadd_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-mul",
@@ -522,9 +493,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "float multiply in a dependent chain",
 		.unit = "ns",
 		.lmbench = "float: float mul",
-		.setup = fmul_setup,
+		.setup = fp_setup,
+		.arg = &(const struct fp_arg){ "float", "f *= f" },
 		.run = fmul_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-div",
@@ -532,9 +505,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "float divide in a dependent chain",
 		.unit = "ns",
 		.lmbench = "float: float div",
-		.setup = fdiv_setup,
+		.setup = fp_setup,
+		.arg = &(const struct fp_arg){ "float", "f = g / f" },
 		.run = fdiv_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "float-bogo",
@@ -546,6 +521,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = fbogo_setup,
 		.run = fbogo_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-add",
@@ -553,9 +529,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "double add in a dependent chain",
 		.unit = "ns",
 		.lmbench = "double: double add",
-		.setup = dadd_setup,
+		.setup = fp_setup,
+		.arg = &(const struct fp_arg){ "double", "f += f" },
 		.run = dadd_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-mul",
@@ -563,9 +541,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "double multiply in a dependent chain",
 		.unit = "ns",
 		.lmbench = "double: double mul",
-		.setup = dmul_setup,
+		.setup = fp_setup,
+		.arg = &(const struct fp_arg){ "double", "f *= f" },
 		.run = dmul_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-div",
@@ -573,9 +553,11 @@ static const struct pm_bench ops_benches[] = {
 		.summary = "double divide in a dependent chain",
 		.unit = "ns",
 		.lmbench = "double: double div",
-		.setup = ddiv_setup,
+		.setup = fp_setup,
+		.arg = &(const struct fp_arg){ "double", "f = g / f" },
 		.run = ddiv_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 	{
 		.name = "double-bogo",
@@ -587,6 +569,7 @@ static const struct pm_bench ops_benches[] = {
 		.setup = dbogo_setup,
 		.run = dbogo_run,
 		.teardown = ops_teardown,
+		.exercises = PM_EX_CPU,
 	},
 };
 

@@ -637,27 +637,23 @@ static int spawn_setup(struct pm_ctx *ctx, const char *op, char *arg)
 	return err;
 }
 
-/* The child calls exit(), as lat_proc's: its stdio cleanup writes to
- * the copied libc state, copy-on-write faults that _exit() would skip. */
-static int fork_setup(struct pm_ctx *ctx)
-{
-	return spawn_setup(ctx, "fork-exit", pm_xstrdup(ctx->hello ? ctx->hello : ""));
-}
-
-static int exec_setup(struct pm_ctx *ctx)
-{
-	return spawn_setup(ctx, "exec", pm_xstrdup(ctx->hello ? ctx->hello : ""));
-}
-
-
 #define SH_PATH "/bin/sh"
 
-static int sh_setup(struct pm_ctx *ctx)
+/*
+ * .arg: pmbench-spawner's loop, "fork-exit" (the child calls exit(), as
+ * lat_proc's: its stdio cleanup writes to the copied libc state,
+ * copy-on-write faults that _exit() would skip), "exec" or "sh".
+ */
+static int spawner_setup(struct pm_ctx *ctx)
 {
+	const char *op = ctx->bench->arg, *hello = ctx->hello ? ctx->hello : "";
+
+	if (strcmp(op, "sh"))
+		return spawn_setup(ctx, op, pm_xstrdup(hello));
 	if (access(SH_PATH, X_OK) != 0)
 		return pm_bench_why(ctx, -EOPNOTSUPP, SH_PATH " not found or not "
 				"executable");
-	return spawn_setup(ctx, "sh", pm_sh_quote(ctx->hello ? ctx->hello : ""));
+	return spawn_setup(ctx, op, pm_sh_quote(hello));
 }
 
 /* ---- pipe, ctx: a token bounced off a peer over two pipes ---- */
@@ -1487,11 +1483,6 @@ static int anon_setup_common(struct pm_ctx *ctx, size_t len, int advice, bool re
 	return 0;
 }
 
-static int anon_setup(struct pm_ctx *ctx)
-{
-	return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE, false);
-}
-
 static int thp_supported(char *why, size_t len)
 {
 	if (access(THP_ENABLED, R_OK)) {
@@ -1502,23 +1493,22 @@ static int thp_supported(char *why, size_t len)
 	return 0;
 }
 
-static int thp_setup_common(struct pm_ctx *ctx, bool read)
+/* A page-fault-anon or page-fault-thp* descriptor's .arg. */
+struct anon_arg {
+	bool huge;	/* one huge page's worth, aligned, MADV_HUGEPAGE */
+	bool read;	/* a read of each page, not a write */
+};
+
+static int anon_setup(struct pm_ctx *ctx)
 {
+	const struct anon_arg *a = ctx->bench->arg;
 	long pmd = 0;
 
+	if (!a->huge)
+		return anon_setup_common(ctx, ANON_BYTES, MADV_NOHUGEPAGE, a->read);
 	if (pm_read_long(THP_PMD_SIZE, &pmd) || pmd <= 0 || (pmd & (pmd - 1)))
 		pmd = 2l << 20;
-	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE, read);
-}
-
-static int thp_setup(struct pm_ctx *ctx)
-{
-	return thp_setup_common(ctx, false);
-}
-
-static int thp_read_setup(struct pm_ctx *ctx)
-{
-	return thp_setup_common(ctx, true);
+	return anon_setup_common(ctx, (size_t)pmd, MADV_HUGEPAGE, a->read);
 }
 
 PM_OP(anon_op)
@@ -1649,6 +1639,7 @@ static const struct pm_bench proc_benches[] = {
 		.lmbench = "proc: null call",
 		PM_OP_HOOKS(null_op),
 		.flags = PM_QUICK,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "null-io",
@@ -1660,6 +1651,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(nullio_op),
 		.teardown = nullio_teardown,
 		.flags = PM_QUICK,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "stat",
@@ -1671,6 +1663,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(stat_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_PATH,
 	},
 	{
 		.name = "fstat",
@@ -1681,6 +1674,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(fstat_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "open",
@@ -1692,6 +1686,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(open_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_PATH,
 	},
 	{
 		.name = "select",
@@ -1703,6 +1698,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(select_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL,
 	},
 	{
 		.name = "sig-install",
@@ -1714,6 +1710,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(siginstall_op),
 		.teardown = sig_teardown,
 		.flags = PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_SIGNAL,
 	},
 	{
 		.name = "sig-catch",
@@ -1726,6 +1723,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = sigcatch_run,
 		.teardown = sig_teardown,
 		.flags = PM_QUICK | PM_NO_THREADS,
+		.exercises = PM_EX_SYSCALL | PM_EX_SIGNAL,
 	},
 	{
 		.name = "prot-fault",
@@ -1738,6 +1736,7 @@ static const struct pm_bench proc_benches[] = {
 		.run = prot_run,
 		.teardown = prot_teardown,
 		.flags = PM_FS | PM_QUICK | PM_NO_THREADS,
+		.exercises = PM_EX_FAULT | PM_EX_SIGNAL,
 	},
 	{
 		.name = "fork",
@@ -1745,10 +1744,12 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fork+exit+wait (from the small pmbench-spawner)",
 		.unit = "us",
 		.lmbench = "proc: fork proc",
-		.setup = fork_setup,
+		.setup = spawner_setup,
+		.arg = "fork-exit",
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,
 	},
 	{
 		.name = "exec",
@@ -1756,10 +1757,12 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fork+execve(pmbench-hello)+wait",
 		.unit = "us",
 		.lmbench = "proc: exec proc",
-		.setup = exec_setup,
+		.setup = spawner_setup,
+		.arg = "exec",
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,
 	},
 	{
 		.name = "sh",
@@ -1767,10 +1770,12 @@ static const struct pm_bench proc_benches[] = {
 		.summary = "fork+/bin/sh -c pmbench-hello+wait",
 		.unit = "us",
 		.lmbench = "proc: sh proc",
-		.setup = sh_setup,
+		.setup = spawner_setup,
+		.arg = "sh",
 		.run = spawn_run,
 		.teardown = spawn_teardown,
 		.flags = PM_FORKS | PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SPAWN | PM_EX_VM | PM_EX_FAULT,
 	},
 	{
 		.name = "pipe",
@@ -1782,6 +1787,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pipe_op),
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "ctx",
@@ -1794,6 +1800,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pipe_op),
 		.teardown = echo_teardown,
 		.flags = PM_PEERS | PM_QUICK,
+		.exercises = PM_EX_SYSCALL | PM_EX_IPC | PM_EX_SWITCH,
 	},
 	{
 		.name = "wakeup-kernel-hog",
@@ -1805,6 +1812,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(wake_op),
 		.teardown = wake_teardown,
 		.flags = PM_PEERS | PM_NO_THREADS,
+		.exercises = PM_EX_WAKEUP,
 	},
 	{
 		.name = "page-fault",
@@ -1816,6 +1824,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pf_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-lmb",
@@ -1828,6 +1837,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(pfl_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-anon",
@@ -1836,9 +1846,11 @@ static const struct pm_bench proc_benches[] = {
 			   "pages; mmap+munmap of 1 MiB amortized (page_fault1)",
 		.unit = "us",
 		.setup = anon_setup,
+		.arg = &(const struct anon_arg){ .huge = false, .read = false },
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
 		.flags = PM_QUICK,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-thp",
@@ -1847,9 +1859,11 @@ static const struct pm_bench proc_benches[] = {
 			   "one fault per huge page where THP is on",
 		.unit = "us",
 		.supported = thp_supported,
-		.setup = thp_setup,
+		.setup = anon_setup,
+		.arg = &(const struct anon_arg){ .huge = true, .read = false },
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-fault-thp-read",
@@ -1858,9 +1872,11 @@ static const struct pm_bench proc_benches[] = {
 			   "the huge zero page per 2 MiB where THP is on",
 		.unit = "us",
 		.supported = thp_supported,
-		.setup = thp_read_setup,
+		.setup = anon_setup,
+		.arg = &(const struct anon_arg){ .huge = true, .read = true },
 		PM_OP_HOOKS(anon_op),
 		.teardown = anon_teardown,
+		.exercises = PM_EX_FAULT | PM_EX_VM,
 	},
 	{
 		.name = "page-walk",
@@ -1871,6 +1887,7 @@ static const struct pm_bench proc_benches[] = {
 		.setup = pwalk_setup,
 		PM_OP_HOOKS(pwalk_op),
 		.teardown = pwalk_teardown,
+		.exercises = PM_EX_WALK,
 	},
 	{
 		.name = "mmap",
@@ -1882,6 +1899,7 @@ static const struct pm_bench proc_benches[] = {
 		PM_OP_HOOKS(mmap_op),
 		.teardown = proc_file_teardown,
 		.flags = PM_FS | PM_QUICK,
+		.exercises = PM_EX_VM | PM_EX_FAULT,
 	},
 };
 

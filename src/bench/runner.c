@@ -748,6 +748,7 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->unit = pm_xstrdup(b->unit);
 	out->lmbench = pm_xstrdup(b->lmbench);
 	out->aim9 = pm_xstrdup(b->aim9);
+	out->exercises = b->exercises;
 	out->cpu = -1;
 	out->ops_per_iter = 1;
 	out->counters.ns_per_op = out->counters.perturbation = NAN;

@@ -1212,6 +1212,8 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		compare_samples(c, old, new, name, o, &a, &b);
 	side_free(&a);
 	side_free(&b);
+	if (c->ref_old && c->ref_new)
+		c->exercises = c->ref_old->exercises | c->ref_new->exercises;
 	if (c->sequential)
 		return;
 	c->raw_ratio = c->ratio;

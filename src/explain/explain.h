@@ -139,6 +139,9 @@ struct pm_bench_cmp {
 	const struct pm_bench_result *ref_old, *ref_new;	/* first run, for metadata */
 	bool measured;		/* a parameter, not a time */
 	bool higher_is_better;
+	/* what its operation exercises (enum pm_exercise of bench/bench.h),
+	 * as either side's file says: the rules pick benchmarks by it */
+	unsigned exercises;
 
 	/* 1. is it a change? (times in ns per op) */
 	enum pm_unit unit;	/* what n_old and n_new count */

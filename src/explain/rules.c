@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"	/* enum pm_exercise only: explain reads files */
 #include "explain/explain.h"
 #include "sysinfo/sysinfo.h"
 
@@ -96,14 +97,16 @@ static double user_code_delta(const struct pm_sym_delta *d)
 	return (d->new_ns - d->new_trap_ns) - (d->old_ns - d->old_trap_ns);
 }
 
-/* Is the benchmark one of these (shell patterns on its name)? */
-static bool bench_is(const struct pm_bench_cmp *c, const char *const *pat)
+/* Does its operation exercise any of these (PM_EX_* bits)?  The result
+ * files say; for older files the command filled them in by name. */
+static bool exercises(const struct pm_bench_cmp *c, unsigned traits)
 {
-	for (; *pat; pat++)
-		if (!fnmatch(*pat, c->name, 0))
-			return true;
-	return false;
+	return (c->exercises & traits) != 0;
 }
+
+/* Memory management in the kernel: page tables made, copied or freed,
+ * or page faults handled (a fault walks and fills the levels too). */
+#define PM_EX_MM (PM_EX_VM | PM_EX_FAULT)
 
 static bool name_matches(const char *name, const char *const *pat)
 {
@@ -185,16 +188,6 @@ static const char *const pt_syms[] = {
 	"walk_p[4gum]d_range", "pgd_ctor", "pgtable_*", NULL,
 };
 
-static const char *const vm_benches[] = {
-	"fork", "exec", "sh", "mmap", "page-fault", "prot-fault", "aim9-fork*",
-	"aim9-exec*", "aim9-shell*", "aim9-page*", "aim9-brk*", NULL,
-};
-
-/* Every operation a TLB miss: the walk is done by the MMU (or QEMU's
- * software one), so an extra level costs at the load, in user time, and
- * the page-table code of the kernel does not change. */
-static const char *const walk_benches[] = { "page-walk", NULL };
-
 /* A walk benchmark's change: the side it goes agrees with the levels
  * (more levels slower), and where the time went (the loads, user side). */
 static void page_walk_evidence(const struct pm_bench_cmp *c,
@@ -235,7 +228,10 @@ static void rule_page_tables(const struct pm_bench_cmp *c,
 
 	if (!d && !pae && !lvl)
 		return;
-	if (bench_is(c, walk_benches)) {
+	/* every operation a TLB miss: the walk is done by the MMU (or QEMU's
+	 * software one), so an extra level costs at the load, in user time,
+	 * and the page-table code of the kernel does not change */
+	if (exercises(c, PM_EX_WALK)) {
 		if (d)
 			say(f, "NEW uses %s-level page tables where OLD used %s-level: every "
 			    "operation of %s is a TLB miss, and each miss walks %s levels "
@@ -250,7 +246,7 @@ static void rule_page_tables(const struct pm_bench_cmp *c,
 		diff_evidence(f, lvl);
 		return;
 	}
-	f->confidence = bench_is(c, vm_benches) ? 0.45 : 0.2;
+	f->confidence = exercises(c, PM_EX_MM) ? 0.45 : 0.2;
 	if (c->have_kernel_syms) {
 		if (part >= 0.3)
 			f->confidence += 0.35;
@@ -296,7 +292,7 @@ static void rule_paravirt(const struct pm_bench_cmp *c,
 
 	if (!d && !cfg)
 		return;
-	f->confidence = bench_is(c, vm_benches) ? 0.45 : 0.3;
+	f->confidence = exercises(c, PM_EX_MM) ? 0.45 : 0.3;
 	if (c->have_kernel_syms && part >= 0.15)
 		f->confidence += 0.3;
 	if (grow > 0 && c->have_counters && c->icache_mpki.new > c->icache_mpki.old * 1.1)
@@ -340,11 +336,6 @@ static const char *const entry_syms[] = {
 	"syscall_enter_from_user_mode_prepare", "enter_from_user_mode",
 	"syscall_exit_to_user_mode*", "exit_to_user_mode*", "entry_INT80*",
 	"*ibpb*", "*ibrs*", "*untrain_ret*", "*verw*", NULL,
-};
-
-static const char *const syscall_benches[] = {
-	"null", "null-io", "stat", "fstat", "open", "select*", "sig-*",
-	"pipe", "ctx*", "unix", "udp", "tcp", "aim9-*", NULL,
 };
 
 static bool is_mitigation_diff(const struct pm_fp_diff *d)
@@ -449,7 +440,7 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 	const struct pm_sym_delta *top, *utop = NULL;
 	double ken = sym_delta(c, entry_syms, true, &top), trap = trap_delta(c);
 	double en = ken + trap, part = part_of(c, en), best = 0;
-	bool vuln = false, syscalls = bench_is(c, syscall_benches);
+	bool vuln = false, syscalls = exercises(c, PM_EX_SYSCALL);
 	bool traps = c->trap_ns.old > 0 || c->trap_ns.new > 0;
 	size_t i, n = 0, nmech = 0, slow = 0;
 	const char *mech[4];
@@ -482,7 +473,7 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 	for (i = 0; i < x->ncmp; i++) {
 		const struct pm_bench_cmp *o = &x->cmp[i];
 
-		if (!bench_is(o, syscall_benches))
+		if (!exercises(o, PM_EX_SYSCALL))
 			continue;
 		if (changed(o) && (o->delta_ns > 0) == (c->delta_ns > 0)) {
 			slow++;
@@ -710,10 +701,6 @@ static const struct pm_fp_diff *preempt_param_diff(const struct pm_explanation *
 	return &d;
 }
 
-/* Benchmarks whose figure is how long a woken task waits for a CPU that
- * another task holds in the kernel: the preemption model itself. */
-static const char *const preempt_benches[] = { "wakeup-*", NULL };
-
 /* How soon a model switches to a woken task: none < voluntary < lazy,
  * full < rt; -1 when the value names no model. */
 static int preempt_rank(const char *m)
@@ -747,7 +734,9 @@ static void rule_preemption(const struct pm_bench_cmp *c,
 		return;
 	ro = preempt_rank(d->old);
 	rn = preempt_rank(d->new);
-	if (bench_is(c, preempt_benches) && ro >= 0 && rn >= 0 && ro != rn) {
+	/* a wake-up benchmark's figure is how long a woken task waits for a
+	 * CPU another task holds in the kernel */
+	if (exercises(c, PM_EX_WAKEUP) && ro >= 0 && rn >= 0 && ro != rn) {
 		/* the figure is the wait for preemption: it must move the way
 		 * the models say, shorter where the kernel preempts sooner */
 		bool along = (rn > ro) == (c->delta_ns < 0);
@@ -798,11 +787,6 @@ static const char *const fault_path_syms[] = {
 	"irqentry_*", NULL,
 };
 
-static const char *const fault_benches[] = {
-	"page-fault*", "mmap", "prot-fault", "fork", "exec", "sh", "aim9-page*",
-	"aim9-brk*", "bw-mem*", "lat-*", "tlb-*", NULL,
-};
-
 static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 		     struct finding *f)
 {
@@ -821,7 +805,9 @@ static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *
 
 	if (!d && !df)
 		return;
-	if (!bench_is(c, fault_benches))
+	/* THP moves what takes page faults (one per 2 MiB instead of per
+	 * 4 KiB) or maps memory, and what works on memory (the TLB's reach) */
+	if (!exercises(c, PM_EX_MM | PM_EX_MEMORY))
 		return;
 	/* more faults mean more time on the fault path */
 	if (huge && (hi == c->faults.new) == (c->delta_ns > 0))
@@ -1101,7 +1087,7 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		    (!isnan(c->migrations.new) && c->migrations.new > 0.01);
 	bool peers = c->ref_old->placement != NULL;
 	bool ctxsw = !peers && !isnan(c->ctxsw.new) && !isnan(c->ctxsw.old) &&
-		     c->ctxsw.new > c->ctxsw.old + 0.05 && !bench_is(c, vm_benches);
+		     c->ctxsw.new > c->ctxsw.old + 0.05 && !exercises(c, PM_EX_MM);
 
 	/* A whole workload (pmbench stat) switches and migrates at some rate
 	 * however long it runs: more of them in a longer run is no sign of
@@ -1354,9 +1340,9 @@ static const struct rule {
 	{ { "page-table-levels", "page-table levels",
 	    "kernel.page_table_levels (or CONFIG_X86_PAE / CONFIG_PGTABLE_LEVELS) differs; "
 	    "confirmed when page-table symbols (copy_page_range, __p?d_alloc, free_pgtables, "
-	    "zap_*_range, ...) carry >= 30% of the change; for page-walk (every op a "
-	    "TLB miss), when the side with more levels is slower and user time carries it",
-	    "page-tables tlb" }, rule_page_tables, pt_syms, NULL },
+	    "zap_*_range, ...) carry >= 30% of the change; for a walk benchmark (page-walk: "
+	    "every op a TLB miss), when the side with more levels is slower and user time "
+	    "carries it", "page-tables tlb" }, rule_page_tables, pt_syms, NULL },
 	{ { "paravirt", "paravirt hooks",
 	    "CONFIG_PARAVIRT differs; confirmed by paravirt/native_* symbols in the change, "
 	    "kernel text growth and more icache misses", "paravirt" }, rule_paravirt, pv_syms, NULL },
@@ -1380,13 +1366,14 @@ static const struct rule {
 	    "kernel.preemption_dynamic (the mode a PREEMPT_DYNAMIC kernel runs in), "
 	    "kernel.preemption or the preempt= parameter of two dynamic kernels differ; "
 	    "confirmed by preemption/cond_resched symbols in the change, or by a wake-up "
-	    "benchmark (wakeup-*) whose wait moved as the models say: shorter where the "
-	    "kernel preempts sooner", "sched" }, rule_preemption,
+	    "benchmark (one that exercises wakeup) whose wait moved as the models say: "
+	    "shorter where the kernel preempts sooner", "sched" }, rule_preemption,
 	  preempt_syms, NULL },
 	{ { "thp", "transparent hugepages",
-	    "thp.enabled/defrag differ for a page-fault/VM benchmark (page-fault*, mmap, "
-	    "fork, ...); confirmed by page faults per op (a factor of about 512 when one side "
-	    "maps huge pages), huge-page symbols and the fault path's cost", "thp page-faults" },
+	    "thp.enabled/defrag differ for a benchmark that exercises vm, fault or memory "
+	    "(page-fault*, mmap, fork, bw-mem-read, ...); confirmed by page faults per op (a "
+	    "factor of about 512 when one side maps huge pages), huge-page symbols and the "
+	    "fault path's cost", "thp page-faults" },
 	  rule_thp,
 	  thp_syms, fault_path_syms },
 	{ { "clocksource", "clocksource",

@@ -30,6 +30,7 @@ static void copy_bench_meta(struct pm_bench_result *d, const struct pm_bench_res
 	d->unit = dup_or_null(b->unit);
 	d->lmbench = dup_or_null(b->lmbench);
 	d->aim9 = dup_or_null(b->aim9);
+	d->exercises = b->exercises;
 	d->status = b->status;
 	d->reason = dup_or_null(b->reason);
 	d->iterations = b->iterations;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "results/result.h"
 #include "sysinfo/keys.h"
 #include "sysinfo/sysinfo.h"
@@ -306,6 +307,19 @@ static json_t *rounds_to_json(const struct pm_bench_result *b)
 	return a;
 }
 
+/* The names of the traits in mask, in the table's order. */
+static json_t *exercises_to_json(unsigned mask)
+{
+	const struct pm_exercise_info *x;
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; (x = pm_exercise_at(i)); i++)
+		if (mask & x->bit)
+			json_array_append_new(a, json_string(x->name));
+	return a;
+}
+
 static json_t *bench_to_json(const struct pm_bench_result *b)
 {
 	json_t *o = json_object(), *trials = json_array();
@@ -317,6 +331,8 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 	json_object_set_new(o, "unit", jstr(b->unit));
 	json_object_set_new(o, "lmbench", jstr(b->lmbench));
 	json_object_set_new(o, "aim9", jstr(b->aim9));
+	if (b->exercises)
+		json_object_set_new(o, "exercises", exercises_to_json(b->exercises));
 	json_object_set_new(o, "status", json_string(bench_status_names[b->status]));
 	json_object_set_new(o, "reason", jstr(b->reason));
 	json_object_set_new(o, "params", json_pack("{s:I,s:i,s:o,s:o,s:o,s:i,s:o}",
@@ -969,6 +985,30 @@ static int read_scaling(struct reader *rd, json_t *sc)
 	return 0;
 }
 
+/*
+ * "exercises": the names of what the benchmark exercises; files before it
+ * have none.  A name this pmbench does not know (a newer one's) is passed
+ * over, not an error.
+ */
+static int read_exercises(struct reader *rd, json_t *o, struct pm_bench_result *b)
+{
+	json_t *a = json_object_get(o, "exercises"), *x;
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return bad(rd, "exercises", "expected an array of strings, found %s", jtype(a));
+	json_array_foreach(a, i, x) {
+		if (!json_is_string(x)) {
+			push(rd, ".exercises[%zu]", i);
+			return bad(rd, NULL, "expected a string, found %s", jtype(x));
+		}
+		b->exercises |= pm_exercise_find(json_string_value(x));
+	}
+	return 0;
+}
+
 /* An object kept as it is, read by its own reader (path pushed). */
 static int read_kept(struct reader *rd, const char *key, json_t *j,
 		     int (*reader)(struct reader *, json_t *), json_t **keep)
@@ -1018,6 +1058,8 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_real(rd, o, "others", false, SHARE, &b->others)))
 		return err;
 	b->status = (enum pm_bench_status)st;
+	if ((err = read_exercises(rd, o, b)))
+		return err;
 	if (params && (err = read_params(rd, params, b)))
 		return err;
 	trials = json_object_get(o, "trials_ns");

@@ -74,6 +74,9 @@ struct pm_round {
 
 struct pm_bench_result {
 	char *name, *group, *summary, *unit, *lmbench, *aim9;
+	/* what its operation exercises: enum pm_exercise bits (bench.h);
+	 * 0 when the file does not say (older files, imports) */
+	unsigned exercises;
 	enum pm_bench_status status;
 	char *reason;
 

@@ -101,6 +101,74 @@ START_TEST(groups)
 }
 END_TEST
 
+/* Every benchmark says what its operation exercises, in traits of the table. */
+START_TEST(exercises_declared)
+{
+	const struct pm_exercise_info *t, *u;
+	const struct pm_bench *b;
+	unsigned all = 0, used = 0;
+	char names[256];
+	size_t i, j;
+
+	for (i = 0; (t = pm_exercise_at(i)); i++) {
+		ck_assert_msg(t->bit && !(t->bit & (t->bit - 1)), "%s: not one bit", t->name);
+		ck_assert_msg(!(all & t->bit), "%s: bit listed twice", t->name);
+		all |= t->bit;
+		ck_assert_msg(t->description && *t->description, "%s: no description", t->name);
+		ck_assert_uint_eq(pm_exercise_find(t->name), t->bit);
+		for (j = 0; j < i; j++) {
+			u = pm_exercise_at(j);
+			ck_assert_msg(strcmp(u->name, t->name), "%s named twice", t->name);
+			/* bit order: result files list them in table order */
+			ck_assert_uint_lt(u->bit, t->bit);
+		}
+	}
+	ck_assert_uint_eq(all, PM_EX_ALL);
+	ck_assert_uint_eq(pm_exercise_find("no-such-trait"), 0);
+	for (i = 0; (b = pm_bench_at(i)); i++) {
+		ck_assert_msg(b->exercises, "%s: declares no .exercises", b->name);
+		ck_assert_msg(!(b->exercises & ~PM_EX_ALL), "%s: .exercises has unknown bits",
+			      b->name);
+		used |= b->exercises;
+	}
+	/* no trait in the table that nothing exercises */
+	ck_assert_uint_eq(used, PM_EX_ALL);
+	/* what the rules of explain rely on */
+	ck_assert_uint_eq(pm_bench_find("null")->exercises, PM_EX_SYSCALL);
+	ck_assert(pm_bench_find("page-walk")->exercises & PM_EX_WALK);
+	ck_assert(pm_bench_find("wakeup-kernel-hog")->exercises & PM_EX_WAKEUP);
+	ck_assert(!(pm_bench_find("aim9-add-int")->exercises & PM_EX_SYSCALL));
+	ck_assert_str_eq(pm_exercise_names(PM_EX_FAULT | PM_EX_SYSCALL, ",", names,
+					   sizeof(names)), "syscall,fault");
+	ck_assert_str_eq(pm_exercise_names(PM_EX_FAULT | PM_EX_SYSCALL, ",", names, 10),
+			 "syscall,f");
+	ck_assert_str_eq(pm_exercise_names(0, ",", names, sizeof(names)), "");
+}
+END_TEST
+
+/* Descriptors that share their functions differ by .arg (a shared setup
+ * tells them apart by it): otherwise two names measure the same thing. */
+START_TEST(shared_functions_differ_by_arg)
+{
+	const struct pm_bench *a, *b;
+	size_t i, j, shared = 0;
+
+	for (i = 0; (a = pm_bench_at(i)); i++)
+		for (j = i + 1; (b = pm_bench_at(j)); j++) {
+			if (a->setup != b->setup || a->op != b->op || a->run != b->run ||
+			    a->measure != b->measure)
+				continue;
+			shared++;
+			ck_assert_msg(a->arg != b->arg, "%s and %s: the same functions and "
+				      ".arg", a->name, b->name);
+		}
+	/* lat-l1 .. lat-rand, ctx-*p-*k, ...: the check has pairs to test */
+	ck_assert_uint_ge(shared, 20);
+	ck_assert_ptr_nonnull(pm_bench_find("lat-l1")->arg);
+	ck_assert_ptr_eq(pm_bench_find("lat-l1")->setup, pm_bench_find("lat-rand")->setup);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("registry");
@@ -111,6 +179,8 @@ int main(void)
 	tcase_add_test(tc, names_unique_and_well_formed);
 	tcase_add_test(tc, descriptors_complete);
 	tcase_add_test(tc, groups);
+	tcase_add_test(tc, exercises_declared);
+	tcase_add_test(tc, shared_functions_differ_by_arg);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
