@@ -36,7 +36,8 @@ static char *write_file(const char *file, const char *const *names, size_t n,
 	size_t i;
 
 	ck_assert_ptr_nonnull(f);
-	fputs("{\"format\": \"pmbench-result\", \"schema\": 1, \"benchmarks\": [", f);
+	fputs("{\"format\": \"pmbench-result\", \"schema\": 1, \"sysinfo\": {}, "
+	      "\"benchmarks\": [", f);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s{\"name\": \"%s\", \"unit\": \"us\", \"status\": "
 			"\"unsupported\"%s}", i ? ", " : "", names[i], extra);
@@ -73,6 +74,7 @@ START_TEST(written_and_read)
 
 	pm_result_init(&r);
 	r.source = pm_xstrdup("run");
+	r.sysinfo = json_object();
 	b = pm_result_add(&r);
 	b->name = pm_xstrdup("stat");
 	b->unit = pm_xstrdup("us");
