@@ -1222,6 +1222,15 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->verdict = c->ratio == 1 ? PM_NO_CHANGE : PM_CHANGED;
 		return;
 	}
+	/* no time per op on a side (an overhead subtracted larger than the
+	 * operation): nothing to compare, whatever the interval says */
+	if (!(c->med_old > 0) || !(c->med_new > 0) || !(c->ratio > 0) || !isfinite(c->ratio)) {
+		c->verdict = PM_INCONCLUSIVE;
+		c->settle = pm_xstrdup("nothing: a side has no time per operation (the overhead "
+				       "subtracted is as large as the operation); the benchmark "
+				       "cannot be compared");
+		return;
+	}
 	/* Times per op: > 1 is slower, whatever the table's unit. */
 	c->verdict = verdict_of(c, o->noise_floor);
 	if (c->verdict == PM_INCONCLUSIVE)

@@ -551,9 +551,10 @@ static const char *const hook_syms[] = {
 	"__secure_computing_strict", "populate_seccomp_data", NULL,
 };
 
+/* a BPF program on sys_enter is no seccomp filter: the filters are
+ * named seccomp_filter (the sampler) or run under __seccomp_filter */
 static const char *const seccomp_syms[] = {
-	"__secure_computing", "__seccomp_filter", "seccomp_*", "bpf_prog_*",
-	"__bpf_prog_run*", "___bpf_prog_run", "populate_seccomp_data", NULL,
+	"__secure_computing", "__seccomp_filter", "seccomp_*", "populate_seccomp_data", NULL,
 };
 
 static void rule_syscall_entry(const struct pm_bench_cmp *c,
@@ -578,7 +579,7 @@ static void rule_syscall_entry(const struct pm_bench_cmp *c,
 		    sign(hook), t, 100 * part);
 	else
 		say(f, "System calls in NEW take a slower entry path: syscall hooks (%s) "
-		    "cost %s%s per op (%.0f%% of the change): tracing, audit or ptrace "
+		    "cost %s%s per op (%.0f%% of the change): tracing, audit, ptrace or BPF "
 		    "work on every system call.", top ? top->name : "?", sign(hook), t,
 		    100 * part);
 	evidence(f, "syscall-path hooks: %s%s per op", sign(hook), t);
