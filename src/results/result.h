@@ -159,6 +159,23 @@ unsigned pm_result_nruns(const struct pm_result *r);
  * (different sources).
  */
 /*
+ * A benchmark's figure, the same in every view (results/figure.c): per
+ * run the geometric mean of the faster half of its rounds' medians, over
+ * runs their geometric mean; the interval at level between runs, else
+ * rounds, else the trials' median interval (basis says which).
+ */
+enum pm_figure_basis { PM_FIG_RUNS, PM_FIG_ROUNDS, PM_FIG_TRIALS, PM_FIG_SINGLE };
+struct pm_figure {
+	double value, lo, hi;	/* lo, hi NAN: no interval (one figure) */
+	double level;
+	double spread;		/* sd of the units' logarithms, NAN unknown */
+	size_t n;		/* units */
+	enum pm_figure_basis basis;
+};
+int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_figure *f);
+const char *pm_figure_basis_name(enum pm_figure_basis b);
+
+/*
  * The figure of one run of a benchmark: the geometric mean of the faster
  * half of that run's round medians (a busy minute only adds time, to a
  * round or two).  explain compares runs by it; NAN when the run has no
