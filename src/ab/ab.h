@@ -182,6 +182,13 @@ struct pm_boot {
 	bool done;
 };
 
+/*
+ * Start argv[0] (a path) in its own process group, killed with us, its
+ * standard input /dev/null, its output into log (appended or replaced),
+ * pinned to host CPU cpu unless -1.  Its pid, or -errno.
+ */
+pid_t pm_ab_spawn(char *const *argv, const char *log, bool append, int cpu,
+		  struct pm_err *e);
 /* QEMU's argv for a boot (free with pm_strv_free). */
 char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
 		    const char *serial2);

@@ -172,13 +172,14 @@ static char *read_small(const char *path)
 	return text;
 }
 
-static pid_t start_qemu(char **argv, const char *errlog, int cpu, struct pm_err *e)
+pid_t pm_ab_spawn(char *const *argv, const char *log, bool append, int cpu,
+		  struct pm_err *e)
 {
 	pid_t parent = getpid(), pid;
-	int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
 
 	if (fd < 0)
-		return pm_err_set(e, -errno, "%s: %s", errlog, strerror(errno));
+		return pm_err_set(e, -errno, "%s: %s", log, strerror(errno));
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
@@ -188,14 +189,14 @@ static pid_t start_qemu(char **argv, const char *errlog, int cpu, struct pm_err 
 		int null = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
-		/* QEMU dies with us, whatever kills us */
+		/* it dies with us, whatever kills us */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
 		if (cpu >= 0) {
 			cpu_set_t set;
 
-			/* its threads inherit it: the whole guest on one host CPU */
+			/* its threads inherit it: a whole guest on one host CPU */
 			CPU_ZERO(&set);
 			CPU_SET(cpu, &set);
 			sched_setaffinity(0, sizeof(set), &set);
@@ -303,7 +304,7 @@ int pm_boot_start(const struct pm_boot_spec *s, struct pm_boot *b, struct pm_err
 	}
 	close(fd);
 	argv = pm_boot_argv(s, b->disk, b->serial2);
-	b->pid = start_qemu(argv, b->errlog, s->host_cpu, e);
+	b->pid = pm_ab_spawn(argv, b->errlog, false, s->host_cpu, e);
 	pm_strv_free(argv);
 	if (b->pid < 0) {
 		err = b->pid;

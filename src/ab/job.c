@@ -22,27 +22,12 @@
 /* A shell command run to its end, its output into log: a side's set-up. */
 static int run_setup(const char *cmd, const char *log, struct pm_err *e)
 {
-	pid_t pid;
-	int status, fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char *argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	pid_t pid = pm_ab_spawn(argv, log, true, -1, e);
+	int status;
 
-	if (fd < 0)
-		return pm_err_set(e, -errno, "%s: %s", log, strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return pm_err_set(e, -errno, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	close(fd);
+	if (pid < 0)
+		return pid;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return pm_err_set(e, -errno, "waitpid: %s", strerror(errno));
@@ -53,17 +38,6 @@ static int run_setup(const char *cmd, const char *log, struct pm_err *e)
 	return 0;
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* pmbench run for a local arm: sh -c 'exec WRAP "$@"' sh pmbench run ... */
 static int start_local(struct pm_ab_job *j, const struct pm_ab_env *env, struct pm_err *e)
 {
@@ -71,22 +45,13 @@ static int start_local(struct pm_ab_job *j, const struct pm_ab_env *env, struct 
 	char *log = pm_xasprintf("%s/%s.log", env->console_dir, j->tag);
 	char *script = pm_xasprintf("exec %s \"$@\"", a->wrap ? a->wrap : "");
 	size_t n = pm_strv_len(env->local_argv), i, k = 0;
-	char **argv = pm_xcalloc(n + 16, sizeof(*argv)), cpu[16];
-	pid_t parent = getpid();
-	int err = 0, fd;
+	char **argv = pm_xcalloc(n + 16 + pm_strv_len(env->benches), sizeof(*argv)), cpu[16];
+	int err = 0;
 
 	j->result_path = pm_xasprintf("%s/%s.json", env->scratch, j->tag);
 	j->console = log;
 	if (a->setup)
 		err = run_setup(a->setup, log, e);
-	fd = err ? -1 : open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (!err && fd < 0)
-		err = pm_err_set(e, -errno, "%s: %s", log, strerror(errno));
-	if (err) {
-		free(script);
-		free(argv);
-		return err;
-	}
 	argv[k++] = "/bin/sh";
 	argv[k++] = "-c";
 	argv[k++] = script;
@@ -104,33 +69,15 @@ static int start_local(struct pm_ab_job *j, const struct pm_ab_env *env, struct 
 	}
 	for (i = 0; env->benches[i]; i++)
 		argv[k++] = env->benches[i];
-	j->pid = fork();
-	if (j->pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		pin(j->host_cpu);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (j->pid < 0) {
-		err = pm_err_set(e, -errno, "fork: %s", strerror(errno));
-		j->pid = 0;
-	} else {
-		setpgid(j->pid, j->pid);
-		if (j->running)
+	if (!err) {
+		j->pid = pm_ab_spawn(argv, log, true, j->host_cpu, e);
+		if (j->pid < 0) {
+			err = j->pid;
+			j->pid = 0;
+		} else if (j->running) {
 			*j->running = j->pid;
+		}
 	}
-	close(fd);
 	free(script);
 	free(argv);
 	return err;
