@@ -383,7 +383,6 @@ static int run_jobs(struct ab *ab, const struct pm_ab_env *env, struct pm_ab_job
 				fprintf(stderr, "pmbench ab: %s: %s%s%s ...\n", j->tag, j->arm->name,
 					ab->o.local ? "" : ", ", ab->o.local ? "" : j->arm->release);
 			if (pm_ab_job_start(j, env, &e)) {
-				pm_error("%s", e.msg);
 				j->done = true;
 				j->end = PM_JOB_FATAL;
 				snprintf(j->why, sizeof(j->why), "%s", e.msg);
