@@ -154,7 +154,7 @@ static unsigned colour_of(const char *name)
 struct draw {
 	FILE *f;
 	int side;
-	bool diff;
+	enum pm_flame_kind kind;
 	double total, min, max_delta;
 	size_t height;		/* in frames */
 };
@@ -176,7 +176,10 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 	 * it fits (the text lets the pointer through to the box) */
 	fprintf(d->f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\"", x, y, w,
 		FRAME_H - 1);
-	if (d->diff) {
+	if (d->kind == PM_FLAME_DIFF_GREY) {
+		/* no decided change: the shape only, the figures in the tooltip */
+		fputs(level ? " class=\"g\"" : " class=\"c8\"", d->f);
+	} else if (d->kind == PM_FLAME_DIFF) {
 		double delta = n->v[1] - n->v[0];
 		double k = d->max_delta > 0 ? fabs(delta) / d->max_delta : 0;
 		int c = (int)lround(235 - 175 * (k > 1 ? 1 : k));
@@ -196,7 +199,7 @@ static void draw_node(const struct draw *d, const struct node *n, double x,
 	fprintf(d->f, " data-n=\"%.4g\"><title>", n->v[d->side]);
 	pm_html_escape_max(d->f, n->name, TITLE_CHARS);
 	fmt_ns(a, sizeof(a), n->v[d->side]);
-	if (d->diff) {
+	if (d->kind != PM_FLAME_SIDE) {
 		fmt_ns(b, sizeof(b), n->v[0]);
 		fprintf(d->f, ": %s -> %s/op", b, a);
 	} else {
@@ -235,10 +238,10 @@ static double max_delta(const struct node *n, int side, double min)
 	return m;
 }
 
-void pm_flame_svg(const struct pm_flame *fl, FILE *f, int side, bool diff,
+void pm_flame_svg(const struct pm_flame *fl, FILE *f, int side, enum pm_flame_kind kind,
 		  double min_share, const char *label)
 {
-	struct draw d = { .f = f, .side = diff ? 1 : side, .diff = diff };
+	struct draw d = { .f = f, .side = kind == PM_FLAME_SIDE ? side : 1, .kind = kind };
 	const struct node *root = &fl->root;
 
 	d.total = root->v[d.side];
@@ -257,7 +260,8 @@ void pm_flame_svg(const struct pm_flame *fl, FILE *f, int side, bool diff,
 				d.max_delta = m;
 		}
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"flame%s\" viewBox=\"0 0 %.0f %zu\" "
-		"data-total=\"%.4g\" role=\"img\"><title>", diff ? " diff" : "",
+		"data-total=\"%.4g\" role=\"img\"><title>",
+		kind == PM_FLAME_DIFF ? " diff" : kind == PM_FLAME_DIFF_GREY ? " diff grey" : "",
 		WIDTH, d.height * FRAME_H, d.total);
 	pm_html_escape(f, label);
 	fputs("</title>\n", f);
@@ -306,7 +310,7 @@ static int by_loss(const void *a, const void *b)
 	return c ? c : x->seq < y->seq ? -1 : 1;
 }
 
-void pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max)
+size_t pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max)
 {
 	struct shrunk *v = NULL;
 	size_t nv = 0, i;
@@ -322,4 +326,5 @@ void pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max)
 		fprintf(f, "</code>: %s &rarr; %s per op</li>\n", a, b);
 	}
 	free(v);
+	return i;
 }

@@ -1,12 +1,14 @@
 /*
  * The HTML report (pmbench-report(1)): one self-contained page, styles
- * and SVG plots inline, no script and nothing fetched: the summary
- * table, per benchmark the trials of every side with their interval,
- * the counters per op and a flame graph per side, and for two results a
- * differential flame graph and explain's findings.
+ * and SVG plots inline, no script and nothing fetched: the results
+ * table (each benchmark's figure and interval, with two results explain's
+ * verdict), explain's findings, and per benchmark the trials of every
+ * side, the counters per op, a flame graph per side and for two results
+ * a differential one.
  *
- *   flame.c   call-chain trees from folded stacks, drawn as SVG
- *   html.c    the page
+ *   flame.c     call-chain trees from folded stacks, drawn as SVG
+ *   html.c      the page, the results table, the benchmarks' sections
+ *   findings.c  explain's findings: why, where, the experiment
  */
 #ifndef PM_REPORT_H
 #define PM_REPORT_H
@@ -29,16 +31,24 @@ void pm_flame_add(struct pm_flame *fl, int side, const char *stack, double v);
 /* Total weight of a side. */
 double pm_flame_total(const struct pm_flame *fl, int side);
 /*
- * The flame graph of a side as an <svg> element, root at the bottom,
- * frames narrower than min_share of the total left out.  diff: the
- * shape of side 1, each frame red when it grew from side 0 and blue
- * when it shrank, the deeper the colour the larger the change.
+ * What a flame graph draws: one side in warm colours; or the shape of
+ * side 1 against side 0, each frame red when it grew and blue when it
+ * shrank, the deeper the colour the larger the change (for a decided
+ * change), or every frame grey (a change that is not one: a colour would
+ * claim what the verdict does not).
  */
-void pm_flame_svg(const struct pm_flame *fl, FILE *f, int side, bool diff,
+enum pm_flame_kind { PM_FLAME_SIDE, PM_FLAME_DIFF, PM_FLAME_DIFF_GREY };
+
+/*
+ * The flame graph as an <svg> element, root at the bottom, frames
+ * narrower than min_share of the total left out; side: the side drawn
+ * (1 for a difference).
+ */
+void pm_flame_svg(const struct pm_flame *fl, FILE *f, int side, enum pm_flame_kind kind,
 		  double min_share, const char *label);
 /* Frames of side 0 that shrank or vanished most (the diff graph draws
- * side 1's shape): up to max lines "frame: old -> new ns/op". */
-void pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max);
+ * side 1's shape): up to max <li> "frame: old -> new per op"; how many. */
+size_t pm_flame_shrunk(const struct pm_flame *fl, FILE *f, size_t max);
 
 /* ---- the page ---- */
 
@@ -47,6 +57,11 @@ struct pm_report_opts {
 	bool all_frames;	/* keep pmbench's own frames in the flame graphs */
 	double min_frame;	/* frames narrower than this share are left out */
 };
+
+/* The level of the figures' intervals, as every view shows them
+ * (pm_bench_figure); a change's interval is explain's, at the level its
+ * verdict is decided at. */
+#define PM_REPORT_LEVEL 0.95
 
 /*
  * Write the report of n results (the first the baseline) named names[];

@@ -33,7 +33,7 @@ done
 # Other forms: one file, three files, --all-frames, standard output.
 pm report -o "$T/one.html" @old
 expect_status 0
-grep -q '<pre class="explain">' "$T/one.html" && fail "one file: an explain section"
+grep -q 'id="findings"' "$T/one.html" && fail "one file: explain's findings"
 grep -q 'data-kind="diff"' "$T/one.html" && fail "one file: a differential flame graph"
 pm report -o "$T/three.html" @old @new @latest
 expect_status 0
@@ -134,11 +134,13 @@ grep -Eq '&amp;(lt|gt|quot|amp|#39);' "$h" && fail "hostile files: text escaped 
 grep -Fq "&lt;i&gt;pw2-1&lt;/i&gt;&amp;x&quot;&#39;&gt;&lt;script&gt;" "$h" ||
 	fail "hostile files: the label is not shown escaped"
 grep -Fq '&lt;pwpath&gt;&amp;&#39;&quot;.json' "$h" || fail "hostile files: the path is not shown escaped"
-grep -Fq '<pre class="explain">' "$h" || fail "hostile files: no explain section"
-# every link of the summary table finds its section, ids are unique
+grep -Fq '<h2 id="findings">' "$h" || fail "hostile files: no findings of explain"
+grep -q '<pre' "$h" && fail "hostile files: a <pre> on the page"
+# every link (the results table's to a benchmark's section, a finding's)
+# finds its target, ids are unique
 grep -o 'href="#[^"]*"' "$h" | sed 's/^href="#//; s/"$//' | sort -u > "$T/links"
 grep -o ' id="[^"]*"' "$h" | sed 's/^ id="//; s/"$//' | sort > "$T/ids"
-[ "$(wc -l < "$T/links")" -eq 9 ] || fail "hostile files: $(wc -l < "$T/links") links, expected 9 (a benchmark each)"
+[ "$(grep -c '^b-' "$T/links")" -eq 9 ] || fail "hostile files: $(grep -c '^b-' "$T/links") links to benchmarks, expected 9 (a benchmark each)"
 [ -z "$(sort -u "$T/ids" | comm -23 "$T/links" -)" ] || fail "hostile files: a link finds no section"
 [ -z "$(uniq -d "$T/ids")" ] || fail "hostile files: an id used twice: $(uniq -d "$T/ids" | head -1)"
 # every value the page shows, shown escaped: at least one of its tags
@@ -187,12 +189,14 @@ grep -q '</html>' "$T/dom.html" || fail "no document from the browser"
 grep -Ei 'Uncaught|CONSOLE\(' "$T/browser.err" && fail "errors in the browser console"
 grep -qi '<script' "$T/dom.html" && fail "a script in the document"
 
-# The summary table: a row per benchmark with each side and a verdict.
+# The results table: a row per benchmark, each side's figure and its
+# interval, the change with its interval, explain's verdict.
 for b in null pipe; do
-	grep -Eq "<tr data-key=\"$b\"><td><a href=\"#b-$b\">$b</a></td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[^<]+</td><td class=\"n\"[^>]*>[^<]+</td><td class=\"n\" data-v=\"[0-9.e+-]+\">[0-9.]+</td><td>(regression|improvement|no change|inconclusive)</td></tr>" "$T/dom.html" ||
-		fail "summary table: no full row for $b"
+	grep -Eq "<tr data-key=\"$b\"><td><a href=\"#b-$b\">$b</a></td>(<td class=\"n fig\" data-v=\"[0-9.e+-]+\" data-basis=\"rounds\">[^<]+</td><td class=\"n iv\" data-low=\"[0-9.e+-]+\" data-high=\"[0-9.e+-]+\">[^<]+ – [^<]+</td>){2}<td class=\"n\" data-v=\"[0-9.e+-]+\">[+-][0-9.]+%</td><td class=\"n iv\">[+-][0-9.]+% \.\. [+-][0-9.]+%</td><td><span class=\"verdict [a-z]+\">(regression|improvement|no change|inconclusive)</span></td><td class=\"cause\">(<a href=\"#f-$b\">[^<]+</a>|[^<]*)</td></tr>" "$T/dom.html" ||
+		fail "results table: no full row for $b"
 done
-grep -q '<pre class="explain">pmbench explain' "$T/dom.html" || fail "no explain section"
+grep -q '<h2 id="findings">What changed and why</h2>' "$T/dom.html" || fail "no findings of explain"
+grep -qi '<pre' "$T/dom.html" && fail "a <pre> on the page"
 
 # Every plot, per benchmark, with its data: summarised by awk from the
 # document the browser built.
@@ -216,7 +220,10 @@ function attr(s, name,   m) {
 /<\/figure>/ { kind = "" }
 /<table class="counters">/ { print "counters", bench }
 /<tr data-key="task-clock">/ { print "taskclock", bench }
-/<span class="verdict/ { print "verdict", bench }
+/<span class="verdict/ && bench != "" { print "verdict", bench }
+/<tr data-key="[^"]*"><td><a href="#b-/ && match($0, /<span class="verdict [a-z]+">/) {
+	print "decided", attr($0, "data-key"), ($0 ~ /class="verdict (regression|improvement)"/)
+}
 ' "$T/dom.html" > "$T/plots"
 
 for b in null pipe; do
@@ -245,7 +252,13 @@ for b in null pipe; do
 	f=$(awk -v b="$b" '$1 == "frame" && $2 == b && $3 == "diff" && $5 > 0' "$T/plots" | wc -l)
 	c=$(awk -v b="$b" '$1 == "frame" && $2 == b && $3 == "diff" && $6 == 1' "$T/plots" | wc -l)
 	[ "$f" -ge 3 ] || fail "$b: differential flame graph with $f frames"
-	[ "$c" -ge 1 ] || fail "$b: no frame of the differential graph is red or blue"
+	# coloured only for a decided change, else grey
+	if grep -q "^decided $b 1$" "$T/plots"; then
+		[ "$c" -ge 1 ] || fail "$b: a decided change, and no frame of the differential graph is red or blue"
+	else
+		grep -q "^decided $b 0$" "$T/plots" || fail "$b: no verdict in the results table"
+		[ "$c" -eq 0 ] || fail "$b: not a decided change, and $c frames of the differential graph are red or blue"
+	fi
 done
 # the process is the frame above the base
 grep -q '<title>pmbench: ' "$T/dom.html" || fail "no process frame in the flame graphs"
