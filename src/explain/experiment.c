@@ -105,6 +105,29 @@ static void prove(struct pm_cause *k, const char *how)
 	k->confidence = 0.97;
 }
 
+/*
+ * Beside the proven cause, a mechanism cause that says no difference is
+ * tied to its code, and noise beside a change the pairs decided, would
+ * contradict it: their sentences become its evidence.  The proven
+ * cause is the last one (it was just added).
+ */
+static void fold_untied(struct pm_bench_cmp *c)
+{
+	size_t i = 0;
+
+	while (i + 1 < c->ncauses) {
+		struct pm_cause *k = &c->causes[i];
+
+		if ((!strcmp(k->rule, "mechanism") && !k->switched_by) ||
+		    !strcmp(k->rule, "noise")) {
+			pm_cause_evidence(&c->causes[c->ncauses - 1], "%s", k->sentence);
+			pm_cause_remove(c, i);
+			continue;
+		}
+		i++;
+	}
+}
+
 /* One difference: it caused the change. */
 static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *x,
 			   const json_t *d)
@@ -132,6 +155,8 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.95, how);
 
 		k->proof = pm_xstrdup(how);
+		fold_untied(c);
+		k = &c->causes[c->ncauses - 1];
 		if (c->nmechs) {
 			const struct pm_mech_delta *m = &c->mechs[0];
 			char a[32], b[32];

@@ -1112,6 +1112,9 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 	 * between runs that differ by 10%) is no noise */
 	if (changed(c) && fabs(log(c->ratio)) > 2 * log1p(fmax(c->spread_old, c->spread_new)))
 		return;
+	/* pairs decided by the sequential rule: it weighed the noise */
+	if (changed(c) && c->sequential)
+		return;
 	if (wide < 0.02 && c->converged_old && c->converged_new && !migr && !ctxsw &&
 	    !busy && c->verdict != PM_INCONCLUSIVE)
 		return;
