@@ -89,6 +89,21 @@ static void show_one(struct pm_result *x, const char *format, unsigned flags,
 	}
 }
 
+/* The figure each view shows, in files written before it was stored. */
+static void add_figures(json_t *doc, const struct pm_result *r)
+{
+	json_t *b, *fig;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, b) {
+		const char *name = json_string_value(json_object_get(b, "name"));
+		const struct pm_bench_result *x = name ? pm_result_find(r, name) : NULL;
+
+		if (x && !json_object_get(b, "figure") && (fig = pm_bench_figure_json(x)))
+			json_object_set_new(b, "figure", fig);
+	}
+}
+
 /* One file: what it holds, and its document if keep_doc (--format json). */
 static int load_one(const char *path, bool keep_doc, json_t **doc,
 		    struct pm_result *r, struct pm_err *e)
@@ -245,6 +260,7 @@ int cmd_show(int argc, char **argv)
 				   pm_render_csv_header(stdout);
 		for (a = 0; a < n; a++) {
 			if (!strcmp(format, "json")) {
+				add_figures(docs[a], &r[a]);
 				show_json(docs[a], anonymize);
 				continue;
 			}
