@@ -1079,6 +1079,37 @@ static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explan
 	}
 }
 
+/* A side's interval as words: past +-50% no number says anything. */
+static void side_interval(char *buf, size_t len, double rel, size_t n, enum pm_unit u)
+{
+	if (rel > 0.5)
+		snprintf(buf, len, "too wide to bound (%zu %s)", n, pm_unit_name(u));
+	else
+		snprintf(buf, len, "±%.1f%%", 100 * rel);
+}
+
+/* The noise diagnosis: the intervals against the difference shown, and
+ * what disturbed each side, clause by clause. */
+static void noise_sentence(const struct pm_bench_cmp *c, struct finding *f, bool migr,
+			   bool ctxsw, bool busy)
+{
+	double shown = c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
+	char io[64], in[64], bs[160] = "";
+
+	side_interval(io, sizeof(io), c->rel_ci_old, c->n_old, c->unit);
+	side_interval(in, sizeof(in), c->rel_ci_new, c->n_new, c->unit);
+	if (busy)
+		snprintf(bs, sizeof(bs), "; more tasks wanted the CPUs during %s (%.1f runnable on "
+			 "average) than during %s (%.1f)",
+			 c->busy.old > c->busy.new ? "OLD" : "NEW", fmax(c->busy.old, c->busy.new),
+			 c->busy.old > c->busy.new ? "NEW" : "OLD", fmin(c->busy.old, c->busy.new));
+	say(f, "Noise: the %.0f%% intervals of OLD and NEW are %s and %s, against a %+.1f%% "
+	    "difference%s%s%s%s.", 100 * c->level, io, in, 100 * (shown - 1),
+	    !c->converged_old || !c->converged_new ? "; a side did not reach its CI target" : "",
+	    migr ? "; the process migrated between CPUs" : "",
+	    ctxsw ? "; it was switched out more often (another load?)" : "", bs);
+}
+
 static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 		       struct finding *f)
 {
@@ -1108,9 +1139,10 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		noise_one_value(c, x, f, effect);
 		return;
 	}
-	/* a change that stood and dwarfs how much units differ (a 14x change
-	 * between runs that differ by 10%) is no noise */
-	if (changed(c) && fabs(log(c->ratio)) > 2 * log1p(fmax(c->spread_old, c->spread_new)))
+	/* a change that stood the test against the units' spread and the
+	 * competition is no noise: a cause beside the verdict would
+	 * contradict it */
+	if (changed(c))
 		return;
 	if (wide < 0.02 && c->converged_old && c->converged_new && !migr && !ctxsw &&
 	    !busy && c->verdict != PM_INCONCLUSIVE)
@@ -1139,24 +1171,7 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		evidence(f, "compared: %zu vs %zu %s", c->n_old, c->n_new, pm_unit_name(c->unit));
 		return;
 	}
-	{
-		char bs[160] = "", io[24], in[24];
-
-		/* two rounds give a t interval of +-12.7 sd: past 10x say so */
-		snprintf(io, sizeof(io), c->rel_ci_old > 10 ? "over ±1000%%" : "±%.1f%%",
-			 100 * c->rel_ci_old);
-		snprintf(in, sizeof(in), c->rel_ci_new > 10 ? "over ±1000%%" : "±%.1f%%",
-			 100 * c->rel_ci_new);
-		if (busy)
-			snprintf(bs, sizeof(bs), ", other tasks wanted the CPUs (%.1f runnable on "
-				 "average during OLD, %.1f during NEW)", c->busy.old, c->busy.new);
-		say(f, "Noise or contention: the intervals are %s (OLD) and %s (NEW)%s%s%s%s "
-		    "for a %.1f%% difference.", io, in,
-		    !c->converged_old || !c->converged_new ? ", a side did not converge" : "",
-		    migr ? ", the process migrated between CPUs" : "",
-		    ctxsw ? ", it was switched out more often (another load?)" : "", bs,
-		    100 * effect);
-	}
+	noise_sentence(c, f, migr, ctxsw, busy);
 	if (migr)
 		evidence(f, "migrations/op: %.3f -> %.3f", c->migrations.old, c->migrations.new);
 	if (ctxsw)
@@ -1239,7 +1254,8 @@ static void rule_kernel(const struct pm_bench_cmp *c, const struct pm_explanatio
 
 		if (top)
 			snprintf(where, sizeof(where), "; the kernel symbol that changed most is "
-				 "%s (%s, %s%s per op)", top->name, top->object, sign(best), s);
+				 "%s (%s, %s%s per op)", top->name, top->object,
+				 sign(top->new_ns - top->old_ns), s);
 		say(f, "The time went into the kernel: %s%s per op of %s's change (%.0f%%) is "
 		    "kernel time (measured from %s)%s.", sign(kd), t, c->name, 100 * part,
 		    c->split_source, where);
