@@ -407,10 +407,10 @@ static void headline(const struct pm_explanation *x, FILE *f)
 		fprintf(f, "%zu within the noise floor (±%.0f%%), ", same,
 			100 * x->opts.noise_floor);
 	fprintf(f, "%zu undecided (%s)", open, why);
-	for (i = 0; i < n && i < 3; i++)
+	for (i = 0; i < n && i < 3 && fabs(shown_ratio(v[i]) - 1) >= 0.0005; i++)
 		fprintf(f, "%s %s %+.1f%%", i ? "," : "; largest moves:", v[i]->name,
 			100 * (shown_ratio(v[i]) - 1));
-	fputs(".\n\n", f);
+	fputs(i ? ".\n\n" : "; no figure moved.\n\n", f);
 	free(v);
 }
 
