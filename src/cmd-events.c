@@ -144,13 +144,20 @@ int cmd_events(int argc, char **argv)
 	err = pm_events_resolve(&ev, names, &aliases, do_open, &e);
 	if (!err && optind >= argc)
 		err = pm_events_add_all_software(&ev, &e);
-	pm_strv_free(names);
 	if (err) {
-		pm_error("%s", e.msg);
+		const char *which = NULL, *hint = pm_suggest_event((const char *const *)names,
+								   &aliases, &which);
+
+		if (hint && strstr(e.msg, "unknown event"))
+			pm_error("%s; did you mean '%s' for '%s'?", e.msg, hint, which);
+		else
+			pm_error("%s", e.msg);
+		pm_strv_free(names);
 		pm_aliases_free(&aliases);
 		pm_events_free(&ev);
 		return PM_EXIT_USAGE;
 	}
+	pm_strv_free(names);
 	pmu = pm_pfm_core_pmu();
 	printf("core PMU (libpfm4): %s; hardware PMU in sysfs: %s; alias files: %s\n\n",
 	       pmu ? pmu : "none detected", pm_have_hw_pmu() ? "yes" : "no",
