@@ -57,10 +57,14 @@ static char *side_desc(const struct pm_side *s)
 
 	for (i = 0; i < s->nruns; i++)
 		runs += pm_result_nruns(&s->runs[i]);
-	return pm_xasprintf("%s: %zu run%s, Linux %s on %s%s%s", s->name, runs,
+	const char *h = json_is_string(host) ? json_string_value(host) : NULL;
+
+	/* a guest without a hostname (pmbench ab's) says "(none)" */
+	return pm_xasprintf("%s: %zu run%s, Linux %s%s%s%s%s", s->name, runs,
 			    runs == 1 ? "" : "s",
 			    json_is_string(rel) ? json_string_value(rel) : "?",
-			    json_is_string(host) ? json_string_value(host) : "?",
+			    h && (!*h || !strcmp(h, "(none)")) ? " in a guest" : h ? " on " : "",
+			    h && *h && strcmp(h, "(none)") ? h : "",
 			    imported ? ", " : "", imported ? s->runs[0].source : "");
 }
 

@@ -36,8 +36,12 @@ static bool is_sw_column(const char *name)
 static const char *si_str(const json_t *si, enum pm_fp_key key)
 {
 	const json_t *j = pm_sysinfo_at(si, key);
+	const char *v = json_is_string(j) ? json_string_value(j) : NULL;
 
-	return json_is_string(j) ? json_string_value(j) : NULL;
+	/* a guest without a hostname (pmbench ab's) says "(none)": no name */
+	if (key == PM_FP_HOSTNAME && v && (!*v || !strcmp(v, "(none)")))
+		return NULL;
+	return v;
 }
 
 static double jnumber(const json_t *o, const char *key)
