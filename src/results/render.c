@@ -691,7 +691,8 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	t = pm_table_new();
 	pm_table_indent(t, md ? 0 : 4);
 	pm_table_add_col(t, "share", NULL, 0);
-	pm_table_add_col(t, "cost/op", "cost_ns_per_op", 0);
+	/* a workload's "op" is one run of the command */
+	pm_table_add_col(t, b->workload ? "cost/run" : "cost/op", "cost_ns_per_op", 0);
 	pm_table_add_col(t, "symbol", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "object", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "size", NULL, 0);
