@@ -638,6 +638,38 @@ static double harness_share(const json_t *h)
 	return share;
 }
 
+/* A symbol's time per op: its share of the samples times the figure
+ * every view shows (the file stores it against the trials' median). */
+static double sym_cost(const struct pm_bench_result *b, const json_t *x)
+{
+	struct pm_figure f;
+
+	if (!b->workload && !b->measured && pm_render_figure(b, &f) &&
+	    !isnan(jnumber(x, "share")))
+		return jnumber(x, "share") * f.value;
+	return jnumber(x, "cost_ns_per_op");
+}
+
+/* Symbols and chains under this share of the samples are left out of the
+ * text views (show --percent-limit; perf report's default). */
+static double percent_limit = PM_HOTSPOT_LIMIT;
+
+void pm_render_set_percent_limit(double share)
+{
+	percent_limit = share;
+}
+
+/* Is share below the limit?  Said once for the view when it is. */
+static bool below_limit(double share, struct notes *ns)
+{
+	if (!(share < percent_limit))
+		return false;
+	note_add(ns, pm_xasprintf("hotspots: symbols and call chains below %.4g%% of the samples "
+				  "are left out (show --percent-limit 0 shows them)",
+				  100 * percent_limit));
+	return true;
+}
+
 /* The sampled profile of one benchmark: summary line, top symbols,
  * top stacks.  max_rows 0: everything stored. */
 static void render_hotspots(const struct pm_bench_result *b, FILE *f,
@@ -702,9 +734,11 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 
 		if (!all && pm_hotspot_symbol_is_harness(x))
 			continue;
+		if (below_limit(jnumber(x, "share"), ns))
+			continue;
 		if (max_rows && rows++ >= max_rows)
 			break;
-		pm_fmt_time(cost, sizeof(cost), jnumber(x, "cost_ns_per_op"));
+		pm_fmt_time(cost, sizeof(cost), sym_cost(b, x));
 		fmt_size(size, sizeof(size), jnumber(x, "size"));
 		pm_table_row(t, NULL);
 		pm_table_cellf(t, 0, "%.1f%%", 100 * jnumber(x, "share"));
@@ -735,6 +769,8 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	pm_table_min_width(chains, 0, 6);
 	rows = 0;
 	json_array_foreach(stacks, i, x) {
+		if (below_limit(jnumber(x, "samples") / samples, ns))
+			continue;
 		if (rows++ >= (max_rows ? 5 : 20))
 			break;
 		pm_table_row(chains, NULL);
@@ -791,8 +827,8 @@ void pm_render_hotspots(const struct pm_result *r, FILE *f,
 				pm_csv_field(f, json_string_value(json_object_get(x, "object")));
 				fprintf(f, ",%d,%.6g,", json_is_true(json_object_get(x, "kernel")),
 					jnumber(x, "share"));
-				if (!isnan(jnumber(x, "cost_ns_per_op")))
-					fprintf(f, "%.6g", jnumber(x, "cost_ns_per_op"));
+				if (!isnan(sym_cost(b, x)))
+					fprintf(f, "%.6g", sym_cost(b, x));
 				fprintf(f, ",%lld,", (long long)json_integer_value(json_object_get(x, "samples")));
 				if (jnumber(x, "size") > 0)
 					fprintf(f, "%.0f", jnumber(x, "size"));

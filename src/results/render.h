@@ -31,6 +31,11 @@ static inline void pm_render_text(const struct pm_result *r, FILE *f,
 void pm_render_hotspots(const struct pm_result *r, FILE *f,
 			enum pm_table_format fmt, unsigned flags);
 void pm_render_hotspots_csv_header(FILE *f);
+/* The share of the samples under which the text views leave a symbol
+ * or call chain out (default PM_HOTSPOT_LIMIT, 0.5% as perf report);
+ * csv keeps every one. */
+#define PM_HOTSPOT_LIMIT 0.005
+void pm_render_set_percent_limit(double share);
 void pm_render_csv_header(FILE *f);
 /* Rows only: print pm_render_csv_header() once before. */
 void pm_render_csv(const struct pm_result *r, FILE *f);
