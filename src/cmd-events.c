@@ -55,13 +55,50 @@ static void print_event_head(const struct pm_event *ev, bool opened)
 			       ev->split ? " (user and kernel counted separately)" :
 			       ev->user_only ? " (user space only: perf_event_paranoid)" : "");
 	else
-		pm_table_cellf(t, 1, "<not supported> %s", ev->reason ? ev->reason : "");
+		/* why: said once for all the events it stops, at the end */
+		pm_table_cell(t, 1, "<not supported>", NULL);
 	if (ev->desc) {
 		pm_table_row(t, NULL);
 		pm_table_cell(t, 1, ev->desc, NULL);
 	}
 	pm_table_print(t, stdout, PM_TABLE_TEXT);
 	pm_table_free(t);
+}
+
+/* The first event before i not supported for the same reason, NULL
+ * when i is the first. */
+static const char *same_reason(const struct pm_events *ev, size_t i)
+{
+	const char *why = ev->v[i].reason ? ev->v[i].reason : "";
+	size_t j;
+
+	if (ev->v[i].status == PM_CNT_OK)
+		return NULL;
+	for (j = 0; j < i; j++)
+		if (ev->v[j].status != PM_CNT_OK &&
+		    !strcmp(ev->v[j].reason ? ev->v[j].reason : "", why))
+			return ev->v[j].name;
+	return NULL;
+}
+
+/* The events not supported, those with one reason on one line. */
+static void unsupported_summary(const struct pm_events *ev)
+{
+	size_t i, j;
+	bool first = true;
+
+	for (i = 0; i < ev->n; i++) {
+		if (ev->v[i].status == PM_CNT_OK || same_reason(ev, i))
+			continue;
+		printf("%s%s", first ? "\nnot supported here: " : "not supported here: ",
+		       ev->v[i].name);
+		first = false;
+		for (j = i + 1; j < ev->n; j++)
+			if (ev->v[j].status != PM_CNT_OK && same_reason(ev, j) &&
+			    !strcmp(same_reason(ev, j), ev->v[i].name))
+				printf(", %s", ev->v[j].name);
+		printf(": %s\n", ev->v[i].reason ? ev->v[i].reason : "");
+	}
 }
 
 /* An event's candidates, aligned among themselves. */
@@ -178,6 +215,7 @@ int cmd_events(int argc, char **argv)
 		pm_table_print(t, stdout, PM_TABLE_TEXT);
 		pm_table_free(t);
 	}
+	unsupported_summary(&ev);
 	pm_events_free(&ev);
 	pm_aliases_free(&aliases);
 	return load_err ? pm_exit_status(load_err) : PM_EXIT_OK;
