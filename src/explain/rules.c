@@ -20,6 +20,7 @@
 #define HIGH 0.7
 
 struct finding {
+	const char *title;	/* NULL: the rule's */
 	double confidence;
 	char sentence[1024];
 	char *evidence[8];
@@ -1012,6 +1013,42 @@ static void rule_config(const struct pm_bench_cmp *c, const struct pm_explanatio
  * The noise finding when a side has one value: one run against the
  * spread between runs learnt elsewhere, or a single imported figure.
  */
+/*
+ * A change called on single figures: what the two records differ in
+ * (the kernel release of two imported reports) is the candidate, the
+ * noise a single figure cannot rule out the caveat.
+ */
+static void recorded_difference(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+				struct finding *f, const char *sides)
+{
+	char diffs[384] = "";
+	size_t i, len = 0, n = 0;
+	double shown = c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
+
+	for (i = 0; i < x->ndiffs && n < 3; i++) {
+		if (pm_fp_diff_member(&x->diffs[i], PM_FP_KERNEL_CONFIG))
+			continue;
+		len += (size_t)snprintf(diffs + len, sizeof(diffs) - len, "%s%s %s -> %s",
+					n++ ? ", " : "", x->diffs[i].key, x->diffs[i].old,
+					x->diffs[i].new);
+		if (len >= sizeof(diffs))
+			break;
+	}
+	f->confidence = 0.3;
+	if (n) {
+		f->title = "the recorded difference";
+		say(f, "The records differ in %s: the candidate for the %+.1f%% change.  Single "
+		    "figures on %s (an imported report) are above the %.0f%% a single run is "
+		    "allowed, but one run cannot show how much runs vary, nor confirm the cause.",
+		    diffs, 100 * (shown - 1), sides, 100 * c->margin);
+	} else {
+		say(f, "Single figures on %s (an imported report): the %+.1f%% difference is "
+		    "well above the %.0f%% a single run is allowed, but one run cannot show "
+		    "how much runs vary, and the records differ in nothing they hold.", sides,
+		    100 * (shown - 1), 100 * c->margin);
+	}
+}
+
 static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 			    struct finding *f, double effect)
 {
@@ -1070,11 +1107,7 @@ static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explan
 			    "is above the %.0f%% a single figure needs, yet not called a change: "
 			    "%s.", sides, 100 * effect, 100 * c->margin, why);
 		} else {
-			f->confidence = 0.3;
-			say(f, "Single figures on %s (an imported report): the %.1f%% difference is "
-			    "well above the %.0f%% a single run is allowed, but one run cannot show "
-			    "how much runs vary.", sides, 100 * fabs(c->ratio - 1),
-			    300 * x->opts.noise_floor);
+			recorded_difference(c, x, f, sides);
 		}
 	}
 }
@@ -1591,8 +1624,8 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 				free(f.evidence[k]);
 			continue;
 		}
-		cause = pm_cause_add(c, rules[i].info.id, rules[i].info.title, f.confidence,
-				     f.sentence);
+		cause = pm_cause_add(c, rules[i].info.id, f.title ? f.title : rules[i].info.title,
+				     f.confidence, f.sentence);
 		free(cause->evidence);
 		cause->evidence = pm_xcalloc(f.nevidence ? f.nevidence : 1, sizeof(char *));
 		if (f.nevidence)
