@@ -118,4 +118,20 @@ n=$((n + $(wc -l < "$T/out")))
 [ "$n" -le 50 ] || fail "quick table and explain of an unchanged run: $n lines, more than a screen"
 expect_out '^No verdict of change: [0-9]+ within the noise floor \(±3%\), [0-9]+ undecided \(one round a side\); no figure moved\.$'
 [ "$(grep -c 'would be settled' "$T/out")" -le 2 ] || fail "a remedy said more than once"
+
+# No verdict line contradicts its own figures in the fixtures: a
+# regression's change is up, an improvement's down, and no decided
+# change has noise as its cause.
+for d in "$TEST_DATA"/explain/*/; do
+	o=$(ls -d "$d"old* 2>/dev/null | head -1)
+	n=$(ls -d "$d"new* 2>/dev/null | head -1)
+	[ -n "$o" ] && [ -n "$n" ] || continue
+	pm explain --all --spread-from none "$o" "$n"
+	awk '/^[a-z0-9-]+  (REGRESSION|IMPROVEMENT)  / { v = $2; p = ""
+		for (i = 3; i <= NF; i++) if ($i ~ /^[+-][0-9.]+%$/) { p = $i; break }
+		if ((v == "REGRESSION" && p !~ /^\+/) || (v == "IMPROVEMENT" && p !~ /^-/)) { print; bad = 1 } }
+		/^[a-z0-9-]+  / { decided = $2 == "REGRESSION" || $2 == "IMPROVEMENT" }
+		decided && /^    [0-9]+\. \[[a-z]+ [0-9.]+\] noise or contention:/ { print; bad = 1 }
+		END { exit bad }' "$T/out" || fail "$d: a verdict line contradicts its figures"
+done
 finish
