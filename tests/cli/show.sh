@@ -90,7 +90,7 @@ awk -F, 'NR > 1 && $3 != "" && $5 != "" {
 pm show "$T/a.json" "$T/b2.json"
 expect_status 0
 expect_out '^benchmark +a +±95% +b +±95% +ratio$'
-expect_out '^fork +[0-9.]+ (us|ms)\*? +[0-9.]+% +[0-9.]+ (us|ms)\*? +[0-9.]+% +2\.00$'
+expect_out '^fork +[0-9.]+ (us|ms) +[0-9.]+% +[0-9.]+ (us|ms) +[0-9.]+% +2\.00$'
 
 # Other views of several files: one after the other; csv with a run column.
 pm show -v "$T/a.json" "$T/b.json"
