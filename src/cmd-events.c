@@ -55,13 +55,50 @@ static void print_event_head(const struct pm_event *ev, bool opened)
 			       ev->split ? " (user and kernel counted separately)" :
 			       ev->user_only ? " (user space only: perf_event_paranoid)" : "");
 	else
-		pm_table_cellf(t, 1, "<not supported> %s", ev->reason ? ev->reason : "");
+		/* why: said once for all the events it stops, at the end */
+		pm_table_cell(t, 1, "<not supported>", NULL);
 	if (ev->desc) {
 		pm_table_row(t, NULL);
 		pm_table_cell(t, 1, ev->desc, NULL);
 	}
 	pm_table_print(t, stdout, PM_TABLE_TEXT);
 	pm_table_free(t);
+}
+
+/* The first event before i not supported for the same reason, NULL
+ * when i is the first. */
+static const char *same_reason(const struct pm_events *ev, size_t i)
+{
+	const char *why = ev->v[i].reason ? ev->v[i].reason : "";
+	size_t j;
+
+	if (ev->v[i].status == PM_CNT_OK)
+		return NULL;
+	for (j = 0; j < i; j++)
+		if (ev->v[j].status != PM_CNT_OK &&
+		    !strcmp(ev->v[j].reason ? ev->v[j].reason : "", why))
+			return ev->v[j].name;
+	return NULL;
+}
+
+/* The events not supported, those with one reason on one line. */
+static void unsupported_summary(const struct pm_events *ev)
+{
+	size_t i, j;
+	bool first = true;
+
+	for (i = 0; i < ev->n; i++) {
+		if (ev->v[i].status == PM_CNT_OK || same_reason(ev, i))
+			continue;
+		printf("%s%s", first ? "\nnot supported here: " : "not supported here: ",
+		       ev->v[i].name);
+		first = false;
+		for (j = i + 1; j < ev->n; j++)
+			if (ev->v[j].status != PM_CNT_OK && same_reason(ev, j) &&
+			    !strcmp(same_reason(ev, j), ev->v[i].name))
+				printf(", %s", ev->v[j].name);
+		printf(": %s\n", ev->v[i].reason ? ev->v[i].reason : "");
+	}
 }
 
 /* An event's candidates, aligned among themselves. */
@@ -144,13 +181,20 @@ int cmd_events(int argc, char **argv)
 	err = pm_events_resolve(&ev, names, &aliases, do_open, &e);
 	if (!err && optind >= argc)
 		err = pm_events_add_all_software(&ev, &e);
-	pm_strv_free(names);
 	if (err) {
-		pm_error("%s", e.msg);
+		const char *which = NULL, *hint = pm_suggest_event((const char *const *)names,
+								   &aliases, &which);
+
+		if (hint && strstr(e.msg, "unknown event"))
+			pm_error("%s; did you mean '%s' for '%s'?", e.msg, hint, which);
+		else
+			pm_error("%s", e.msg);
+		pm_strv_free(names);
 		pm_aliases_free(&aliases);
 		pm_events_free(&ev);
 		return PM_EXIT_USAGE;
 	}
+	pm_strv_free(names);
 	pmu = pm_pfm_core_pmu();
 	printf("core PMU (libpfm4): %s; hardware PMU in sysfs: %s; alias files: %s\n\n",
 	       pmu ? pmu : "none detected", pm_have_hw_pmu() ? "yes" : "no",
@@ -171,6 +215,7 @@ int cmd_events(int argc, char **argv)
 		pm_table_print(t, stdout, PM_TABLE_TEXT);
 		pm_table_free(t);
 	}
+	unsupported_summary(&ev);
 	pm_events_free(&ev);
 	pm_aliases_free(&aliases);
 	return load_err ? pm_exit_status(load_err) : PM_EXIT_OK;

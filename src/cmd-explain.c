@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "explain/explain.h"
@@ -71,9 +73,62 @@ static void list_rules(void)
 	pm_table_free(t);
 }
 
-/* OLD and NEW (@latest, @-N, @LABEL: runs of the result history). */
+/*
+ * OLD and NEW name one file (the same path, or two files with the same
+ * bytes, as @latest and its copy): a file against itself has nothing to
+ * explain, and verdicts computed on it would only show the method's
+ * noise.
+ */
+static bool same_file(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL), *da = NULL, *db = NULL;
+	size_t la = 0, lb = 0;
+	struct stat sa, sb;
+	bool same = ra && rb && !strcmp(ra, rb);
+
+	if (!same && stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	    S_ISREG(sb.st_mode) && sa.st_size == sb.st_size &&
+	    pm_read_file(a, &da, &la) == 0 && pm_read_file(b, &db, &lb) == 0)
+		same = la == lb && !memcmp(da, db, la);
+	free(ra);
+	free(rb);
+	free(da);
+	free(db);
+	return same;
+}
+
+static void print_same(const char *old_arg, const char *new_arg, const char *path,
+		       const char *format)
+{
+	if (!strcmp(format, "json")) {
+		json_t *j = json_pack("{s:s,s:s,s:s,s:[]}", "same_file", path, "old", old_arg,
+				      "new", new_arg, "benchmarks");
+
+		json_dumpf(j, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(j);
+	} else if (!strcmp(format, "csv")) {
+		struct pm_explanation none = { 0 };
+		struct pm_table *t = pm_report_table(&none);
+
+		pm_table_print(t, stdout, PM_TABLE_CSV);
+		pm_table_free(t);
+	} else {
+		if (!strcmp(format, "markdown"))
+			fputs("## pmbench explain\n\n", stdout);
+		if (!strcmp(old_arg, new_arg))
+			printf("OLD and NEW are the same file, %s: nothing to compare.\n", path);
+		else
+			printf("OLD (%s) and NEW (%s) are the same file (the same bytes): nothing "
+			       "to compare.\n", old_arg, new_arg);
+	}
+}
+
+/* OLD and NEW (@latest, @-N, @LABEL: runs of the result history); *same
+ * when they are one file (then nothing is loaded). */
 static int load_sides(const char *old_arg, const char *new_arg,
-		      struct pm_side *old, struct pm_side *new)
+		      struct pm_side *old, struct pm_side *new, const char *format,
+		      bool *same)
 {
 	char *old_path = NULL, *new_path = NULL;
 	struct pm_err e;
@@ -84,9 +139,17 @@ static int load_sides(const char *old_arg, const char *new_arg,
 	err = pm_history_resolve(old_arg, &old_path, &e);
 	if (!err)
 		err = pm_history_resolve(new_arg, &new_path, &e);
-	if (!err)
+	/* a file that does not load is an error even against itself */
+	if (!err && (*same = same_file(old_path, new_path))) {
 		err = pm_cli_side_load(old, old_path, &e);
-	if (!err)
+		if (!err) {
+			print_same(old_arg, new_arg, old_path, format);
+			pm_side_free(old);
+			memset(old, 0, sizeof(*old));
+		}
+	} else if (!err)
+		err = pm_cli_side_load(old, old_path, &e);
+	if (!err && !*same)
 		err = pm_cli_side_load(new, new_path, &e);
 	free(old_path);
 	free(new_path);
@@ -123,7 +186,7 @@ int cmd_explain(int argc, char **argv)
 	struct pm_explanation x;
 	struct pm_side old, new, spread = { 0 };
 	const char *format = "text", *fail_on = NULL, *spread_from = "history";
-	bool all = false;
+	bool all = false, same = false;
 	struct pm_err e;
 	int c, status = PM_EXIT_OK;
 	size_t i;
@@ -182,8 +245,10 @@ int cmd_explain(int argc, char **argv)
 		if (!*argv[optind + i])
 			return pm_usage_error("explain", usage, "%s: an empty file name",
 					      i ? "NEW" : "OLD");
-	if (load_sides(argv[optind], argv[optind + 1], &old, &new))
+	if (load_sides(argv[optind], argv[optind + 1], &old, &new, format, &same))
 		return PM_EXIT_USAGE;
+	if (same)
+		return PM_EXIT_OK;
 	if (strcmp(spread_from, "none")) {
 		bool hist = !strcmp(spread_from, "history");
 

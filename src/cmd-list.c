@@ -166,8 +166,7 @@ int cmd_list(int argc, char **argv)
 				      "each other");
 	for (a = optind; a < argc; a++)
 		if (!pm_bench_find(argv[a]) && !pm_group_exists(argv[a])) {
-			pm_error("unknown benchmark or group '%s' (see 'pmbench list')",
-				 argv[a]);
+			pm_error_unknown_bench(argv[a]);
 			return PM_EXIT_USAGE;
 		}
 	if (man) {

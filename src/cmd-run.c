@@ -158,8 +158,7 @@ static int select_benches(char **names, int n, const struct pm_bench ***out,
 
 		if (!one && !pm_group_exists(names[a])) {
 			free(v);
-			pm_error("unknown benchmark or group '%s' (see 'pmbench list')",
-				 names[a]);
+			pm_error_unknown_bench(names[a]);
 			return -EINVAL;
 		}
 		for (i = 0; (b = pm_bench_at(i)); i++) {

@@ -17,7 +17,8 @@
 
 static const char usage[] =
 	"usage: pmbench show [--format table|markdown|csv|json|folded|lmbench] [-v]\n"
-	"                    [--hotspots] [--all-frames] [--anonymize] [FILE...]\n"
+	"                    [--hotspots] [--percent-limit PCT] [--all-frames]\n"
+	"                    [--anonymize] [FILE...]\n"
 	"\n"
 	"      --format FMT  table (default), markdown (the same, for mails and reviews),\n"
 	"                    csv, json (the file as stored, once validated),\n"
@@ -25,6 +26,8 @@ static const char usage[] =
 	"                    lmbench (lmbench's summary tables, one row per file)\n"
 	"  -v, --verbose     a detailed block per benchmark\n"
 	"      --hotspots    every benchmark's kernel and user hotspots and call chains\n"
+	"      --percent-limit PCT\n"
+	"                    leave out hotspots below PCT% of the samples (default 0.5)\n"
 	"      --all-frames  keep pmbench's own frames (main, the runner) in hotspots\n"
 "      --anonymize   with --format json: no host name, user names, home paths\n"
 "                    or command-line paths (to mail the file to a public list)\n"
@@ -33,12 +36,13 @@ static const char usage[] =
 	"(pmbench-log(1)); none: @latest.  Several files are shown side by side,\n"
 	"with ratios to the first.\n";
 
-enum { OPT_FORMAT = 256, OPT_HOTSPOTS, OPT_ALL_FRAMES, OPT_ANONYMIZE };
+enum { OPT_FORMAT = 256, OPT_HOTSPOTS, OPT_ALL_FRAMES, OPT_ANONYMIZE, OPT_PERCENT_LIMIT };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hotspots", no_argument, NULL, OPT_HOTSPOTS },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
 	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
 	{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
 	{ "help", no_argument, NULL, 'H' },
@@ -86,6 +90,21 @@ static void show_one(struct pm_result *x, const char *format, unsigned flags,
 		pm_render_csv(x, f);
 	} else {
 		pm_render(x, f, fmt, flags);
+	}
+}
+
+/* The figure each view shows, in files written before it was stored. */
+static void add_figures(json_t *doc, const struct pm_result *r)
+{
+	json_t *b, *fig;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, b) {
+		const char *name = json_string_value(json_object_get(b, "name"));
+		const struct pm_bench_result *x = name ? pm_result_find(r, name) : NULL;
+
+		if (x && !json_object_get(b, "figure") && (fig = pm_bench_figure_json(x)))
+			json_object_set_new(b, "figure", fig);
 	}
 }
 
@@ -196,6 +215,14 @@ int cmd_show(int argc, char **argv)
 		case OPT_ALL_FRAMES:
 			all_frames = true;
 			break;
+		case OPT_PERCENT_LIMIT: {
+			double pct;
+
+			if (pm_cli_percent("show", usage, "--percent-limit", optarg, 100, &pct))
+				return PM_EXIT_USAGE;
+			pm_render_set_percent_limit(pct);
+			break;
+		}
 		case OPT_ANONYMIZE:
 			anonymize = true;
 			break;
@@ -245,6 +272,7 @@ int cmd_show(int argc, char **argv)
 				   pm_render_csv_header(stdout);
 		for (a = 0; a < n; a++) {
 			if (!strcmp(format, "json")) {
+				add_figures(docs[a], &r[a]);
 				show_json(docs[a], anonymize);
 				continue;
 			}

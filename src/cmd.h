@@ -33,6 +33,20 @@ int cmd_stat(int argc, char **argv);
 /* Is name a command of the table in main.c (not an internal one)? */
 bool pm_is_command(const char *name);
 
+/*
+ * "did you mean": the candidate within two edits (Damerau-Levenshtein,
+ * one for a word of three letters or fewer) of word, NULL when none or
+ * two are equally near.  pm_suggest_bench over benchmarks and groups;
+ * pm_error_unknown_bench says the error with it; pm_suggest_event over
+ * the aliases for the first of names that is none (*which).
+ */
+struct pm_aliases;
+const char *pm_did_you_mean(const char *word, const char *const *cands, size_t n);
+const char *pm_suggest_bench(const char *word);
+void pm_error_unknown_bench(const char *word);
+const char *pm_suggest_event(const char *const *names, const struct pm_aliases *a,
+			     const char **which);
+
 /* -e EVENTS of run and stat: those asked for (NULL: the default
  * hardware set), then the software events; nothing when !counters.
  * An unknown event is bad usage: the message is printed, -EINVAL. */

@@ -76,9 +76,10 @@ int main(int argc, char **argv)
 
 	pm_argc = argc;
 	pm_argv = argv;
+	/* as git: the usage on stdout, status 1 */
 	if (argc < 2) {
-		print_usage(stderr);
-		return PM_EXIT_USAGE;
+		print_usage(stdout);
+		return PM_EXIT_RUNTIME;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("pmbench %s\n", PACKAGE_VERSION);
@@ -96,7 +97,22 @@ int main(int argc, char **argv)
 	/* A benchmark, a group or a run option: an implicit "run". */
 	if (argv[1][0] == '-' || pm_bench_find(argv[1]) || pm_group_exists(argv[1]))
 		return cmd_run(argc, argv);
-	pm_error("'%s' is not a command, benchmark or group (see 'pmbench -h' and 'pmbench list')",
-		 argv[1]);
+	{
+		const char *names[PM_ARRAY_SIZE(commands)], *hint;
+		size_t i, n = 0;
+
+		for (i = 0; i < PM_ARRAY_SIZE(commands); i++)
+			if (commands[i].summary)
+				names[n++] = commands[i].name;
+		hint = pm_did_you_mean(argv[1], names, n);
+		if (!hint)
+			hint = pm_suggest_bench(argv[1]);
+		if (hint)
+			pm_error("'%s' is not a command, benchmark or group; did you mean '%s'? "
+				 "(see 'pmbench -h' and 'pmbench list')", argv[1], hint);
+		else
+			pm_error("'%s' is not a command, benchmark or group (see 'pmbench -h' and "
+				 "'pmbench list')", argv[1]);
+	}
 	return PM_EXIT_USAGE;
 }

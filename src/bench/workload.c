@@ -696,7 +696,7 @@ static void begin_entry(struct cmd_state *s, const struct pm_stat_opts *o)
 	b->group = pm_xstrdup("workload");
 	/* the name is the command unless given: then say it once */
 	b->summary = strcmp(s->c->name, s->c->text) ? pm_xstrdup(s->c->text) :
-		     pm_xstrdup("one run of the command");
+		     pm_xstrdup("the command, run as given");
 	b->unit = pm_xstrdup("s");
 	b->status = PM_BENCH_OK;
 	b->iterations = 1;

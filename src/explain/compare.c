@@ -667,9 +667,9 @@ static char *settle_advice(const struct pm_bench_cmp *c, double floor)
 				  : "that many would show it is within the noise floor");
 		break;
 	case PM_UNIT_ROUNDS:
-		ADD("at least 3 runs per side (now %zu vs %zu): one run cannot show how much "
-		    "runs of the same kernel differ, so a change must exceed %.0f%% to be "
-		    "called (a directory of result files per side, or pmbench ab --rounds); ",
+		ADD("at least 3 runs per side, now %zu vs %zu (a directory of result files per "
+		    "side, or pmbench ab --rounds): with one run a side a change must exceed "
+		    "%.0f%%, as nothing shows how much runs differ; ",
 		    c->runs_old, c->runs_new, 100 * c->margin);
 		break;
 	case PM_UNIT_TRIALS:
@@ -688,8 +688,8 @@ static char *settle_advice(const struct pm_bench_cmp *c, double floor)
 		ADD("pinning (--cpu N) so the scheduler cannot move it; ");
 	if (c->unit != PM_UNIT_FIGURES &&
 	    (!c->converged_old || !c->converged_new || fmax(c->spread_old, c->spread_new) > 0.03))
-		ADD("an idle machine (the %s differ by ±%.1f%% and ±%.1f%%); ",
-		    pm_unit_name(c->unit), 100 * c->spread_old, 100 * c->spread_new);
+		ADD("an idle machine (the %s differ by more than %.0f%%); ",
+		    pm_unit_name(c->unit), 100 * floor);
 #undef ADD
 	buf[len >= 2 ? len - 2 : 0] = '\0';
 	return pm_xstrdup(buf);
@@ -1202,14 +1202,24 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 		      const struct pm_explain_opts *o)
 {
 	struct side_data a, b;
+	double fig_old, fig_new;
 
 	c->name = pm_xstrdup(name);
 	c->level = o->level;
 	side_collect(old, name, &a);
 	side_collect(new, name, &b);
+	/* the figures shown are those of every other view (results/figure.c):
+	 * the geometric mean of the runs' figures, every run (also one left
+	 * out of the comparison below for a busy host) */
+	fig_old = a.runs.n ? pm_geomean(a.runs.v, a.runs.n) : NAN;
+	fig_new = b.runs.n ? pm_geomean(b.runs.v, b.runs.n) : NAN;
 	if (!(o->sequential || one_experiment(old, new)) || !a.first || !b.first ||
 	    a.first->measured || !compare_sequential(c, &a, &b, o))
 		compare_samples(c, old, new, name, o, &a, &b);
+	if (!c->measured && fig_old > 0 && fig_new > 0) {
+		c->med_old = fig_old;
+		c->med_new = fig_new;
+	}
 	side_free(&a);
 	side_free(&b);
 	if (c->ref_old && c->ref_new)
@@ -1455,7 +1465,7 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 			"identical fingerprints (median move %+.1f%%; this one %+.1f%%): the "
 			"machine's state moved the run, which is not a change of the code",
 			x->suite_moved, x->suite_n, x->suite_dir > 0 ? "slower" : "faster",
-			100 * (x->suite_ratio - 1), 100 * (c->ratio - 1));
+			100 * (x->suite_ratio - 1), 100 * (c->med_new / c->med_old - 1));
 		free(c->settle);
 		c->settle = pm_xstrdup("several runs per side taken at different times (or "
 				       "interleaved, as pmbench ab does), on a quieter host");
@@ -1487,7 +1497,7 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 			"the machine itself ran %.1f%% %s during NEW (a fixed user-space loop timed "
 			"after every trial: x%.3f) while the benchmark changed %+.1f%%: that is "
 			"the machine's speed, not a change of the code", 100 * fabs(r - 1),
-			r > 1 ? "slower" : "faster", r, 100 * (c->ratio - 1));
+			r > 1 ? "slower" : "faster", r, 100 * (c->med_new / c->med_old - 1));
 		free(c->settle);
 		c->settle = pm_xstrdup("runs on a machine that keeps its speed (an idle host, a "
 				       "fixed CPU frequency), several per side");
@@ -1496,7 +1506,7 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	c->machine_note = pm_xasprintf(
 		"the machine-speed probe (a fixed user-space loop timed after every trial) "
 		"moved %+.1f%% while the benchmark changed %+.1f%%: not the machine's speed%s",
-		100 * (r - 1), 100 * (c->ratio - 1),
+		100 * (r - 1), 100 * (c->med_new / c->med_old - 1),
 		cpu_differs(x) ? " alone (the CPUs differ, see the causes)" : "");
 	/*
 	 * Old files (one round per run): identical fingerprints and a profile
@@ -1513,7 +1523,7 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 			"rounds in fresh processes and several runs per side: the fingerprints "
 			"are identical and the profile has the same shape (distance %.2f), so the "
 			"whole benchmark ran %+.1f%% %s: that is the machine's speed varying "
-			"between runs, not the code", profile_distance(c), 100 * (c->ratio - 1),
+			"between runs, not the code", profile_distance(c), 100 * (c->med_new / c->med_old - 1),
 			c->ratio > 1 ? "slower" : "faster");
 	}
 }

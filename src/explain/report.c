@@ -28,6 +28,17 @@ static void fmt_val(char *buf, size_t len, const struct pm_bench_cmp *c, double 
 		pm_fmt_time(buf, len, ns);
 }
 
+/*
+ * The change shown: the ratio of the two figures shown (those of every
+ * view), so that OLD -> NEW and the percent beside it agree.  The
+ * verdict's own estimate (c->ratio, of the units compared, after any
+ * adjustment for the host) goes with its interval.
+ */
+static double shown_ratio(const struct pm_bench_cmp *c)
+{
+	return c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
+}
+
 static void fmt_signed_time(char *buf, size_t len, double ns)
 {
 	char t[24];
@@ -46,10 +57,14 @@ static char *side_desc(const struct pm_side *s)
 
 	for (i = 0; i < s->nruns; i++)
 		runs += pm_result_nruns(&s->runs[i]);
-	return pm_xasprintf("%s: %zu run%s, Linux %s on %s%s%s", s->name, runs,
+	const char *h = json_is_string(host) ? json_string_value(host) : NULL;
+
+	/* a guest without a hostname (pmbench ab's) says "(none)" */
+	return pm_xasprintf("%s: %zu run%s, Linux %s%s%s%s%s", s->name, runs,
 			    runs == 1 ? "" : "s",
 			    json_is_string(rel) ? json_string_value(rel) : "?",
-			    json_is_string(host) ? json_string_value(host) : "?",
+			    h && (!*h || !strcmp(h, "(none)")) ? " in a guest" : h ? " on " : "",
+			    h && *h && strcmp(h, "(none)") ? h : "",
 			    imported ? ", " : "", imported ? s->runs[0].source : "");
 }
 
@@ -117,17 +132,19 @@ static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
 	fmt_val(a, sizeof(a), c, c->med_old);
 	fmt_val(b, sizeof(b), c, c->med_new);
 	basis(c, why, sizeof(why));
+	double r = shown_ratio(c);
+
 	if (isnan(c->ci_low))
 		snprintf(buf, len, "%s -> %s  %+.1f%% (single figures, no interval; a change "
-			 "must exceed %.0f%%)", a, b, 100 * (c->ratio - 1), 100 * c->margin);
+			 "must exceed %.0f%%)", a, b, 100 * (r - 1), 100 * c->margin);
 	else if (c->sequential)
 		/* a confidence sequence: it holds at every number of pairs */
 		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% sequential CI %+.1f%% .. %+.1f%%; %s)",
-			 a, b, 100 * (c->ratio - 1), 100 * c->level, 100 * (c->ci_low - 1),
+			 a, b, 100 * (r - 1), 100 * c->level, 100 * (c->ci_low - 1),
 			 100 * (c->ci_high - 1), why);
 	else
 		snprintf(buf, len, "%s -> %s  %+.1f%% (%.0f%% CI %+.1f%% .. %+.1f%%; p %s %.2g; %s)",
-			 a, b, 100 * (c->ratio - 1), 100 * c->level,
+			 a, b, 100 * (r - 1), 100 * c->level,
 			 100 * (c->ci_low - 1), 100 * (c->ci_high - 1),
 			 c->p_value < 0.001 ? "<" : "=", c->p_value < 0.001 ? 0.001 : c->p_value,
 			 why);
@@ -271,6 +288,38 @@ void pm_report_bench(const struct pm_bench_cmp *c, FILE *f, bool markdown)
 	bench_text(c, f, markdown);
 }
 
+/* The machine moved the whole run: counted on the figures shown. */
+static void suite_line(const struct pm_explanation *x, FILE *f)
+{
+	double fl = x->opts.noise_floor, *lr = pm_xcalloc(x->ncmp + 1, sizeof(*lr));
+	size_t i, n = 0, moved = 0;
+
+	for (i = 0; i < x->ncmp; i++) {
+		double r = shown_ratio(&x->cmp[i]);
+
+		if (x->cmp[i].measured || !(r > 0) || !isfinite(r))
+			continue;
+		lr[n++] = log(r);
+		moved += x->suite_dir > 0 ? r > 1 + fl : r < 1 / (1 + fl);
+	}
+	if (2 * moved >= n)
+		fprintf(f, "The machine moved the run: %zu of the %zu benchmarks ran %s by more "
+			"than %.0f%% (median of all %+.1f%%)", moved, n,
+			x->suite_dir > 0 ? "slower" : "faster", 100 * fl,
+			n ? 100 * expm1(pm_median(lr, n)) : NAN);
+	else
+		/* the figures (the faster rounds) held still: the move is in
+		 * the rest of the rounds, which the verdicts compare */
+		fprintf(f, "The machine moved the run: taking all their rounds, %zu of the %zu "
+			"benchmarks ran %s (median move %+.1f%%; their figures, the faster half "
+			"of the rounds, %+.1f%%)", x->suite_moved, x->suite_n,
+			x->suite_dir > 0 ? "slower" : "faster", 100 * (x->suite_ratio - 1),
+			n ? 100 * expm1(pm_median(lr, n)) : NAN);
+	fputs(" and the fingerprints are identical, so the machine's state changed (a shared "
+	      "host's load), not the code; nothing that moved with it is called a change.\n\n", f);
+	free(lr);
+}
+
 static void name_list(FILE *f, const struct pm_explanation *x, enum pm_verdict v,
 		      const char *label, bool md)
 {
@@ -286,9 +335,123 @@ static void name_list(FILE *f, const struct pm_explanation *x, enum pm_verdict v
 
 		if (c->verdict == v)
 			fprintf(f, "%s %s %+.1f%%", n++ ? "," : "", c->name,
-				100 * (c->ratio - 1));
+				100 * (shown_ratio(c) - 1));
 	}
 	fputc('\n', f);
+}
+
+static size_t count_verdict(const struct pm_explanation *x, enum pm_verdict v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < x->ncmp; i++)
+		n += x->cmp[i].verdict == v;
+	return n;
+}
+
+static int by_move(const void *a, const void *b)
+{
+	double x = fabs(log(shown_ratio(*(const struct pm_bench_cmp *const *)a)));
+	double y = fabs(log(shown_ratio(*(const struct pm_bench_cmp *const *)b)));
+
+	return (x < y) - (x > y);
+}
+
+/* Why the undecided are undecided, in a few words: what most of them
+ * were compared by. */
+static void undecided_why(const struct pm_explanation *x, char *buf, size_t len)
+{
+	size_t i, by[PM_UNIT_FIGURES + 1] = { 0 }, top = 0;
+	double spread = 0;
+
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->verdict != PM_INCONCLUSIVE)
+			continue;
+		by[c->unit]++;
+		if (by[c->unit] > by[top])
+			top = c->unit;
+		if (pm_one_run_by_history(c))
+			spread = fmax(spread, expm1(c->prior_sd));
+	}
+	if (x->suite_held)
+		snprintf(buf, len, "held back: the machine moved the run");
+	else if (spread > 0)
+		snprintf(buf, len, "one run a side, and runs here differ by up to ±%.1f%%",
+			 100 * spread);
+	else
+		snprintf(buf, len, "%s", top == PM_UNIT_ROUNDS ? "one run a side" :
+			 top == PM_UNIT_TRIALS ? "one round a side" :
+			 top == PM_UNIT_FIGURES ? "single figures" : "the runs disagree");
+}
+
+/* No benchmark called changed: one line that counts what the lists
+ * below show, and the largest moves among the undecided. */
+static void headline(const struct pm_explanation *x, FILE *f)
+{
+	size_t open = count_verdict(x, PM_INCONCLUSIVE), i, n = 0;
+	size_t same = count_verdict(x, PM_NO_CHANGE);
+	const struct pm_bench_cmp **v;
+	char why[160];
+
+	if (!open) {
+		fprintf(f, "No benchmark changed: %zu within the noise floor (±%.0f%%).\n\n",
+			same, 100 * x->opts.noise_floor);
+		return;
+	}
+	v = pm_xcalloc(open, sizeof(*v));
+	for (i = 0; i < x->ncmp; i++)
+		if (x->cmp[i].verdict == PM_INCONCLUSIVE && shown_ratio(&x->cmp[i]) > 0)
+			v[n++] = &x->cmp[i];
+	qsort(v, n, sizeof(*v), by_move);
+	undecided_why(x, why, sizeof(why));
+	fprintf(f, "No verdict of change: ");
+	if (same)
+		fprintf(f, "%zu within the noise floor (±%.0f%%), ", same,
+			100 * x->opts.noise_floor);
+	fprintf(f, "%zu undecided (%s)", open, why);
+	for (i = 0; i < n && i < 3 && fabs(shown_ratio(v[i]) - 1) >= 0.0005; i++)
+		fprintf(f, "%s %s %+.1f%%", i ? "," : "; largest moves:", v[i]->name,
+			100 * (shown_ratio(v[i]) - 1));
+	fputs(i ? ".\n\n" : "; no figure moved.\n\n", f);
+	free(v);
+}
+
+/*
+ * The undecided: each one's cause when they are few (with many, the
+ * list above and --all say it), and what would settle them, each
+ * remedy said once for the benchmarks it is the same for.
+ */
+static void undecided(const struct pm_explanation *x, FILE *f, bool md)
+{
+	size_t open = count_verdict(x, PM_INCONCLUSIVE), i, j;
+
+	for (i = 0; open <= 3 && i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->verdict == PM_INCONCLUSIVE && c->ncauses)
+			fprintf(f, md ? "  - %s: %s\n" : "  %s: %s\n", c->name,
+				c->causes[0].sentence);
+	}
+	for (i = 0; i < x->ncmp; i++) {
+		const struct pm_bench_cmp *c = &x->cmp[i];
+
+		if (c->verdict != PM_INCONCLUSIVE || !c->settle)
+			continue;
+		for (j = 0; j < i; j++)
+			if (x->cmp[j].verdict == PM_INCONCLUSIVE && x->cmp[j].settle &&
+			    !strcmp(x->cmp[j].settle, c->settle))
+				break;
+		if (j < i)
+			continue;
+		fputs(md ? "  - " : "  ", f);
+		for (j = i; j < x->ncmp; j++)
+			if (x->cmp[j].verdict == PM_INCONCLUSIVE && x->cmp[j].settle &&
+			    !strcmp(x->cmp[j].settle, c->settle))
+				fprintf(f, "%s%s", j > i ? ", " : "", x->cmp[j].name);
+		fprintf(f, ": %s%s\n", c->sequential ? "" : "would be settled by ", c->settle);
+	}
 }
 
 struct pm_table *pm_report_table(const struct pm_explanation *x)
@@ -321,8 +484,8 @@ struct pm_table *pm_report_table(const struct pm_explanation *x)
 		pm_table_cell_num(t, 2, a, c->med_old);
 		pm_table_cell_num(t, 3, b, c->med_new);
 		pm_table_cell(t, 4, c->measured ? c->ref_old->unit : "ns", NULL);
-		snprintf(a, sizeof(a), "%+.1f%%", 100 * (c->ratio - 1));
-		pm_table_cell_num(t, 5, a, c->ratio);
+		snprintf(a, sizeof(a), "%+.1f%%", 100 * (shown_ratio(c) - 1));
+		pm_table_cell_num(t, 5, a, shown_ratio(c));
 		if (isnan(c->ci_low)) {
 			pm_table_cell(t, 6, "-", "");
 		} else {
@@ -390,11 +553,7 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 		fputc('\n', f);
 	}
 	if (x->suite_held)
-		fprintf(f, "The machine moved the run: %zu of the %zu benchmarks ran %s (median move "
-			"%+.1f%%) and the fingerprints are identical, so the machine's state "
-			"changed (a shared host's load), not the code; nothing that moved with it is "
-			"called a change.\n\n", x->suite_moved, x->suite_n,
-			x->suite_dir > 0 ? "slower" : "faster", 100 * (x->suite_ratio - 1));
+		suite_line(x, f);
 	/* changed benchmarks first: regressions, then improvements */
 	for (int pass = 0; pass < 2; pass++)
 		for (i = 0; i < x->ncmp; i++) {
@@ -411,25 +570,13 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 		if (x->cmp[i].verdict != PM_REGRESSION && x->cmp[i].verdict != PM_IMPROVEMENT)
 			bench_text(&x->cmp[i], f, md);
 	if (!shown && x->ncmp)
-		fprintf(f, "No benchmark changed beyond the noise floor (±%.0f%%).\n\n",
-			100 * x->opts.noise_floor);
+		headline(x, f);
 	if (md)
 		fprintf(f, "**Summary**\n\n");
 	name_list(f, x, PM_NO_CHANGE, "no change", md);
 	name_list(f, x, PM_CHANGED, "parameter changed", md);
 	name_list(f, x, PM_INCONCLUSIVE, "inconclusive", md);
-	for (i = 0; i < x->ncmp; i++) {
-		const struct pm_bench_cmp *c = &x->cmp[i];
-
-		if (c->verdict != PM_INCONCLUSIVE)
-			continue;
-		if (c->ncauses)
-			fprintf(f, md ? "  - %s: %s\n" : "  %s: %s\n", c->name,
-				c->causes[0].sentence);
-		if (c->settle)
-			fprintf(f, md ? "  - %s: %s%s\n" : "  %s: %s%s\n", c->name,
-				c->sequential ? "" : "would be settled by ", c->settle);
-	}
+	undecided(x, f, md);
 	if (x->nonly_old) {
 		fprintf(f, md ? "- only in OLD:" : "only in OLD:");
 		for (i = 0; i < x->nonly_old; i++)
@@ -502,6 +649,7 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "median_old_ns", num(c->med_old));
 		json_object_set_new(b, "median_new_ns", num(c->med_new));
 		json_object_set_new(b, "ratio", num(c->ratio));
+		json_object_set_new(b, "change", num(shown_ratio(c)));
 		json_object_set_new(b, "raw_ratio", num(c->raw_ratio));
 		json_object_set_new(b, "reference_ratio", num(c->ref_ratio));
 		if (c->machine_note)

@@ -20,6 +20,7 @@
 #define HIGH 0.7
 
 struct finding {
+	const char *title;	/* NULL: the rule's */
 	double confidence;
 	char sentence[1024];
 	char *evidence[8];
@@ -1012,6 +1013,42 @@ static void rule_config(const struct pm_bench_cmp *c, const struct pm_explanatio
  * The noise finding when a side has one value: one run against the
  * spread between runs learnt elsewhere, or a single imported figure.
  */
+/*
+ * A change called on single figures: what the two records differ in
+ * (the kernel release of two imported reports) is the candidate, the
+ * noise a single figure cannot rule out the caveat.
+ */
+static void recorded_difference(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+				struct finding *f, const char *sides)
+{
+	char diffs[384] = "";
+	size_t i, len = 0, n = 0;
+	double shown = c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
+
+	for (i = 0; i < x->ndiffs && n < 3; i++) {
+		if (pm_fp_diff_member(&x->diffs[i], PM_FP_KERNEL_CONFIG))
+			continue;
+		len += (size_t)snprintf(diffs + len, sizeof(diffs) - len, "%s%s %s -> %s",
+					n++ ? ", " : "", x->diffs[i].key, x->diffs[i].old,
+					x->diffs[i].new);
+		if (len >= sizeof(diffs))
+			break;
+	}
+	f->confidence = 0.3;
+	if (n) {
+		f->title = "the recorded difference";
+		say(f, "The records differ in %s: the candidate for the %+.1f%% change.  Single "
+		    "figures on %s (an imported report) are above the %.0f%% a single run is "
+		    "allowed, but one run cannot show how much runs vary, nor confirm the cause.",
+		    diffs, 100 * (shown - 1), sides, 100 * c->margin);
+	} else {
+		say(f, "Single figures on %s (an imported report): the %+.1f%% difference is "
+		    "well above the %.0f%% a single run is allowed, but one run cannot show "
+		    "how much runs vary, and the records differ in nothing they hold.", sides,
+		    100 * (shown - 1), 100 * c->margin);
+	}
+}
+
 static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explanation *x,
 			    struct finding *f, double effect)
 {
@@ -1070,13 +1107,40 @@ static void noise_one_value(const struct pm_bench_cmp *c, const struct pm_explan
 			    "is above the %.0f%% a single figure needs, yet not called a change: "
 			    "%s.", sides, 100 * effect, 100 * c->margin, why);
 		} else {
-			f->confidence = 0.3;
-			say(f, "Single figures on %s (an imported report): the %.1f%% difference is "
-			    "well above the %.0f%% a single run is allowed, but one run cannot show "
-			    "how much runs vary.", sides, 100 * fabs(c->ratio - 1),
-			    300 * x->opts.noise_floor);
+			recorded_difference(c, x, f, sides);
 		}
 	}
+}
+
+/* A side's interval as words: past +-50% no number says anything. */
+static void side_interval(char *buf, size_t len, double rel, size_t n, enum pm_unit u)
+{
+	if (rel > 0.5)
+		snprintf(buf, len, "too wide to bound (%zu %s)", n, pm_unit_name(u));
+	else
+		snprintf(buf, len, "±%.1f%%", 100 * rel);
+}
+
+/* The noise diagnosis: the intervals against the difference shown, and
+ * what disturbed each side, clause by clause. */
+static void noise_sentence(const struct pm_bench_cmp *c, struct finding *f, bool migr,
+			   bool ctxsw, bool busy)
+{
+	double shown = c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
+	char io[64], in[64], bs[160] = "";
+
+	side_interval(io, sizeof(io), c->rel_ci_old, c->n_old, c->unit);
+	side_interval(in, sizeof(in), c->rel_ci_new, c->n_new, c->unit);
+	if (busy)
+		snprintf(bs, sizeof(bs), "; more tasks wanted the CPUs during %s (%.1f runnable on "
+			 "average) than during %s (%.1f)",
+			 c->busy.old > c->busy.new ? "OLD" : "NEW", fmax(c->busy.old, c->busy.new),
+			 c->busy.old > c->busy.new ? "NEW" : "OLD", fmin(c->busy.old, c->busy.new));
+	say(f, "Noise: the %.0f%% intervals of OLD and NEW are %s and %s, against a %+.1f%% "
+	    "difference%s%s%s%s.", 100 * c->level, io, in, 100 * (shown - 1),
+	    !c->converged_old || !c->converged_new ? "; a side did not reach its CI target" : "",
+	    migr ? "; the process migrated between CPUs" : "",
+	    ctxsw ? "; it was switched out more often (another load?)" : "", bs);
 }
 
 static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation *x,
@@ -1108,9 +1172,10 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		noise_one_value(c, x, f, effect);
 		return;
 	}
-	/* a change that stood and dwarfs how much units differ (a 14x change
-	 * between runs that differ by 10%) is no noise */
-	if (changed(c) && fabs(log(c->ratio)) > 2 * log1p(fmax(c->spread_old, c->spread_new)))
+	/* a change that stood the test against the units' spread and the
+	 * competition is no noise: a cause beside the verdict would
+	 * contradict it */
+	if (changed(c))
 		return;
 	/* pairs decided by the sequential rule: it weighed the noise */
 	if (changed(c) && c->sequential)
@@ -1142,24 +1207,7 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 		evidence(f, "compared: %zu vs %zu %s", c->n_old, c->n_new, pm_unit_name(c->unit));
 		return;
 	}
-	{
-		char bs[160] = "", io[24], in[24];
-
-		/* two rounds give a t interval of +-12.7 sd: past 10x say so */
-		snprintf(io, sizeof(io), c->rel_ci_old > 10 ? "over ±1000%%" : "±%.1f%%",
-			 100 * c->rel_ci_old);
-		snprintf(in, sizeof(in), c->rel_ci_new > 10 ? "over ±1000%%" : "±%.1f%%",
-			 100 * c->rel_ci_new);
-		if (busy)
-			snprintf(bs, sizeof(bs), ", other tasks wanted the CPUs (%.1f runnable on "
-				 "average during OLD, %.1f during NEW)", c->busy.old, c->busy.new);
-		say(f, "Noise or contention: the intervals are %s (OLD) and %s (NEW)%s%s%s%s "
-		    "for a %.1f%% difference.", io, in,
-		    !c->converged_old || !c->converged_new ? ", a side did not converge" : "",
-		    migr ? ", the process migrated between CPUs" : "",
-		    ctxsw ? ", it was switched out more often (another load?)" : "", bs,
-		    100 * effect);
-	}
+	noise_sentence(c, f, migr, ctxsw, busy);
 	if (migr)
 		evidence(f, "migrations/op: %.3f -> %.3f", c->migrations.old, c->migrations.new);
 	if (ctxsw)
@@ -1242,7 +1290,8 @@ static void rule_kernel(const struct pm_bench_cmp *c, const struct pm_explanatio
 
 		if (top)
 			snprintf(where, sizeof(where), "; the kernel symbol that changed most is "
-				 "%s (%s, %s%s per op)", top->name, top->object, sign(best), s);
+				 "%s (%s, %s%s per op)", top->name, top->object,
+				 sign(top->new_ns - top->old_ns), s);
 		say(f, "The time went into the kernel: %s%s per op of %s's change (%.0f%%) is "
 		    "kernel time (measured from %s)%s.", sign(kd), t, c->name, 100 * part,
 		    c->split_source, where);
@@ -1578,8 +1627,8 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 				free(f.evidence[k]);
 			continue;
 		}
-		cause = pm_cause_add(c, rules[i].info.id, rules[i].info.title, f.confidence,
-				     f.sentence);
+		cause = pm_cause_add(c, rules[i].info.id, f.title ? f.title : rules[i].info.title,
+				     f.confidence, f.sentence);
 		free(cause->evidence);
 		cause->evidence = pm_xcalloc(f.nevidence ? f.nevidence : 1, sizeof(char *));
 		if (f.nevidence)

@@ -12,6 +12,7 @@
 
 #include "bench/bench.h"
 #include "results/lmbench.h"
+#include "results/render.h"
 #include "sysinfo/sysinfo.h"
 
 /*
@@ -439,7 +440,16 @@ static bool figure(const struct pm_result *r, const struct pm_lmb_column *c,
 		b = by_key(r, c->alt);
 	if (!b)
 		return false;
-	ns = b->stats.median;
+	/* the figure every view shows; a measured parameter its median */
+	if (b->measured) {
+		ns = b->stats.median;
+	} else {
+		struct pm_figure f;
+
+		if (!pm_render_figure(b, &f))
+			return false;
+		ns = f.value;
+	}
 	if (b->measured)
 		*v = ns;
 	else if (!strcmp(pm_lmb_unit(c), "MB/s"))

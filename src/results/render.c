@@ -36,8 +36,12 @@ static bool is_sw_column(const char *name)
 static const char *si_str(const json_t *si, enum pm_fp_key key)
 {
 	const json_t *j = pm_sysinfo_at(si, key);
+	const char *v = json_is_string(j) ? json_string_value(j) : NULL;
 
-	return json_is_string(j) ? json_string_value(j) : NULL;
+	/* a guest without a hostname (pmbench ab's) says "(none)": no name */
+	if (key == PM_FP_HOSTNAME && v && (!*v || !strcmp(v, "(none)")))
+		return NULL;
+	return v;
 }
 
 static double jnumber(const json_t *o, const char *key)
@@ -271,17 +275,89 @@ double pm_bench_rel_ci(const struct pm_bench_result *b)
 	med = pm_xcalloc(k, sizeof(*med));
 	pm_bench_result_round_medians(b, med);
 	/* NAN when a median is not positive: then the trials' interval */
-	r = pm_log_t_rel_halfwidth(pm_log_sd(med, k, NULL), k, 0.95);
+	r = pm_log_t_rel_halfwidth(pm_log_sd(med, k, NULL), k, PM_FIGURE_LEVEL);
 	free(med);
 	return isnan(ci) || r > ci ? r : ci;
 }
 
-/* "0.8%", or "-" when there is no interval (one trial, imported). */
-static char *fmt_rel_ci(const struct pm_bench_result *b)
-{
-	double v = pm_bench_rel_ci(b);
+/* ---- the figure: one estimator, one interval, in every view ---- */
 
-	return isnan(v) ? pm_xstrdup("-") : pm_xasprintf("%.1f%%", 100 * v);
+double pm_figure_rel(const struct pm_figure *f)
+{
+	if (!(f->value > 0) || isnan(f->lo) || isnan(f->hi))
+		return NAN;
+	return fmax(f->hi / f->value - 1, 1 - f->lo / f->value);
+}
+
+bool pm_figure_unbounded(const struct pm_figure *f)
+{
+	return pm_figure_rel(f) > PM_FIGURE_WIDE;
+}
+
+/* "0.8%"; "unbounded" past ±50% (no number says anything there); "-"
+ * when there is no interval (one trial, an import). */
+char *pm_fmt_figure_rel(const struct pm_figure *f)
+{
+	double r = pm_figure_rel(f);
+
+	if (isnan(r))
+		return pm_xstrdup("-");
+	if (r > PM_FIGURE_WIDE)
+		return pm_xstrdup("unbounded");
+	return pm_xasprintf("%.1f%%", 100 * r);
+}
+
+char *pm_figure_why_unbounded(const struct pm_figure *f)
+{
+	return pm_xasprintf("too few %s to bound it (%zu %s disagree by more than ±%.0f%%)",
+			    pm_figure_basis_name(f->basis), f->n, pm_figure_basis_name(f->basis),
+			    100 * PM_FIGURE_WIDE);
+}
+
+/* What the figure and its interval are, in one line, for the bases
+ * (1 << basis) the view shows. */
+char *pm_figure_legend(unsigned bases)
+{
+	static const char *const between[] = { "runs", "rounds", "trials (one round)" };
+	char list[96] = "";
+	size_t i, len = 0, k = 0;
+
+	for (i = 0; i < PM_ARRAY_SIZE(between); i++)
+		if (bases & (1u << i))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						k++ ? ", else " : "", between[i]);
+	return pm_xasprintf("figure: per run the geometric mean of the faster half of its "
+			    "rounds' medians%s; ±%.0f%%: interval %s%s",
+			    bases & (1u << PM_FIG_RUNS) ? ", over runs their geometric mean" : "",
+			    100 * PM_FIGURE_LEVEL, k ? "between " : "", k ? list : "none");
+}
+
+/* The figure of b at the level every view uses; false when it has none. */
+bool pm_render_figure(const struct pm_bench_result *b, struct pm_figure *f)
+{
+	if (b->status == PM_BENCH_OK && pm_bench_figure(b, PM_FIGURE_LEVEL, f) == 0)
+		return true;
+	memset(f, 0, sizeof(*f));
+	f->value = f->lo = f->hi = f->spread = NAN;
+	return false;
+}
+
+/* The CI target the run asked for, NAN when the file does not say. */
+static double ci_target_of(const struct pm_result *r)
+{
+	return jnumber(r->options, "ci_target");
+}
+
+/* Did b's interval stay wider than the run's target?  (What the view
+ * prints, not the runner's own test, so that the two agree.) */
+static bool missed_target(const struct pm_result *r, const struct pm_bench_result *b,
+			  const struct pm_figure *f)
+{
+	double t = ci_target_of(r), rel = pm_figure_rel(f);
+
+	if (b->status != PM_BENCH_OK || b->ntrials < 2 || isnan(rel))
+		return false;
+	return isnan(t) ? !b->converged : rel > t;
 }
 
 static void counter_cell(struct pm_table *t, size_t col,
@@ -409,89 +485,122 @@ static void unsupported_notes(const struct pm_result *r, struct notes *ns)
 	}
 }
 
-/* What did not run, did not converge or was perturbed: one note each,
- * naming every benchmark it concerns. */
-static void bench_notes(const struct pm_result *r, struct notes *ns)
+/* "a, b" + ", c" */
+static void list_add(char **l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void list_add(char **l, const char *fmt, ...)
 {
-	char *nc = NULL, *ncr = NULL, *slow = NULL;
-	size_t i, j, nnc = 0;
+	va_list ap;
+	char *v, *t;
+
+	va_start(ap, fmt);
+	v = pm_xvasprintf(fmt, ap);
+	va_end(ap);
+	t = pm_xasprintf("%s%s%s", *l ? *l : "", *l ? ", " : "", v);
+	free(*l);
+	free(v);
+	*l = t;
+}
+
+/* Benchmarks that did not run: one note per reason, naming them all. */
+static void not_run_notes(const struct pm_result *r, struct notes *ns)
+{
+	size_t i, j;
 
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
-		const struct pm_counted_pass *cp = &b->counters;
-		char *t;
+		const char *why = b->reason ? b->reason : "";
+		char *names = NULL;
 
-		if (b->status != PM_BENCH_OK) {
-			bool first = true;
-			char *names = pm_xstrdup(b->name);
-
-			/* the same reason for several benchmarks: one note */
-			for (j = 0; j < i; j++)
-				if (r->bench[j].status == b->status &&
-				    !strcmp(r->bench[j].reason ? r->bench[j].reason : "",
-					    b->reason ? b->reason : ""))
-					first = false;
-			if (!first) {
-				free(names);
-				continue;
-			}
-			for (j = i + 1; j < r->nbench; j++)
-				if (r->bench[j].status == b->status &&
-				    !strcmp(r->bench[j].reason ? r->bench[j].reason : "",
-					    b->reason ? b->reason : "")) {
-					t = pm_xasprintf("%s, %s", names, r->bench[j].name);
-					free(names);
-					names = t;
-				}
-			note_add(ns, pm_xasprintf("%s: %s: %s", names,
-						  b->status == PM_BENCH_UNSUPPORTED ?
-						  "not supported here" : "failed",
-						  b->reason ? b->reason : ""));
-			free(names);
+		if (b->status == PM_BENCH_OK)
 			continue;
-		}
-		if (b->workload && !b->converged && b->ntrials > 1 &&
-		    !isnan(pm_bench_rel_ci(b))) {
-			note_add(ns, pm_xasprintf("%s: not converged: CI ±%.1f%% after %zu runs (more "
-						  "runs, -r or --max-time, or an idle machine)",
-						  b->name, 100 * pm_bench_rel_ci(b), b->ntrials));
-		} else if (!b->converged && b->ntrials > 1 && !isnan(pm_bench_rel_ci(b))) {
-			/* why: the rounds (fresh processes) disagree, or the
-			 * trials of each are too noisy; said once per reason */
-			bool rounds = b->nrounds > 1 && pm_bench_rel_ci(b) >
-				      pm_summary_rel_halfwidth(&b->stats);
-			char **list = rounds ? &ncr : &nc;
-
-			t = pm_xasprintf("%s%s%s ±%.1f%% (%zu %s)", *list ? *list : "",
-					 *list ? ", " : "", b->name, 100 * pm_bench_rel_ci(b),
-					 rounds ? b->nrounds : b->ntrials,
-					 rounds ? "rounds" : "trials");
-			free(*list);
-			*list = t;
-			nnc++;
-		}
-		if (cp->done && cp->perturbation > 1.05) {
-			t = pm_xasprintf("%s%s%s %.0f%%%s", slow ? slow : "", slow ? ", " : "",
-					 b->name, 100 * (cp->perturbation - 1),
-					 cp->inherit ? " (children counted)" : "");
-			free(slow);
-			slow = t;
-		}
+		for (j = 0; j < i; j++)
+			if (r->bench[j].status == b->status &&
+			    !strcmp(r->bench[j].reason ? r->bench[j].reason : "", why))
+				break;
+		if (j < i)
+			continue;
+		for (j = i; j < r->nbench; j++)
+			if (r->bench[j].status == b->status &&
+			    !strcmp(r->bench[j].reason ? r->bench[j].reason : "", why))
+				list_add(&names, "%s", r->bench[j].name);
+		note_add(ns, pm_xasprintf("%s: %s: %s", names, b->status == PM_BENCH_UNSUPPORTED ?
+					  "not supported here" : "failed", why));
+		free(names);
 	}
-	if (nc)
-		note_add(ns, pm_xasprintf("not converged: the trials vary more than the CI target "
-					  "allows (more --max-time, --cpu pinning or an idle "
-					  "machine): %s", nc));
-	if (ncr)
-		note_add(ns, pm_xasprintf("not converged: the rounds, each a fresh process, "
-					  "disagree by more than the CI target (more --max-time and --max-rounds, "
-					  "or an idle machine): %s",
-					  ncr));
-	free(ncr);
+}
+
+/*
+ * The intervals that stayed wider than the run's target, and those too
+ * wide to print: one line each for the whole view, naming the
+ * benchmarks only when not all of them (a mark on every row tells
+ * nothing).
+ */
+static void target_notes(const struct pm_result *r, struct notes *ns)
+{
+	char *missed = NULL, *wide = NULL, *work = NULL, target[32] = "its CI target";
+	size_t i, nmissed = 0, nok = 0, rounds = 0;
+	struct pm_figure f;
+
+	if (ci_target_of(r) > 0)
+		snprintf(target, sizeof(target), "±%.4g%%", 100 * ci_target_of(r));
+	for (i = 0; i < r->nbench; i++) {
+		const struct pm_bench_result *b = &r->bench[i];
+
+		if (!pm_render_figure(b, &f))
+			continue;
+		nok++;
+		if (pm_figure_unbounded(&f))
+			list_add(&wide, "%s (%zu %s)", b->name, f.n, pm_figure_basis_name(f.basis));
+		if (!missed_target(r, b, &f))
+			continue;
+		if (b->workload && !pm_figure_unbounded(&f))
+			list_add(&work, "%s ±%.1f%% after %zu runs", b->name,
+				 100 * pm_figure_rel(&f), b->ntrials);
+		nmissed++;
+		rounds += f.basis != PM_FIG_TRIALS;
+		list_add(&missed, "%s", b->name);
+	}
+	if (wide)
+		note_add(ns, pm_xasprintf("unbounded = too few rounds or runs to bound the figure "
+					  "(its interval is wider than ±%.0f%%): %s",
+					  100 * PM_FIGURE_WIDE, wide));
+	if (work)
+		note_add(ns, pm_xasprintf("not converged: %s (more runs, -r or --max-time, or an "
+					  "idle machine)", work));
+	else if (nmissed)
+		note_add(ns, pm_xasprintf("%zu of %zu did not reach %s%s%s: %s (%s)", nmissed, nok,
+					  target, nmissed < nok ? ": " : "",
+					  nmissed < nok ? missed : "",
+					  rounds ? "the rounds, each a fresh process, disagree" :
+					  "the trials vary",
+					  rounds ? "more --max-time and --max-rounds, or an idle machine" :
+					  "more --max-time, --cpu pinning or an idle machine"));
+	free(missed);
+	free(wide);
+	free(work);
+}
+
+/* What did not run, did not reach its target or was perturbed: one note
+ * each, naming every benchmark it concerns. */
+static void bench_notes(const struct pm_result *r, struct notes *ns)
+{
+	char *slow = NULL;
+	size_t i;
+
+	not_run_notes(r, ns);
+	target_notes(r, ns);
+	for (i = 0; i < r->nbench; i++) {
+		const struct pm_counted_pass *cp = &r->bench[i].counters;
+
+		if (r->bench[i].status == PM_BENCH_OK && cp->done && cp->perturbation > 1.05)
+			list_add(&slow, "%s %.0f%%%s", r->bench[i].name,
+				 100 * (cp->perturbation - 1),
+				 cp->inherit ? " (children counted)" : "");
+	}
 	if (slow)
 		note_add(ns, pm_xasprintf("counting slowed the operation (the latency comes from the "
 					  "uncounted trials; the counts describe a slower run): %s", slow));
-	free(nc);
 	free(slow);
 }
 
@@ -527,6 +636,38 @@ static double harness_share(const json_t *h)
 		if (pm_hotspot_symbol_is_harness(x))
 			share += jnumber(x, "share");
 	return share;
+}
+
+/* A symbol's time per op: its share of the samples times the figure
+ * every view shows (the file stores it against the trials' median). */
+static double sym_cost(const struct pm_bench_result *b, const json_t *x)
+{
+	struct pm_figure f;
+
+	if (!b->workload && !b->measured && pm_render_figure(b, &f) &&
+	    !isnan(jnumber(x, "share")))
+		return jnumber(x, "share") * f.value;
+	return jnumber(x, "cost_ns_per_op");
+}
+
+/* Symbols and chains under this share of the samples are left out of the
+ * text views (show --percent-limit; perf report's default). */
+static double percent_limit = PM_HOTSPOT_LIMIT;
+
+void pm_render_set_percent_limit(double share)
+{
+	percent_limit = share;
+}
+
+/* Is share below the limit?  Said once for the view when it is. */
+static bool below_limit(double share, struct notes *ns)
+{
+	if (!(share < percent_limit))
+		return false;
+	note_add(ns, pm_xasprintf("hotspots: symbols and call chains below %.4g%% of the samples "
+				  "are left out (show --percent-limit 0 shows them)",
+				  100 * percent_limit));
+	return true;
 }
 
 /* The sampled profile of one benchmark: summary line, top symbols,
@@ -582,7 +723,8 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	t = pm_table_new();
 	pm_table_indent(t, md ? 0 : 4);
 	pm_table_add_col(t, "share", NULL, 0);
-	pm_table_add_col(t, "cost/op", "cost_ns_per_op", 0);
+	/* a workload's "op" is one run of the command */
+	pm_table_add_col(t, b->workload ? "cost/run" : "cost/op", "cost_ns_per_op", 0);
 	pm_table_add_col(t, "symbol", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "object", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "size", NULL, 0);
@@ -592,9 +734,11 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 
 		if (!all && pm_hotspot_symbol_is_harness(x))
 			continue;
+		if (below_limit(jnumber(x, "share"), ns))
+			continue;
 		if (max_rows && rows++ >= max_rows)
 			break;
-		pm_fmt_time(cost, sizeof(cost), jnumber(x, "cost_ns_per_op"));
+		pm_fmt_time(cost, sizeof(cost), sym_cost(b, x));
 		fmt_size(size, sizeof(size), jnumber(x, "size"));
 		pm_table_row(t, NULL);
 		pm_table_cellf(t, 0, "%.1f%%", 100 * jnumber(x, "share"));
@@ -625,6 +769,8 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	pm_table_min_width(chains, 0, 6);
 	rows = 0;
 	json_array_foreach(stacks, i, x) {
+		if (below_limit(jnumber(x, "samples") / samples, ns))
+			continue;
 		if (rows++ >= (max_rows ? 5 : 20))
 			break;
 		pm_table_row(chains, NULL);
@@ -681,8 +827,8 @@ void pm_render_hotspots(const struct pm_result *r, FILE *f,
 				pm_csv_field(f, json_string_value(json_object_get(x, "object")));
 				fprintf(f, ",%d,%.6g,", json_is_true(json_object_get(x, "kernel")),
 					jnumber(x, "share"));
-				if (!isnan(jnumber(x, "cost_ns_per_op")))
-					fprintf(f, "%.6g", jnumber(x, "cost_ns_per_op"));
+				if (!isnan(sym_cost(b, x)))
+					fprintf(f, "%.6g", sym_cost(b, x));
 				fprintf(f, ",%lld,", (long long)json_integer_value(json_object_get(x, "samples")));
 				if (jnumber(x, "size") > 0)
 					fprintf(f, "%.0f", jnumber(x, "size"));
@@ -747,15 +893,16 @@ struct summary_cols {
 	size_t nhw;
 	bool have_hw[MAX_HW_COLS], split_hw[MAX_HW_COLS];
 	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot, have_sys;
-	bool any_star, any_ns, any_nc, any_k;
+	bool any_ns, any_nc, any_k;
+	unsigned bases;		/* 1 << basis of the figures shown */
 	size_t col_sys, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
-	size_t col_hot, col_star;
+	size_t col_hot;
 	bool all_frames;
 };
 
 /* Only the columns some benchmark has a figure for. */
 static void summary_columns(const struct pm_result *r, struct pm_table *t,
-			    enum pm_table_format fmt, struct summary_cols *c)
+			    struct summary_cols *c)
 {
 	size_t i, j;
 
@@ -776,7 +923,12 @@ static void summary_columns(const struct pm_result *r, struct pm_table *t,
 	}
 	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "time/op", NULL, 0);
-	pm_table_add_col(t, "±95%", NULL, 0);
+	{
+		char *h = pm_xasprintf("±%.0f%%", 100 * PM_FIGURE_LEVEL);
+
+		pm_table_add_col(t, h, NULL, 0);
+		free(h);
+	}
 	pm_table_add_col(t, "trials", NULL, 0);
 	if (c->have_sys)
 		c->col_sys = pm_table_add_col(t, "sys%", NULL, 0);
@@ -792,9 +944,6 @@ static void summary_columns(const struct pm_result *r, struct pm_table *t,
 	}
 	if (c->have_hot)
 		c->col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
-	/* markdown has no blank heads: the mark goes after the figure */
-	c->col_star = fmt == PM_TABLE_MARKDOWN ? 1 :
-		      pm_table_add_col(t, "", NULL, PM_COL_LEFT);
 }
 
 /* The counter columns of one benchmark's row. */
@@ -833,19 +982,22 @@ static void summary_row(struct pm_table *t, const struct pm_bench_result *b,
 {
 	const struct pm_counted_pass *cp = &b->counters;
 	double ru = cp->ru_user_ns + cp->ru_sys_ns;
+	struct pm_figure fig;
 	char *s;
 
 	pm_table_row(t, b->name);
 	pm_table_cell(t, 0, b->name, NULL);
-	if (b->status != PM_BENCH_OK) {
-		pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" : "failed", NULL);
+	if (!pm_render_figure(b, &fig)) {
+		pm_table_cell(t, 1, b->status == PM_BENCH_UNSUPPORTED ? "n/s" :
+			      b->status == PM_BENCH_FAILED ? "failed" : "-", NULL);
 		c->any_ns = c->any_ns || b->status == PM_BENCH_UNSUPPORTED;
 		return;
 	}
-	s = pm_fmt_bench_value(b, b->stats.median);
+	c->bases |= 1u << fig.basis;
+	s = pm_fmt_bench_value(b, fig.value);
 	pm_table_cell(t, 1, s, NULL);
 	free(s);
-	s = fmt_rel_ci(b);
+	s = pm_fmt_figure_rel(&fig);
 	pm_table_cell(t, 2, s, NULL);
 	free(s);
 	pm_table_cellf(t, 3, "%zu", b->ntrials);
@@ -863,16 +1015,6 @@ static void summary_row(struct pm_table *t, const struct pm_bench_result *b,
 		if (*top)
 			pm_table_cellf(t, c->col_hot, "%s %.0f%%", top, 100 * share);
 	}
-	if (!b->converged && b->ntrials > 1) {
-		if (c->col_star == 1) {
-			s = pm_fmt_bench_value(b, b->stats.median);
-			pm_table_cellf(t, 1, "%s*", s);
-			free(s);
-		} else {
-			pm_table_cell(t, c->col_star, "*", NULL);
-		}
-		c->any_star = true;
-	}
 }
 
 static void render_table(const struct pm_result *r, FILE *f,
@@ -881,27 +1023,33 @@ static void render_table(const struct pm_result *r, FILE *f,
 {
 	struct summary_cols c = { .all_frames = flags & PM_RENDER_ALL_FRAMES };
 	struct pm_table *t = pm_table_new();
-	char *legend;
+	char *legend, *fig;
 	size_t i;
 
-	summary_columns(r, t, fmt, &c);
+	summary_columns(r, t, &c);
 	for (i = 0; i < r->nbench; i++)
 		summary_row(t, &r->bench[i], &c);
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
 	/* the legend explains the columns shown, nothing else */
-	legend = pm_xasprintf("per operation%s%s%s%s%s%s",
+	legend = pm_xasprintf("per operation%s%s%s%s%s",
 			      c.have_sys ? "; sys% from getrusage" : "",
 			      c.any_k ? "; k% = kernel share of the event" : "",
 			      c.have_hot ? "; top symbol: most sampled, share of samples" : "",
 			      c.any_ns ? "; n/s = not supported" : "",
-			      c.any_nc ? "; n/c = not counted" : "",
-			      c.any_star ? "; * = CI target not reached" : "");
+			      c.any_nc ? "; n/c = not counted" : "");
+	fig = pm_figure_legend(c.bases);
 	if (fmt == PM_TABLE_MARKDOWN)
-		fprintf(f, "\n(%s)\n", legend);
+		fprintf(f, "\n(%s)  \n(", legend);
 	else
-		fprintf(f, "(%s)\n", legend);
+		fprintf(f, "(%s)\n(", legend);
+	if (fmt == PM_TABLE_MARKDOWN)
+		pm_md_escape(f, fig);
+	else
+		fputs(fig, f);
+	fputs(")\n", f);
 	free(legend);
+	free(fig);
 	bench_notes(r, ns);
 	unsupported_notes(r, ns);
 }
@@ -1100,12 +1248,53 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 	}
 }
 
-static void render_detail(const struct pm_bench_result *b, FILE *f,
-			  enum pm_table_format fmt, unsigned flags,
+/* The figure line of a benchmark's block: the figure, its interval,
+ * what it is between, and whether it reached the run's target. */
+static void detail_figure(struct kv_list *k, const struct pm_result *r,
+			  const struct pm_bench_result *b)
+{
+	bool rate = pm_bench_higher_is_better(b);
+	const char *key = rate ? "rate" : "time/op";
+	char *v, *lo, *hi, *how, target[48] = "";
+	struct pm_figure f;
+
+	if (!pm_render_figure(b, &f)) {
+		kv(k, key, "- (no time per operation)");
+		return;
+	}
+	v = pm_fmt_bench_value(b, f.value);
+	how = pm_xasprintf("%zu trial%s in %zu round%s x %llu iterations", b->ntrials,
+			   b->ntrials == 1 ? "" : "s", b->nrounds, b->nrounds == 1 ? "" : "s",
+			   (unsigned long long)b->iterations);
+	if (missed_target(r, b, &f))
+		snprintf(target, sizeof(target), "; did not reach ±%.4g%%", 100 * ci_target_of(r));
+	if (isnan(pm_figure_rel(&f))) {
+		kv(k, key, "%s  (no interval; %s)", v, how);
+	} else if (pm_figure_unbounded(&f)) {
+		char *why = pm_figure_why_unbounded(&f);
+
+		kv(k, key, "%s  (unbounded: %s; %s)", v, why, how);
+		free(why);
+	} else {
+		/* a rate is higher where the time is lower */
+		lo = pm_fmt_bench_value(b, rate ? f.hi : f.lo);
+		hi = pm_fmt_bench_value(b, rate ? f.lo : f.hi);
+		kv(k, key, "%s  ±%.1f%%  (%.0f%% interval %s .. %s between %zu %s; %s%s)", v,
+		   100 * pm_figure_rel(&f), 100 * f.level, lo, hi, f.n,
+		   pm_figure_basis_name(f.basis), how, target);
+		free(lo);
+		free(hi);
+	}
+	free(v);
+	free(how);
+}
+
+static void render_detail(const struct pm_result *r, const struct pm_bench_result *b,
+			  FILE *f, enum pm_table_format fmt, unsigned flags,
 			  struct notes *ns, struct notes *said)
 {
 	bool md = fmt == PM_TABLE_MARKDOWN;
-	char t0[32], t1[32], t2[32];
+	char t0[32];
 	struct kv_list k;
 
 	bench_title(b, f, md);
@@ -1118,9 +1307,6 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 		render_hotspots(b, f, fmt, flags, 10, ns);
 		return;
 	}
-	pm_fmt_time(t0, sizeof(t0), b->stats.median);
-	pm_fmt_time(t1, sizeof(t1), b->stats.ci_low);
-	pm_fmt_time(t2, sizeof(t2), b->stats.ci_high);
 	kv_begin(&k, f, md);
 	if (b->measured) {
 		char *v = pm_fmt_bench_value(b, b->stats.median);
@@ -1132,21 +1318,7 @@ static void render_detail(const struct pm_bench_result *b, FILE *f,
 		kv_end(&k);
 		return;
 	}
-	if (pm_bench_higher_is_better(b)) {
-		char *v = pm_fmt_bench_value(b, b->stats.median);
-
-		kv(&k, "rate", "%s", v);
-		free(v);
-	}
-	if (isnan(pm_bench_rel_ci(b)))
-		kv(&k, "time/op", "%s  (%zu trial%s, no interval)", t0, b->ntrials,
-		   b->ntrials == 1 ? "" : "s");
-	else
-		kv(&k, "time/op", "%s  ±%.1f%%  (%.0f%% CI %s .. %s; median of %zu trials in %zu round%s x %llu iterations%s)",
-		   t0, 100 * pm_bench_rel_ci(b), 100 * b->stats.ci_level, t1, t2,
-		   b->ntrials, b->nrounds, b->nrounds == 1 ? "" : "s",
-		   (unsigned long long)b->iterations,
-		   b->converged ? "" : "; CI target not reached");
+	detail_figure(&k, r, b);
 	if (b->placement)
 		kv(&k, "placement", "%s (main process on CPU %d)", b->placement, b->cpu);
 	else if (b->cpu >= 0)
@@ -1181,12 +1353,19 @@ void pm_render(const struct pm_result *r, FILE *f, enum pm_table_format fmt,
 	}
 	if (r->nbench == 1 || (flags & PM_RENDER_DETAIL)) {
 		struct notes said = { 0 };
+		unsigned bases = 0;
+		struct pm_figure fig;
 
 		for (i = 0; i < r->nbench; i++) {
 			if (i)
 				fputc('\n', f);
-			render_detail(&r->bench[i], f, fmt, flags, &ns, &said);
+			render_detail(r, &r->bench[i], f, fmt, flags, &ns, &said);
+			if (!r->bench[i].workload && !r->bench[i].measured &&
+			    pm_render_figure(&r->bench[i], &fig))
+				bases |= 1u << fig.basis;
 		}
+		if (bases)
+			note_add(&ns, pm_figure_legend(bases));
 		for (i = 0; i < said.n; i++)
 			free(said.v[i]);
 		free(said.v);
@@ -1210,8 +1389,8 @@ static void csv_num(FILE *f, double v)
 
 void pm_render_csv_header(FILE *f)
 {
-	fprintf(f, "benchmark,status,unit,median_ns,ci_low_ns,ci_high_ns,trials,value,"
-		   "event,event_status,per_op,user_per_op,kernel_per_op,running,run\n");
+	fprintf(f, "benchmark,status,unit,figure_ns,low_ns,high_ns,trials,value,"
+		   "event,event_status,per_op,user_per_op,kernel_per_op,running,level,basis,run\n");
 }
 
 /* One row per benchmark and event; long format is easy to pivot.  The
@@ -1224,6 +1403,8 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 		size_t n = b->counters.n ? b->counters.n : 1;
+		struct pm_figure fig;
+		bool have = pm_render_figure(b, &fig);
 
 		for (j = 0; j < n; j++) {
 			const struct pm_counter_value *v =
@@ -1234,11 +1415,11 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 			pm_csv_field(f, b->name);
 			fprintf(f, ",%s,", bst[b->status]);
 			pm_csv_field(f, b->unit);
-			csv_num(f, b->stats.median);
-			csv_num(f, b->stats.ci_low);
-			csv_num(f, b->stats.ci_high);
+			csv_num(f, fig.value);
+			csv_num(f, fig.lo);
+			csv_num(f, fig.hi);
 			fprintf(f, ",%zu", b->ntrials);
-			csv_num(f, pm_bench_result_value(b, b->stats.median));
+			csv_num(f, have ? pm_bench_result_value(b, fig.value) : NAN);
 			fputc(',', f);
 			if (v) {
 				pm_csv_field(f, v->name);
@@ -1250,7 +1431,8 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 			} else {
 				fputs(",,,,,", f);
 			}
-			fputc(',', f);
+			csv_num(f, have && !isnan(fig.lo) ? fig.level : NAN);
+			fprintf(f, ",%s,", have ? pm_figure_basis_name(fig.basis) : "");
 			pm_csv_field(f, run);
 			fputc('\n', f);
 		}
@@ -1297,20 +1479,68 @@ static const char **all_bench_names(const struct pm_result *const *r, size_t n,
 	return v;
 }
 
+/* The figure of bench in r as a value in its unit, NAN without one. */
+static double compare_value(const struct pm_result *r, const char *bench,
+			    struct pm_figure *fig)
+{
+	const struct pm_bench_result *b = pm_result_find(r, bench);
+
+	if (!b || !b->ntrials || !pm_render_figure(b, fig))
+		return NAN;
+	return pm_bench_result_value(b, fig->value);
+}
+
+/* One result's cells of a row: figure, interval (and the ratio). */
+static size_t compare_cells(struct pm_table *t, size_t col, const struct pm_result *r,
+			    const char *bench, double v0, bool ratio)
+{
+	const struct pm_bench_result *b = pm_result_find(r, bench);
+	struct pm_figure fig;
+	double v = compare_value(r, bench, &fig);
+	char *s;
+
+	if (isnan(v)) {
+		pm_table_cell(t, col, !b ? "-" : b->status == PM_BENCH_UNSUPPORTED ? "n/s" :
+			      b->status == PM_BENCH_FAILED ? "failed" : "-", "");
+		return col + (ratio ? 3 : 2);
+	}
+	s = pm_fmt_bench_value(b, fig.value);
+	pm_table_cell_num(t, col++, s, v);
+	free(s);
+	s = pm_fmt_figure_rel(&fig);
+	if (isnan(pm_figure_rel(&fig)) || pm_figure_unbounded(&fig))
+		pm_table_cell(t, col++, s, "");
+	else
+		pm_table_cell_num(t, col++, s, 100 * pm_figure_rel(&fig));
+	free(s);
+	if (ratio) {
+		if (v0 > 0 && v > 0) {
+			s = pm_xasprintf("%.2f", v / v0);
+			pm_table_cell_num(t, col, s, v / v0);
+			free(s);
+		} else {
+			pm_table_cell(t, col, "-", "");
+		}
+		col++;
+	}
+	return col;
+}
+
 struct pm_table *pm_compare_table(const struct pm_result *const *r,
 				  const char *const *names, size_t n)
 {
 	struct pm_table *t = pm_table_new();
 	size_t nb, i, k, col;
 	const char **benches = all_bench_names(r, n, &nb);
+	char *pm = pm_xasprintf("±%.0f%%", 100 * PM_FIGURE_LEVEL);
 
 	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "unit", NULL, PM_COL_LEFT | PM_COL_CSV_ONLY);
 	for (k = 0; k < n; k++) {
-		char *h = pm_xasprintf("%s ±95%%", names[k]);
+		char *h = pm_xasprintf("%s %s", names[k], pm);
 
 		pm_table_add_col(t, names[k], NULL, 0);
-		pm_table_add_col(t, "±95%", h, 0);
+		pm_table_add_col(t, pm, h, 0);
 		free(h);
 		if (k) {
 			h = pm_xasprintf("%s/%s", names[k], names[0]);
@@ -1319,59 +1549,25 @@ struct pm_table *pm_compare_table(const struct pm_result *const *r,
 		}
 	}
 	for (i = 0; i < nb; i++) {
-		const struct pm_bench_result *base = pm_result_find(r[0], benches[i]);
-		double v0 = base && base->status == PM_BENCH_OK ?
-			pm_bench_result_value(base, base->stats.median) : NAN;
-		const char *unit = NULL;
+		struct pm_figure fig;
+		double v0 = compare_value(r[0], benches[i], &fig);
 
 		pm_table_row(t, benches[i]);
 		pm_table_cell(t, 0, benches[i], NULL);
-		for (k = 0, col = 2; k < n; k++) {
+		/* the unit of the first result that has the benchmark */
+		for (k = 0; k < n; k++) {
 			const struct pm_bench_result *b = pm_result_find(r[k], benches[i]);
-			double v;
-			char *s;
 
-			/* the unit of the first result that has the benchmark */
-			if (b && b->unit && !unit) {
-				unit = b->unit;
-				pm_table_cell(t, 1, unit, NULL);
-			}
-			if (!b || b->status != PM_BENCH_OK || b->ntrials == 0) {
-				pm_table_cell(t, col, !b ? "-" : b->status == PM_BENCH_UNSUPPORTED ?
-					      "n/s" : b->status == PM_BENCH_FAILED ? "failed" : "-", "");
-				col += k ? 3 : 2;
-				continue;
-			}
-			v = pm_bench_result_value(b, b->stats.median);
-			s = pm_fmt_bench_value(b, b->stats.median);
-			if (!b->converged && b->ntrials > 1) {
-				char *t2 = pm_xasprintf("%s*", s);
-
-				free(s);
-				s = t2;
-			}
-			pm_table_cell_num(t, col++, s, v);
-			free(s);
-			if (isnan(pm_bench_rel_ci(b)))
-				pm_table_cell(t, col++, "-", "");
-			else {
-				s = pm_xasprintf("%.1f%%", 100 * pm_bench_rel_ci(b));
-				pm_table_cell_num(t, col++, s, 100 * pm_bench_rel_ci(b));
-				free(s);
-			}
-			if (k) {
-				if (v0 > 0 && v > 0) {
-					s = pm_xasprintf("%.2f", v / v0);
-					pm_table_cell_num(t, col, s, v / v0);
-					free(s);
-				} else {
-					pm_table_cell(t, col, "-", "");
-				}
-				col++;
+			if (b && b->unit) {
+				pm_table_cell(t, 1, b->unit, NULL);
+				break;
 			}
 		}
+		for (k = 0, col = 2; k < n; k++)
+			col = compare_cells(t, col, r[k], benches[i], v0, k > 0);
 	}
 	free(benches);
+	free(pm);
 	return t;
 }
 
@@ -1380,8 +1576,10 @@ void pm_render_compare(const struct pm_result *const *r,
 		       enum pm_table_format fmt)
 {
 	struct pm_table *t = pm_compare_table(r, names, n);
-	bool md = fmt == PM_TABLE_MARKDOWN, star = false, rate = false;
+	bool md = fmt == PM_TABLE_MARKDOWN, rate = false;
 	struct notes ns = { 0 };
+	unsigned bases = 0;
+	char *legend;
 	size_t k, i;
 
 	if (fmt == PM_TABLE_CSV) {
@@ -1408,8 +1606,10 @@ void pm_render_compare(const struct pm_result *const *r,
 		free(m);
 		for (i = 0; i < r[k]->nbench; i++) {
 			const struct pm_bench_result *b = &r[k]->bench[i];
+			struct pm_figure fig;
 
-			star = star || (b->status == PM_BENCH_OK && !b->converged && b->ntrials > 1);
+			if (pm_render_figure(b, &fig))
+				bases |= 1u << fig.basis;
 			rate = rate || pm_bench_higher_is_better(b);
 		}
 		if (r[k]->source && !strncmp(r[k]->source, "import:", 7))
@@ -1419,8 +1619,15 @@ void pm_render_compare(const struct pm_result *const *r,
 	fputc('\n', f);
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
-	fprintf(f, "%s(per operation; ratio = the figure over %s's%s%s)\n", md ? "\n" : "",
-		names[0], rate ? "; a rate (MB/s, ops/s) is better higher, a time lower" : "",
-		star ? "; * = CI target not reached" : "");
+	fprintf(f, "%s(per operation; ratio = the figure over %s's%s)\n", md ? "\n" : "",
+		names[0], rate ? "; a rate (MB/s, ops/s) is better higher, a time lower" : "");
+	legend = pm_figure_legend(bases);
+	fputs(md ? "(" : "(", f);
+	if (md)
+		pm_md_escape(f, legend);
+	else
+		fputs(legend, f);
+	fputs(")\n", f);
+	free(legend);
 	notes_print(&ns, f, fmt);
 }

@@ -31,6 +31,11 @@ static inline void pm_render_text(const struct pm_result *r, FILE *f,
 void pm_render_hotspots(const struct pm_result *r, FILE *f,
 			enum pm_table_format fmt, unsigned flags);
 void pm_render_hotspots_csv_header(FILE *f);
+/* The share of the samples under which the text views leave a symbol
+ * or call chain out (default PM_HOTSPOT_LIMIT, 0.5% as perf report);
+ * csv keeps every one. */
+#define PM_HOTSPOT_LIMIT 0.005
+void pm_render_set_percent_limit(double share);
 void pm_render_csv_header(FILE *f);
 /* Rows only: print pm_render_csv_header() once before. */
 void pm_render_csv(const struct pm_result *r, FILE *f);
@@ -63,8 +68,25 @@ void pm_render_compare(const struct pm_result *const *r,
 		       enum pm_table_format fmt);
 
 /* The relative half-width of a benchmark's interval (rounds or trials),
- * NAN when there is none. */
+ * NAN when there is none: the runner's convergence test, not a figure to
+ * show (views show pm_render_figure's). */
 double pm_bench_rel_ci(const struct pm_bench_result *b);
+
+/*
+ * The figure every view shows (pm_bench_figure at PM_FIGURE_LEVEL);
+ * false, f all NAN, when b has none.  Its interval as a relative
+ * half-width (NAN none); past PM_FIGURE_WIDE it is "unbounded", never a
+ * number: pm_figure_why_unbounded says why.  pm_figure_legend: the line
+ * that names the estimator and the interval, for the bases
+ * (1 << enum pm_figure_basis) shown.
+ */
+#define PM_FIGURE_WIDE 0.5
+bool pm_render_figure(const struct pm_bench_result *b, struct pm_figure *f);
+double pm_figure_rel(const struct pm_figure *f);
+bool pm_figure_unbounded(const struct pm_figure *f);
+char *pm_fmt_figure_rel(const struct pm_figure *f);
+char *pm_figure_why_unbounded(const struct pm_figure *f);
+char *pm_figure_legend(unsigned bases);
 /* A figure in the benchmark's own terms: "1.21 us", "5120.3 MB/s". */
 char *pm_fmt_bench_value(const struct pm_bench_result *b, double ns);
 

@@ -290,6 +290,21 @@ static json_t *stats_to_json(const struct pm_bench_result *b)
 		"converged", b->converged);
 }
 
+/*
+ * The figure every view shows (results/figure.c), for tools that read
+ * the file; derived from the trials and rounds, so the reader ignores it.
+ */
+json_t *pm_bench_figure_json(const struct pm_bench_result *b)
+{
+	struct pm_figure f;
+
+	if (b->status != PM_BENCH_OK || b->measured || pm_bench_figure(b, PM_FIGURE_LEVEL, &f))
+		return NULL;
+	return json_pack("{s:o,s:o,s:o,s:f,s:s,s:I}", "value_ns", jnum(f.value),
+			 "low_ns", jnum(f.lo), "high_ns", jnum(f.hi), "level", f.level,
+			 "basis", pm_figure_basis_name(f.basis), "n", (json_int_t)f.n);
+}
+
 static json_t *rounds_to_json(const struct pm_bench_result *b)
 {
 	json_t *a = json_array();
@@ -322,7 +337,7 @@ static json_t *exercises_to_json(unsigned mask)
 
 static json_t *bench_to_json(const struct pm_bench_result *b)
 {
-	json_t *o = json_object(), *trials = json_array();
+	json_t *o = json_object(), *trials = json_array(), *fig;
 	size_t i;
 
 	json_object_set_new(o, "name", json_string(b->name));
@@ -350,6 +365,8 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 	if (b->nrounds)
 		json_object_set_new(o, "rounds", rounds_to_json(b));
 	json_object_set_new(o, "stats", stats_to_json(b));
+	if ((fig = pm_bench_figure_json(b)))
+		json_object_set_new(o, "figure", fig);
 	json_object_set_new(o, "elapsed_s", jnum(b->elapsed_s));
 	json_object_set_new(o, "reference_ns", jnum(b->reference_ns));
 	json_object_set_new(o, "busy", jnum(b->busy));

@@ -173,6 +173,11 @@ struct pm_figure {
 	enum pm_figure_basis basis;
 };
 int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_figure *f);
+/* The level of every interval shown or written: one throughout. */
+#define PM_FIGURE_LEVEL 0.95
+/* {"value_ns", "low_ns", "high_ns", "level", "basis", "n"}, as written in
+ * a result file; NULL for a benchmark without one (or a measured one). */
+json_t *pm_bench_figure_json(const struct pm_bench_result *b);
 const char *pm_figure_basis_name(enum pm_figure_basis b);
 
 /*

@@ -60,14 +60,24 @@ static double min_of(const double *v, size_t n)
 	return m;
 }
 
-/* "±2.1%", or nothing for one run. */
+/* "±2.1%", nothing for one run, "unbounded" past ±50% (no number says
+ * anything there, and a mean's interval would run below zero). */
 static void fmt_pm(char *buf, size_t len, double mean, double half)
 {
 	if (isnan(half) || !(mean > 0))
 		snprintf(buf, len, "%s", "");
+	else if (half / mean > PM_FIGURE_WIDE)
+		snprintf(buf, len, "unbounded");
 	else
 		snprintf(buf, len, "±%.1f%%", 100 * half / mean);
 }
+
+/*
+ * getrusage's times are tick-based on most kernels: a mean below 10 ms
+ * (a tick at 100 Hz) is a count of a few ticks, its interval a count of
+ * which runs caught one.  Shown, but without an interval.
+ */
+#define RUSAGE_RESOLUTION_NS 1e7
 
 /* The figures' table: a label, a figure right-aligned, a note. */
 static struct pm_table *figures_table(size_t indent, size_t label, size_t figure)
@@ -103,7 +113,17 @@ static void time_line(struct pm_table *t, const char *what, const double *v, siz
 	fmt_pm(pmtext, sizeof(pmtext), mean, half);
 	figure_row(t, what, m);
 	sep = *pmtext ? "  " : "";
-	if (detail && !isnan(half)) {
+	if (!detail && mean < RUSAGE_RESOLUTION_NS) {
+		pm_table_cell(t, 2, "(getrusage, tick-based: below its resolution, no interval)",
+			      NULL);
+		return;
+	}
+	if (detail && !isnan(half) && half / mean > PM_FIGURE_WIDE) {
+		pm_fmt_time(a, sizeof(a), min_of(v, n));
+		pm_fmt_time(b, sizeof(b), max_of(v, n));
+		pm_table_cellf(t, 2, "(unbounded: too few runs to bound it, %zu runs; mean of "
+			       "%zu runs, min %s, max %s)", n, n, a, b);
+	} else if (detail && !isnan(half)) {
 		pm_fmt_time(lo, sizeof(lo), mean - half);
 		pm_fmt_time(hi, sizeof(hi), mean + half);
 		pm_fmt_time(a, sizeof(a), min_of(v, n));
@@ -126,12 +146,6 @@ static void counter_row(struct pm_table *t, const struct pm_counter_value *c,
 	double mean, half;
 	size_t n;
 
-	if (c->status != PM_CV_OK) {
-		figure_row(t, c->name, c->status == PM_CV_NOT_SUPPORTED ?
-			   "<not supported>" : "<not counted>");
-		pm_table_cell(t, 2, c->reason ? c->reason : "", NULL);
-		return;
-	}
 	n = run_values(runs, "counters", c->name, v);
 	pm_mean_ci(v, n, LEVEL, &mean, &half);
 	if (!n)
@@ -164,6 +178,33 @@ static void counter_row(struct pm_table *t, const struct pm_counter_value *c,
 	free(note);
 }
 
+/* The events not counted: those with one reason on one line. */
+static void not_counted_lines(const struct pm_counted_pass *cp, FILE *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < cp->n; i++) {
+		const struct pm_counter_value *c = &cp->v[i];
+		const char *why = c->reason ? c->reason : "";
+
+		if (c->status == PM_CV_OK)
+			continue;
+		for (j = 0; j < i; j++)
+			if (cp->v[j].status == c->status &&
+			    !strcmp(cp->v[j].reason ? cp->v[j].reason : "", why))
+				break;
+		if (j < i)
+			continue;
+		fprintf(f, "    %s", c->name);
+		for (j = i + 1; j < cp->n; j++)
+			if (cp->v[j].status == c->status &&
+			    !strcmp(cp->v[j].reason ? cp->v[j].reason : "", why))
+				fprintf(f, ", %s", cp->v[j].name);
+		fprintf(f, ": %s %s\n", c->status == PM_CV_NOT_SUPPORTED ? "<not supported>" :
+			"<not counted>", why);
+	}
+}
+
 static void counter_lines(const struct pm_bench_result *b, const json_t *runs,
 			  size_t nruns, FILE *f)
 {
@@ -178,10 +219,12 @@ static void counter_lines(const struct pm_bench_result *b, const json_t *runs,
 	else
 		fprintf(f, "  counters:\n");
 	for (i = 0; i < cp->n; i++)
-		counter_row(t, &cp->v[i], runs, v);
+		if (cp->v[i].status == PM_CV_OK)
+			counter_row(t, &cp->v[i], runs, v);
 	pm_table_print(t, f, PM_TABLE_TEXT);
 	pm_table_free(t);
 	free(v);
+	not_counted_lines(cp, f);
 }
 
 /* "3 runs" and where they ran. */

@@ -300,6 +300,21 @@ static void print_memory(const json_t *si, FILE *f)
 	row(f, si, "thp shmem", PM_FP_THP_SHMEM_ENABLED);
 }
 
+/* The CPUID vendor signature is 12 bytes: bhyve's is "bhyve bhyve ",
+ * one name said twice; say it once. */
+static void vendor_row(FILE *f, const char *v)
+{
+	char *s = pm_xstrdup(v);
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+	if (n % 2 && s[n / 2] == ' ' && !strncmp(s, s + n / 2 + 1, n / 2))
+		s[n / 2] = '\0';
+	row_text(f, "hypervisor", *s ? s : "(empty)");
+	free(s);
+}
+
 static void print_host(const json_t *si, FILE *f)
 {
 	const json_t *present = pm_sysinfo_at(si, PM_FP_HYPERVISOR_PRESENT);
@@ -308,6 +323,8 @@ static void print_host(const json_t *si, FILE *f)
 	row(f, si, "hostname", PM_FP_HOSTNAME);
 	if (json_is_false(present))
 		row_text(f, "hypervisor", "none");
+	else if (str_at(si, PM_FP_HYPERVISOR_VENDOR))
+		vendor_row(f, str_at(si, PM_FP_HYPERVISOR_VENDOR));
 	else
 		row(f, si, "hypervisor", PM_FP_HYPERVISOR_VENDOR);
 	row(f, si, "dmi vendor", PM_FP_HYPERVISOR_DMI_VENDOR);

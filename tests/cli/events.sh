@@ -13,7 +13,10 @@ if have_hw_pmu; then
 	expect_out '^cycles +ok: '
 else
 	# No PMU (this VM): said so, with the reason, never a number.
-	expect_out '^cycles +<not supported> no hardware PMU on this machine \(perf_event_open: ENOENT\)'
+	expect_out '^cycles +<not supported>$'
+	# the reason once, for every event it stops
+	expect_out '^not supported here: cycles, instructions, .*: no hardware PMU on this machine \(perf_event_open: ENOENT\)'
+	[ "$(grep -c 'no hardware PMU' "$T/out")" -eq 1 ] || fail "the reason is said more than once"
 	expect_out 'perf::cycles +hardware config=0 +opens: no \(ENOENT\)'
 fi
 # generic events always encode; the chosen candidate is marked

@@ -20,6 +20,16 @@ expect_out 'top symbol'
 pm show --hotspots "$T/r.json"
 expect_status 0
 cp "$T/out" "$T/hot"
+# --percent-limit: no row under the limit; 0 keeps every one
+pm show --hotspots --percent-limit 5 "$T/r.json"
+expect_status 0
+awk '/^    +[0-9.]+%  / { v = $1; sub(/%/, "", v); if (v + 0 < 5) bad = 1 } END { exit bad }' "$T/out" ||
+	fail "--percent-limit 5: a row under 5%"
+cut5=$(wc -l < "$T/out")
+pm show --hotspots --percent-limit 0 "$T/r.json"
+expect_status 0
+expect_no_out 'left out \(show --percent-limit 0'
+[ "$(wc -l < "$T/out")" -ge "$cut5" ] || fail "--percent-limit 0 shows fewer rows than 5"
 pm show --format folded --all-frames "$T/r.json"
 expect_status 0
 cp "$T/out" "$T/folded"

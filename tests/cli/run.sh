@@ -6,7 +6,9 @@
 pm --events cycles,icache fork --max-time 1 -o "$T/fork.json"
 expect_status 0 "pmbench --events cycles,icache fork"
 expect_out '^fork: fork\+exit\+wait'
-expect_out '^  time/op +[0-9.]+ (us|ms)  ±[0-9.]+%  \([0-9]+% CI [0-9.]+ (us|ms) \.\. [0-9.]+ (us|ms); median of [0-9]+ trials'
+# the figure, its interval between rounds (or too wide to be one)
+expect_out '^  time/op +[0-9.]+ (ns|us|ms)  (±[0-9.]+%  \(95% interval [0-9.]+ (ns|us|ms) \.\. [0-9.]+ (ns|us|ms) between [0-9]+ (rounds|trials)|\(unbounded: too few rounds to bound it).*; [0-9]+ trials in [0-9]+ rounds? x '
+expect_out '^  figure: per run the geometric mean of the faster half of its rounds. medians; ±95%: interval between'
 if have_hw_pmu; then
 	expect_out '^    cycles +[0-9.]+[KMG]? +user '
 else

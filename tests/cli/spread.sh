@@ -61,9 +61,11 @@ expect_one_line_error
 S="$TEST_DATA/explain/suite"
 pm explain --spread-from none "$S/old.json" "$S/new.json"
 expect_status 0 "explain, the whole run slower"
-expect_out '^The machine moved the run: 7 of the 8 benchmarks ran slower \(median move \+2[0-9]\.[0-9]%\)'
+expect_out '^The machine moved the run: 7 of the 8 benchmarks ran slower by more than 3% \(median of all \+2[0-9]\.[0-9]%\)'
 expect_no_out '^[a-z-]+  (REGRESSION|IMPROVEMENT)' "a run slower throughout"
-expect_out 'fork: .*held back: 7 of the 8 benchmarks compared ran slower'
+expect_out '^No verdict of change: 1 within the noise floor \(±3%\), 7 undecided \(held back: the machine moved the run\); largest moves: fork \+30\.1%'
+pm explain --all --spread-from none "$S/old.json" "$S/new.json"
+expect_out '^    1\. \[medium 0\.[0-9]+\] noise or contention: .*held back: 7 of the 8 benchmarks compared ran slower'
 pm explain --format json --spread-from none "$S/old.json" "$S/new.json"
 expect_out '"held_back": true'
 pm explain --spread-from none "$S/old.json" "$S/new-cmdline.json"

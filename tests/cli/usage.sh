@@ -2,9 +2,10 @@
 # Top-level usage, dispatch, and -h agreeing with each man page SYNOPSIS.
 . "$TEST_LIB"
 
+# as git: the usage on stdout, status 1
 pm
-expect_status 2 "pmbench with no arguments"
-expect_err '^usage: pmbench'
+expect_status 1 "pmbench with no arguments"
+expect_out '^usage: pmbench'
 
 pm -h
 expect_status 0 "pmbench -h"
@@ -19,6 +20,26 @@ pm frobnicate
 expect_status 2 "unknown command"
 expect_err "'frobnicate' is not a command, benchmark or group"
 expect_one_line_error
+! grep -q 'did you mean' "$T/err" || fail "a suggestion for a word near nothing"
+
+# did you mean: commands, benchmarks, groups, events (two edits at most)
+pm exlpain
+expect_status 2
+expect_err "'exlpain' is not a command, benchmark or group; did you mean 'explain'\?"
+expect_one_line_error
+pm forkk
+expect_status 2
+expect_err "did you mean 'fork'\?"
+pm list prco
+expect_status 2
+expect_err "unknown benchmark or group 'prco'; did you mean 'proc'\?"
+pm run --events cycels null
+expect_status 2
+expect_err "unknown event 'cycels'.*did you mean 'cycles' for 'cycels'\?"
+expect_one_line_error
+pm events cycels
+expect_status 2
+expect_err "did you mean 'cycles' for 'cycels'\?"
 
 # Options named in "-h" and in the man page SYNOPSIS must be the same set
 # (-h and --help, which every command has, aside).

@@ -1,0 +1,137 @@
+#!/bin/sh
+# One figure, one interval: a benchmark's figure and interval are the
+# same printed value and bounds in run's table, show (table, markdown,
+# csv, json), explain and the result file's "figure"; a file against
+# itself is the same file; a quick table and explain of an unchanged
+# run fit on a screen.
+. "$TEST_LIB"
+
+pm run --rounds 3 --max-time 0.2 --no-profile -o "$T/a.json" null stat
+expect_status 0 "run a"
+cp "$T/out" "$T/run-a"
+pm run --rounds 3 --max-time 0.2 --no-profile -o "$T/b.json" null stat
+expect_status 0 "run b"
+
+# row BENCH FILE: "figure interval" of the text table (cols 2-4: "1.19 us 4.5%")
+row() { awk -v b="$1" '$1 == b { print $2, $3, $4; exit }' "$2"; }
+# the csv's figure_ns, low_ns, high_ns and basis of BENCH
+csv_fig() { awk -F, -v b="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == b { print $c["figure_ns"], $c["low_ns"], $c["high_ns"], $c["basis"]; exit }' "$2"; }
+# the stored figure object of BENCH: value_ns low_ns high_ns basis
+json_fig() { awk -v b="\"$1\"" '
+	/"name":/ { inb = index($0, b) > 0 }
+	inb && /"figure": \{/ { f = 1; next }
+	f && /"value_ns"/ { gsub(/[,"]/, ""); v = $2 }
+	f && /"low_ns"/ { gsub(/[,"]/, ""); lo = $2 }
+	f && /"high_ns"/ { gsub(/[,"]/, ""); hi = $2 }
+	f && /"basis"/ { gsub(/[,"]/, ""); ba = $2 }
+	f && /\}/ { print v, lo, hi, ba; exit }' "$2"; }
+# the printed interval from a figure and its bounds, as the table prints it
+rel() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN {
+	r = hi / v - 1; if (1 - lo / v > r) r = 1 - lo / v
+	if (r > 0.5) print "unbounded"; else printf "%.1f%%\n", 100 * r }'; }
+# two numbers agree to six significant digits (the csv's precision)
+close6() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-5 * a) }'; }
+
+pm show "$T/a.json"
+cp "$T/out" "$T/show-a"
+pm show --format csv "$T/a.json"
+cp "$T/out" "$T/csv-a"
+pm show --format markdown "$T/a.json"
+cp "$T/out" "$T/md-a"
+pm show --format json "$T/a.json"
+cp "$T/out" "$T/json-a"
+for b in null stat; do
+	r=$(row "$b" "$T/run-a")
+	[ -n "$r" ] || fail "$b: no row in run's table"
+	[ "$r" = "$(row "$b" "$T/show-a")" ] || fail "$b: run's table says '$r', show '$(row "$b" "$T/show-a")'"
+	md=$(awk -F'|' -v b="$b" '{ gsub(/^ +| +$/, "", $2) } $2 == b {
+		gsub(/^ +| +$/, "", $3); gsub(/^ +| +$/, "", $4); print $3, $4; exit }' "$T/md-a")
+	[ "$r" = "$md" ] || fail "$b: markdown says '$md', the table '$r'"
+	set -- $(csv_fig "$b" "$T/csv-a")
+	[ $# -eq 4 ] || { fail "$b: no figure in the csv"; continue; }
+	cv=$1 clo=$2 chi=$3 cba=$4
+	set -- $(json_fig "$b" "$T/a.json")
+	[ $# -eq 4 ] || { fail "$b: no figure object in the result file"; continue; }
+	close6 "$1" "$cv" && close6 "$2" "$clo" && close6 "$3" "$chi" ||
+		fail "$b: the result file's figure ($*) is not the csv's ($cv $clo $chi)"
+	[ "$4" = "$cba" ] || fail "$b: basis $4 in the file, $cba in the csv"
+	set -- $(json_fig "$b" "$T/json-a")
+	close6 "$1" "$cv" || fail "$b: show --format json's figure $1 is not the csv's $cv"
+	# the table's interval is the one of those bounds
+	want=$(rel "$cv" "$clo" "$chi")
+	[ "${r##* }" = "$want" ] || fail "$b: the table's interval ${r##* } is not $want from the bounds"
+	# the table's figure is the csv's, to its three digits
+	awk -v s="${r% *}" -v v="$cv" 'BEGIN { split(s, p, " "); m = p[2] == "ns" ? 1 : p[2] == "us" ? 1e3 : p[2] == "ms" ? 1e6 : 1e9
+		d = p[1] * m - v; if (d < 0) d = -d; exit !(d <= 0.006 * v) }' ||
+		fail "$b: the table's figure ${r% *} is not the csv's $cv ns"
+	# show -v: the same figure and interval, with its bounds
+	pm show -v "$T/a.json"
+	if [ "$want" = unbounded ]; then
+		expect_out "^  time/op +${r% *}  \\(unbounded: too few"
+	else
+		expect_out "^  time/op +${r% *}  ±$want  \\(95% interval "
+	fi
+done
+
+# explain: OLD -> NEW are the two figures shown, the percent their ratio.
+pm show "$T/b.json"
+cp "$T/out" "$T/show-b"
+pm show --format csv "$T/b.json"
+cp "$T/out" "$T/csv-b"
+pm explain --all --spread-from none "$T/a.json" "$T/b.json"
+expect_status 0 "explain --all"
+cp "$T/out" "$T/explain"
+for b in null stat; do
+	fa=$(row "$b" "$T/show-a"); fa=${fa% *}
+	fb=$(row "$b" "$T/show-b"); fb=${fb% *}
+	grep -q "^$b  [A-Z]*  $fa -> $fb  " "$T/explain" ||
+		fail "$b: explain does not say $fa -> $fb"
+	va=$(csv_fig "$b" "$T/csv-a" | cut -d' ' -f1)
+	vb=$(csv_fig "$b" "$T/csv-b" | cut -d' ' -f1)
+	pct=$(awk -v a="$va" -v b="$vb" 'BEGIN { printf "%+.1f%%\n", 100 * (b / a - 1) }')
+	grep -q "^$b  [A-Z]*  $fa -> $fb  $pct " "$T/explain" ||
+		fail "$b: explain's change is not $pct, the ratio of the figures"
+	grep -q "[ ,]$b $pct" "$T/explain" || fail "$b: the summary's change is not $pct"
+done
+# no interval printed as a number past +-50%
+expect_no_out 'over ±1000%|±[0-9]{3,}\.[0-9]%|±[5-9][0-9]\.[0-9]%' "an interval past ±50% as a number"
+
+# A file against itself, by path or by content: the same file, no verdicts.
+pm explain "$T/a.json" "$T/a.json"
+expect_status 0
+expect_out '^OLD and NEW are the same file, .*a\.json: nothing to compare\.$'
+expect_no_out 'inconclusive|no change|REGRESSION|IMPROVEMENT|settled'
+cp "$T/a.json" "$T/copy.json"
+pm explain --format json "$T/a.json" "$T/copy.json"
+expect_status 0
+expect_out '"same_file": '
+
+# The quick run's table and explain of an unchanged run: one screen.
+q="$TEST_DATA/result-quick.json"
+sed 's/"label": [^,]*,/"label": "again",/' "$q" > "$T/q2.json"
+pm show "$q"
+n=$(wc -l < "$T/out")
+pm explain "$q" "$T/q2.json"
+expect_status 0
+n=$((n + $(wc -l < "$T/out")))
+[ "$n" -le 50 ] || fail "quick table and explain of an unchanged run: $n lines, more than a screen"
+expect_out '^No verdict of change: [0-9]+ within the noise floor \(±3%\), [0-9]+ undecided \(one round a side\); no figure moved\.$'
+[ "$(grep -c 'would be settled' "$T/out")" -le 2 ] || fail "a remedy said more than once"
+
+# No verdict line contradicts its own figures in the fixtures: a
+# regression's change is up, an improvement's down, and no decided
+# change has noise as its cause.
+for d in "$TEST_DATA"/explain/*/; do
+	o=$(ls -d "$d"old* 2>/dev/null | head -1)
+	n=$(ls -d "$d"new* 2>/dev/null | head -1)
+	[ -n "$o" ] && [ -n "$n" ] || continue
+	pm explain --all --spread-from none "$o" "$n"
+	awk '/^[a-z0-9-]+  (REGRESSION|IMPROVEMENT)  / { v = $2; p = ""
+		for (i = 3; i <= NF; i++) if ($i ~ /^[+-][0-9.]+%$/) { p = $i; break }
+		if ((v == "REGRESSION" && p !~ /^\+/) || (v == "IMPROVEMENT" && p !~ /^-/)) { print; bad = 1 } }
+		/^[a-z0-9-]+  / { decided = $2 == "REGRESSION" || $2 == "IMPROVEMENT" }
+		decided && /^    [0-9]+\. \[[a-z]+ [0-9.]+\] noise or contention:/ { print; bad = 1 }
+		END { exit bad }' "$T/out" || fail "$d: a verdict line contradicts its figures"
+done
+finish
