@@ -166,7 +166,7 @@ awk '/id="f-fork"/ { on = 1 } on { print } on && /<\/section>/ { exit }' "$f" > 
 grep -q '<p class="change">165 us → 233 us, <b>+41\.5%</b> <span class="small">(99% interval +[0-9.]*% \.\. +[0-9.]*%; 5 vs 5 rounds)</span></p>' "$T/fork" ||
 	fail "pt: fork's verdict line"
 grep -q '<h4>Where the time went</h4>' "$T/fork" || fail "pt: fork has no 'where'"
-grep -q '<p>Kernel +68.9 us per op, user −2.42 ns per op' "$T/fork" || fail "pt: fork's kernel/user split"
+grep -q '<p>Kernel +68.5 us per op, user −3.58 ns per op' "$T/fork" || fail "pt: fork's kernel/user split"
 grep -Eq '<tr><td>page tables</td><td class="n">46.0 us</td><td class="n">103 us</td><td class="n">\+57.0 us</td><td><code>copy_page_range</code></td></tr>' "$T/fork" ||
 	fail "pt: fork's mechanism row"
 grep -q '<tr><td><code>__pud_alloc</code></td><td class="small">\[kernel\]</td><td class="n">–</td><td class="n">6.00 us</td><td class="n">new</td></tr>' "$T/fork" ||
