@@ -230,7 +230,7 @@ static const char *accel_note(const struct ab *ab)
 /* What ab set differently and what it found (pmbench-result(5)). */
 static json_t *experiment_json(const struct ab *ab)
 {
-	json_t *v = json_array();
+	json_t *v = json_array(), *j;
 	char *when = pm_fmt_now("%Y%m%dT%H%M%SZ", true), *id;
 	size_t i;
 
@@ -241,11 +241,13 @@ static json_t *experiment_json(const struct ab *ab)
 						   "b", ab->diffs[i].b, "text", ab->diffs[i].text));
 	id = pm_xasprintf("%s-%d", when, (int)getpid());
 	free(when);
-	return json_pack("{s:s%,s:o,s:I,s:s,s:s,s:i,s:f,s:O?,s:O?}", "id", id, strlen(id),
-			 "differences", v, "seed", (json_int_t)ab->seed,
-			 "pairing", ab->duet ? "duet" : "in turn", "pairing_reason", ab->duet_why,
-			 "pairs", (int)ab->pairs, "seconds", ab->main_s, "decided", ab->decided,
-			 "confirm", ab->confirm);
+	j = json_pack("{s:s,s:o,s:I,s:s,s:s,s:i,s:f,s:O?,s:O?}", "id", id,
+		      "differences", v, "seed", (json_int_t)ab->seed,
+		      "pairing", ab->duet ? "duet" : "in turn", "pairing_reason", ab->duet_why,
+		      "pairs", (int)ab->pairs, "seconds", ab->main_s, "decided", ab->decided,
+		      "confirm", ab->confirm);
+	free(id);
+	return j;
 }
 
 static json_t *arm_json(const struct ab *ab, const struct pm_ab_arm *a)
