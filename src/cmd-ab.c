@@ -1286,7 +1286,8 @@ static const char *budget_text(const struct ab *ab)
 	static char buf[64];
 
 	if (ab->o.budget_boots)
-		snprintf(buf, sizeof(buf), "%u runs", ab->o.budget_boots);
+		snprintf(buf, sizeof(buf), "%u %s", ab->o.budget_boots,
+			 ab->o.local ? "runs" : "boots");
 	else if (fmod(ab->o.budget_s, 60) == 0)
 		snprintf(buf, sizeof(buf), "%.0f min", ab->o.budget_s / 60);
 	else
