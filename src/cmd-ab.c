@@ -349,9 +349,6 @@ static bool keep_run(struct ab *ab, struct pm_ab_job *j, struct pm_result *r)
 	if (j->status != 0)
 		pm_warn("%s: pmbench run exited with status %d (some benchmarks failed: see %s)",
 			j->tag, j->status, j->console);
-	if (!ab->o.quiet)
-		fprintf(stderr, "pmbench ab: %s: done in %.0f s%s%s\n", j->tag, j->elapsed_s,
-			j->channel ? ", result over the " : "", j->channel ? j->channel : "");
 	return true;
 }
 
@@ -391,8 +388,12 @@ static int run_jobs(struct ab *ab, const struct pm_ab_env *env, struct pm_ab_job
 			}
 		}
 		for (i = ended; i < started; i++)
-			if (!jobs[i].done)
-				pm_ab_job_poll(&jobs[i], env, &stop_flag);
+			if (!jobs[i].done && pm_ab_job_poll(&jobs[i], env, &stop_flag) &&
+			    jobs[i].end == PM_JOB_KEPT && !ab->o.quiet)
+				/* as it ends: in turn, before the next one starts */
+				fprintf(stderr, "pmbench ab: %s: done in %.0f s%s%s\n", jobs[i].tag,
+					jobs[i].elapsed_s, jobs[i].channel ? ", result over the " : "",
+					jobs[i].channel ? jobs[i].channel : "");
 		while (ended < started && jobs[ended].done)
 			ended++;
 		if (ended < n)
