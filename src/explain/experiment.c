@@ -157,6 +157,20 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 		k->proof = pm_xstrdup(how);
 		fold_untied(c);
 		k = &c->causes[c->ncauses - 1];
+		/* code that runs on one side only is what the difference
+		 * switched on or off: that first, then what moved most */
+		for (i = 0; i < c->nmechs; i++) {
+			const struct pm_mech_delta *m = &c->mechs[i];
+			char a[32], b[32];
+
+			if (!(m->started || m->stopped) ||
+			    (m->new_ns > m->old_ns) != (c->delta_ns > 0))
+				continue;
+			pm_fmt_time(a, sizeof(a), m->old_ns);
+			pm_fmt_time(b, sizeof(b), m->new_ns);
+			pm_cause_evidence(k, "the code it switched %s: %s, %s -> %s per op",
+					  m->started ? "on" : "off", m->name, a, b);
+		}
 		if (c->nmechs) {
 			const struct pm_mech_delta *m = &c->mechs[0];
 			char a[32], b[32];
@@ -171,7 +185,7 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 }
 
 /* Several differences, each taken back in boots of its own. */
-static void reversals(struct pm_bench_cmp *c, const json_t *e)
+static void reversals(struct pm_bench_cmp *c, const json_t *e, const char *unit)
 {
 	const json_t *res = json_object_get(json_object_get(e, "confirm"), "results"), *r;
 	const json_t *best = NULL, *best_b = NULL;
@@ -186,17 +200,19 @@ static void reversals(struct pm_bench_cmp *c, const json_t *e)
 		if (!b)
 			continue;
 		if (!json_is_number(json_object_get(b, "low")) || hi < 0.25) {
+			bool sep = json_is_number(json_object_get(b, "low"));
 			struct pm_cause *k = pm_cause_add(
-				c, "experiment", "ruled out by experiment", 0.15, "");
+				c, "experiment",
+				sep ? "ruled out by experiment" : "not separated by experiment", 0.15, "");
 
 			free(k->sentence);
-			k->sentence = json_is_number(json_object_get(b, "low")) ?
-				pm_xasprintf("Ruled out: taking %s away removes %.0f%% (%.0f%% CI "
+			k->sentence = sep ?
+				pm_xasprintf("Taking %s away removes %.0f%% (%.0f%% CI "
 					     "%.0f%% .. %.0f%%) of %s's change.", jstr(r, "text"),
 					     100 * est, 100 * json_number_value(json_object_get(b, "level")),
 					     100 * lo, 100 * hi, c->name) :
-				pm_xasprintf("Not separated: the boots without %s did not tell how "
-					     "much of %s's change it makes.", jstr(r, "text"), c->name);
+				pm_xasprintf("The %s without %s did not tell how "
+					     "much of %s's change it makes.", unit, jstr(r, "text"), c->name);
 			continue;
 		}
 		if (lo > 0.5 && (!best || est > json_number_value(json_object_get(best_b,
@@ -208,17 +224,34 @@ static void reversals(struct pm_bench_cmp *c, const json_t *e)
 	if (best) {
 		char *s = pm_xasprintf(
 			"%s: taking it away removes %.0f%% (%.0f%% CI %.0f%% .. %.0f%%) of %s's "
-			"change (%d boots).", jstr(best, "text"),
+			"change (%d %s).", jstr(best, "text"),
 			100 * json_number_value(json_object_get(best_b, "removed")),
 			100 * json_number_value(json_object_get(best_b, "level")),
 			100 * json_number_value(json_object_get(best_b, "low")),
 			100 * json_number_value(json_object_get(best_b, "high")), c->name,
-			(int)json_integer_value(json_object_get(best_b, "boots")));
+			(int)json_integer_value(json_object_get(best_b, "boots")), unit);
 		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.96, s);
 
+		/* the title says it is proven: the sentence says how */
 		k->proof = s;
+	}
+	/* neither the cause nor ruled out: a share, or not told apart */
+	json_array_foreach(res, i, r) {
+		const json_t *b = json_object_get(json_object_get(r, "benchmarks"), c->name);
+		double lo = json_number_value(json_object_get(b, "low"));
+		double hi = json_number_value(json_object_get(b, "high"));
+		struct pm_cause *k;
+
+		if (!b || r == best || !json_is_number(json_object_get(b, "low")) || hi < 0.25)
+			continue;
+		k = pm_cause_add(c, "experiment", lo > 0 ? "a share, by experiment" :
+				 "not separated by experiment", lo > 0 ? 0.5 : 0.15, "");
 		free(k->sentence);
-		k->sentence = pm_xasprintf("Proven by experiment: %s", s);
+		k->sentence = pm_xasprintf("Taking %s away removes %.0f%% (%.0f%% CI %.0f%% .. "
+					   "%.0f%%) of %s's change.", jstr(r, "text"),
+					   100 * json_number_value(json_object_get(b, "removed")),
+					   100 * json_number_value(json_object_get(b, "level")),
+					   100 * lo, 100 * hi, c->name);
 	}
 }
 
@@ -231,5 +264,6 @@ void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x
 	if (json_array_size(d) == 1)
 		one_difference(c, x, json_array_get(d, 0));
 	else if (json_array_size(d) > 1)
-		reversals(c, e);
+		reversals(c, e, json_is_true(json_object_get(json_object_get(
+					x->new->runs[0].options, "ab"), "local")) ? "runs" : "boots");
 }
