@@ -1027,6 +1027,53 @@ static bool one_experiment(const struct pm_side *old, const struct pm_side *new)
 	return id != NULL;
 }
 
+/*
+ * The sequential decision on d_i - slope x_i (in d, on return), at the
+ * Theil-Sen slope and at both ends of its interval: a verdict the three
+ * do not share is left undecided.  -EINVAL when no decision can be had.
+ */
+static double adjusted_sd(const double *d, const double *x, size_t n, double slope)
+{
+	double *e = pm_xcalloc(n, sizeof(*e)), sd;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		e[i] = d[i] - slope * x[i];
+	sd = sd_of(e, n);
+	free(e);
+	return sd;
+}
+
+static int seq_adjusted(double *d, const double *x, size_t n, const struct pm_slope *sl,
+			double floor, double alpha, struct pm_seq_result *r)
+{
+	double *e = pm_xcalloc(n, sizeof(*e)), ends[2] = { sl->lo, sl->hi };
+	enum pm_seq_verdict say[2];
+	struct pm_seq_result at;
+	size_t i, k;
+	int err = 0;
+
+	for (k = 0; k < 2 && !err; k++) {
+		for (i = 0; i < n; i++)
+			e[i] = d[i] - ends[k] * x[i];
+		err = pm_seq_decide(e, n, floor, alpha, &at);
+		say[k] = at.verdict;
+	}
+	free(e);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		d[i] -= sl->slope * x[i];
+	err = pm_seq_decide(d, n, floor, alpha, r);
+	if (!err && r->verdict != PM_SEQ_UNDECIDED &&
+	    (say[0] != r->verdict || say[1] != r->verdict)) {
+		r->verdict = PM_SEQ_UNDECIDED;
+		if (!r->more)
+			r->more = 1;
+	}
+	return err;
+}
+
 static void sequential_settle(struct pm_bench_cmp *c, const struct pm_seq_result *r)
 {
 	if (r->more == SIZE_MAX)
@@ -1050,15 +1097,33 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 			       struct side_data *b, const struct pm_explain_opts *o)
 {
 	struct pm_seq_result r;
-	double *d;
+	double *d, *x, range = 1;
 	size_t n = a->runs.n;
+	bool adjusted = false;
+	struct pm_slope sl;
 
-	if (n < 2 || !taken_in_turn(a, b, &d, NULL))
+	if (n < 2 || !taken_in_turn(a, b, &d, &x))
 		return false;
-	if (pm_seq_decide(d, n, log1p(o->noise_floor), 1 - o->level, &r)) {
+	/*
+	 * Boots at different host speeds, a probe that measured only the
+	 * host: each pair at equal host speed, as compare_paired does (under
+	 * TCG here this halved the spread of page-walk's pairs).  The slope
+	 * comes from the same pairs: taken only where it narrows the pairs'
+	 * spread by a fifth, and the verdict must hold at both ends of its
+	 * interval, or it stays open.
+	 */
+	if (n >= 6 && probe_moved(a, b, &range) && probe_measures_host(x, n) &&
+	    pm_theil_sen(x, d, n, o->level, &sl) == 0 && isfinite(sl.lo) && isfinite(sl.hi) &&
+	    adjusted_sd(d, x, n, sl.slope) < 0.8 * sd_of(d, n))
+		adjusted = seq_adjusted(d, x, n, &sl, log1p(o->noise_floor), 1 - o->level, &r) == 0;
+	free(x);
+	if (!adjusted && pm_seq_decide(d, n, log1p(o->noise_floor), 1 - o->level, &r)) {
 		free(d);
 		return false;
 	}
+	c->probe_adjusted = adjusted;
+	c->probe_slope = adjusted ? sl.slope : NAN;
+	c->probe_range = range;
 	c->ref_old = a->first;
 	c->ref_new = b->first;
 	c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
