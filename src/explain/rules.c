@@ -1463,9 +1463,11 @@ static const struct rule {
 	    "into the rule that names the same mechanism, and kernel-time and "
 	    "kernel-hotspot folded under it", NULL }, NULL, NULL, NULL },
 	{ { "experiment", "proven by experiment",
-	    "pmbench ab booted the sides with one difference (one kernel argument, or "
-	    "the image): a change that stands was caused by it; with several, boots "
-	    "with each taken back measure how much of the change each removes", NULL },
+	    "pmbench ab ran the sides with one difference (one kernel argument, the "
+	    "image, or with --local a set-up or wrapper command): a change that stands "
+	    "was caused by it; with several, runs with each taken back measure how much "
+	    "of the change each removes: the cause, a share, ruled out or not separated",
+	    NULL },
 	  NULL, NULL, NULL },
 	{ { "noise", "noise or contention",
 	    "wide intervals, unconverged sides, migrations, extra context switches, an effect "
