@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -178,6 +179,34 @@ static int write_stdout(int (*writer)(FILE *f, void *arg), void *arg)
 	return finish_stream(stdout, err, false);
 }
 
+/*
+ * open(2) for writing, which a stop signal interrupts: the commands catch
+ * SIGINT, SIGTERM and SIGHUP with SA_RESTART, which would resume the wait
+ * for a FIFO's reader forever.  Interrupted: -EINTR, and the caller keeps
+ * the results in a recovery file.
+ */
+static int open_interruptible(const char *path)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[3];
+	size_t i;
+	int fd, err;
+
+	for (i = 0; i < 3; i++) {
+		struct sigaction sa;
+
+		sigaction(sigs[i], NULL, &old[i]);
+		sa = old[i];
+		sa.sa_flags &= ~SA_RESTART;
+		sigaction(sigs[i], &sa, NULL);
+	}
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return fd < 0 ? err : fd;
+}
+
 static int write_stream(const char *path, int (*writer)(FILE *f, void *arg),
 			void *arg)
 {
@@ -186,9 +215,9 @@ static int write_stream(const char *path, int (*writer)(FILE *f, void *arg),
 
 	/* no O_CREAT, no O_TRUNC: the FIFO or device stays what it is;
 	 * a FIFO blocks here until a reader opens it, as with `> fifo` */
-	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	fd = open_interruptible(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "w");
 	if (!f) {
 		err = -errno;

@@ -59,7 +59,7 @@ refused() {
 	expect_one_line_error
 }
 
-mkdir "$T/dir"
+mkdir "$T/dir" "$T/tmp"
 ln -s "$T/nothing-here.json" "$T/dangling"
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir "$T/ro" && chmod 555 "$T/ro"
@@ -112,6 +112,37 @@ for cmd in run stat; do
 	[ -p "$T/fifo" ] || { fail "$cmd: the FIFO was replaced"; kill "$reader"; }
 	wait "$reader"
 	is_result $cmd "$T/from-fifo" "$cmd: the result read from the FIFO"
+
+	# A FIFO no one reads: SIGTERM ends the wait for a reader (as it
+	# ends `> fifo`), and the result goes to a recovery file.
+	rm -f "$T/fifo" "$T/tmp"/pmbench-results-*.json
+	mkfifo "$T/fifo"
+	case $cmd in
+	run) TMPDIR="$T/tmp" "$PMBENCH" run $Q -o "$T/fifo" null 2> "$T/err" & ;;
+	stat) TMPDIR="$T/tmp" "$PMBENCH" stat $SQ -o "$T/fifo" -- touch "$T/ran" 2> "$T/err" & ;;
+	esac
+	pid=$!
+	n=0
+	# the workload first: then the open of the FIFO waits
+	until grep -q pipe_wait /proc/$pid/wchan 2>/dev/null ||
+		grep -q wait_for_partner /proc/$pid/wchan 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || break
+		sleep 0.1
+	done
+	kill -TERM "$pid" 2>/dev/null
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
+	if kill -0 "$pid" 2>/dev/null; then
+		fail "$cmd -o FIFO without a reader: SIGTERM did not end it"
+		kill -KILL "$pid"
+	fi
+	wait "$pid"
+	[ $? -ne 0 ] || fail "$cmd -o FIFO without a reader, SIGTERM: exit status 0"
+	grep -q "$T/fifo: write failed: Interrupted system call; the results were saved to $T/tmp/pmbench-results-" "$T/err" ||
+		fail "$cmd -o FIFO without a reader, SIGTERM: $(cat "$T/err")"
+	set -- "$T/tmp"/pmbench-results-*.json
+	[ -f "$1" ] && is_result $cmd "$1" "$cmd: the recovery file after SIGTERM"
 
 	# A symbolic link: the target is replaced atomically, the link stays.
 	rm -f "$T/link.json"
