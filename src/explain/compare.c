@@ -262,9 +262,12 @@ static double run_seconds(const struct pm_result *r, unsigned run)
 /* Indexes ordered by the values t[index] (qsort_r). */
 static int cmp_index_by(const void *x, const void *y, void *t)
 {
-	double a = ((const double *)t)[*(const size_t *)x], b = ((const double *)t)[*(const size_t *)y];
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	double a = ((const double *)t)[i], b = ((const double *)t)[j];
 
-	return (a > b) - (a < b);
+	/* runs of one second (created has seconds) in the order recorded:
+	 * a merged file lists them as they were taken */
+	return a != b ? (a > b) - (a < b) : (i > j) - (i < j);
 }
 
 /* The rounds of one run (rounds[idx[0..n)]) into d. */
@@ -742,7 +745,8 @@ static size_t *by_time(const struct side_data *d)
 /*
  * Runs taken in turn (A, B, A, B ..., as pmbench ab boots them, or by
  * hand): d[i] = log(B_i / A_i) for the i-th run of each side in time, when
- * both sides have n runs and no pair overlaps the next in time.  A drift
+ * both sides have n runs and no pair overlaps the next in time (times
+ * have whole seconds: a tie is not an overlap).  A drift
  * of the host then hits both runs of a pair alike and drops out of d.
  */
 static bool taken_in_turn(const struct side_data *a, const struct side_data *b, double **d,
@@ -760,8 +764,9 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
 		return false;
 	ia = by_time(a);
 	ib = by_time(b);
+	/* <=: runs of a second each (ab --local) share their second */
 	for (i = 0; ok && i + 1 < n; i++)
-		ok = fmax(a->run_t.v[ia[i]], b->run_t.v[ib[i]]) <
+		ok = fmax(a->run_t.v[ia[i]], b->run_t.v[ib[i]]) <=
 		     fmin(a->run_t.v[ia[i + 1]], b->run_t.v[ib[i + 1]]);
 	if (ok) {
 		*d = pm_xcalloc(n, sizeof(**d));
