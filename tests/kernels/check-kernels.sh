@@ -117,7 +117,8 @@ run_case() {
 	fi
 	[ $st -eq 0 ] || [ "$pass" = no ] || found="$found; ab exit $st"
 	[ "$pass" = yes ] || misses=$((misses + 1))
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$expected${mech#-}" "$found" "$pass" \
+	[ "$mech" = - ] && want=$expected || want="$expected $mech"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$want" "$found" "$pass" \
 		"${secs}s" "$pairs" >> "$RESULTS"
 }
 
