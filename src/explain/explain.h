@@ -16,8 +16,8 @@
 #include <stdio.h>
 
 #include "results/result.h"
-#include "results/table.h"
 #include "sysinfo/keys.h"
+#include "util/table.h"
 #include "util.h"
 
 /* One side: the runs (result files) of one kernel/config/machine. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
-#include "results/table.h"
+#include "util/table.h"
 
 enum pm_render_flags {
 	PM_RENDER_DETAIL = 1u << 0,	/* a block per benchmark */
