@@ -67,11 +67,6 @@ void pm_render_compare(const struct pm_result *const *r,
 		       const char *const *names, size_t n, FILE *f,
 		       enum pm_table_format fmt);
 
-/* The relative half-width of a benchmark's interval (rounds or trials),
- * NAN when there is none: the runner's convergence test, not a figure to
- * show (views show pm_render_figure's). */
-double pm_bench_rel_ci(const struct pm_bench_result *b);
-
 /*
  * The figure every view shows (pm_bench_figure at PM_FIGURE_LEVEL);
  * false, f all NAN, when b has none.  Its interval as a relative

@@ -175,6 +175,11 @@ struct pm_figure {
 int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_figure *f);
 /* The level of every interval shown or written: one throughout. */
 #define PM_FIGURE_LEVEL 0.95
+/* The relative half-width of a benchmark's interval (rounds or trials),
+ * NAN when there is none: the runner's convergence test, not a figure to
+ * show (views show pm_render_figure's).  Here, not in the renderer, so
+ * that the runner (bench/rounds.c) needs no view. */
+double pm_bench_rel_ci(const struct pm_bench_result *b);
 /* {"value_ns", "low_ns", "high_ns", "level", "basis", "n"}, as written in
  * a result file; NULL for a benchmark without one (or a measured one). */
 json_t *pm_bench_figure_json(const struct pm_bench_result *b);
