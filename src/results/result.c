@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "results/exercise.h"
 #include "results/result.h"
 #include "sysinfo/keys.h"
 #include "sysinfo/sysinfo.h"
