@@ -133,6 +133,9 @@ const struct pm_bench *pm_bench_find(const char *name);
 /* By lmbench column ("proc: fork proc") or AIM9 test name ("fork_test"). */
 const struct pm_bench *pm_bench_find_lmbench(const char *column);
 const struct pm_bench *pm_bench_find_aim9(const char *test);
+/* The lookups above for the results layer: pm_catalog_set(&pm_bench_catalog). */
+struct pm_catalog;
+extern const struct pm_catalog pm_bench_catalog;
 /* Iterate every benchmark: i from 0 until NULL. */
 const struct pm_bench *pm_bench_at(size_t i);
 bool pm_group_exists(const char *group);

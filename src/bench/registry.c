@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "results/catalog.h"
 #include "util.h"
 
 #define PM_FAMILY_REF(n) &pm_family_##n,
@@ -66,6 +67,35 @@ const struct pm_bench *pm_bench_find_aim9(const char *test)
 			return b;
 	return NULL;
 }
+
+/* The registry as results/catalog.h asks for it. */
+static bool ident(const struct pm_bench *b, struct pm_bench_ident *out)
+{
+	if (!b)
+		return false;
+	*out = (struct pm_bench_ident){ b->name, b->group, b->summary, b->unit,
+					b->lmbench, b->aim9 };
+	return true;
+}
+
+static bool ident_by_name(const char *name, struct pm_bench_ident *out)
+{
+	return ident(pm_bench_find(name), out);
+}
+
+static bool ident_by_lmbench(const char *key, struct pm_bench_ident *out)
+{
+	return ident(pm_bench_find_lmbench(key), out);
+}
+
+static bool ident_by_aim9(const char *test, struct pm_bench_ident *out)
+{
+	return ident(pm_bench_find_aim9(test), out);
+}
+
+const struct pm_catalog pm_bench_catalog = {
+	ident_by_name, ident_by_lmbench, ident_by_aim9,
+};
 
 /* Groups: every family, plus "quick" and "all". */
 bool pm_group_exists(const char *group)
