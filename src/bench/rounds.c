@@ -369,11 +369,7 @@ static void mark_dead(const struct pm_bench *b, struct pm_bench_result *r,
 		r->unit = pm_xstrdup(b->unit);
 		r->lmbench = b->lmbench ? pm_xstrdup(b->lmbench) : NULL;
 		r->aim9 = b->aim9 ? pm_xstrdup(b->aim9) : NULL;
-		r->cpu = -1;
-		r->ops_per_iter = 1;
-		r->reference_ns = r->busy = r->waited = r->others = NAN;
-		r->counters.ns_per_op = r->counters.perturbation = NAN;
-		r->counters.ru_user_ns = r->counters.ru_sys_ns = NAN;
+		pm_bench_result_defaults(r);
 	}
 	r->status = PM_BENCH_FAILED;
 	free(r->reason);

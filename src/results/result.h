@@ -130,6 +130,9 @@ struct pm_result {
 void pm_result_init(struct pm_result *r);
 void pm_result_free(struct pm_result *r);
 struct pm_bench_result *pm_result_add(struct pm_result *r);
+/* The values of a benchmark result nothing has measured yet: NAN (not
+ * known, never 0), no CPU, one op per iteration. */
+void pm_bench_result_defaults(struct pm_bench_result *b);
 /* Free the counter values of a counted pass (the list is then empty). */
 void pm_counter_values_free(struct pm_counted_pass *cp);
 void pm_bench_result_free(struct pm_bench_result *b);
