@@ -1,7 +1,7 @@
 /*
  * Rendering result files for people (table, detail, hotspots, several
  * files side by side) as text or markdown, and for tools (csv).  Tables
- * go through results/table.c, so the same view prints in every format.
+ * go through util/table.c, so the same view prints in every format.
  */
 #ifndef PM_RENDER_H
 #define PM_RENDER_H
