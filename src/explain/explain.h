@@ -139,7 +139,7 @@ struct pm_bench_cmp {
 	const struct pm_bench_result *ref_old, *ref_new;	/* first run, for metadata */
 	bool measured;		/* a parameter, not a time */
 	bool higher_is_better;
-	/* what its operation exercises (enum pm_exercise of bench/bench.h),
+	/* what its operation exercises (enum pm_exercise of results/exercise.h),
 	 * as either side's file says: the rules pick benchmarks by it */
 	unsigned exercises;
 

@@ -74,7 +74,7 @@ struct pm_round {
 
 struct pm_bench_result {
 	char *name, *group, *summary, *unit, *lmbench, *aim9;
-	/* what its operation exercises: enum pm_exercise bits (bench.h);
+	/* what its operation exercises: enum pm_exercise bits (exercise.h);
 	 * 0 when the file does not say (older files, imports) */
 	unsigned exercises;
 	enum pm_bench_status status;
