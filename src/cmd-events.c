@@ -8,7 +8,7 @@
 
 #include "cmd.h"
 #include "counters/counters.h"
-#include "results/table.h"
+#include "util/table.h"
 
 static const char usage[] =
 	"usage: pmbench events [--no-open] [NAME...]\n"

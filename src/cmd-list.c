@@ -8,7 +8,7 @@
 
 #include "bench/bench.h"
 #include "cmd.h"
-#include "results/table.h"
+#include "util/table.h"
 #include "util.h"
 
 static const char usage[] =

@@ -10,8 +10,8 @@
 #include "cmd.h"
 #include "results/history.h"
 #include "results/result.h"
-#include "results/table.h"
 #include "sysinfo/sysinfo.h"
+#include "util/table.h"
 
 static const char usage[] =
 	"usage: pmbench log [--format table|markdown|csv] [-n N]\n"

@@ -105,18 +105,6 @@ static const struct option long_options[] = {
 
 /* ---- option parsing ---- */
 
-static int parse_double(const char *opt, const char *s, double lo, double hi,
-			double *out)
-{
-	return pm_cli_double("run", usage, opt, s, lo, hi, out);
-}
-
-static int parse_uint(const char *opt, const char *s, unsigned long lo,
-		      unsigned long hi, unsigned long *out)
-{
-	return pm_cli_uint("run", usage, opt, s, lo, hi, out);
-}
-
 /* "1,2,4": copies for the scaling points, each 1..1024, at most 16. */
 static int parse_scale(const char *opt, const char *s, struct pm_run_opts *o)
 {
@@ -129,7 +117,7 @@ static int parse_scale(const char *opt, const char *s, struct pm_run_opts *o)
 	for (i = 0; i < n && !err; i++) {
 		unsigned long u;
 
-		if (parse_uint(opt, v[i], 1, 1024, &u)) {
+		if (pm_cli_uint("run", usage, opt, v[i], 1, 1024, &u)) {
 			pm_strv_free(v);
 			return -EINVAL;
 		}
@@ -313,7 +301,7 @@ static int run__trial_option(struct run_cmd *r, int c, const char *arg)
 
 	switch (c) {
 	case OPT_CPU:
-		if (parse_uint("--cpu", arg, 0, CPU_SETSIZE - 1, &u))
+		if (pm_cli_uint("run", usage, "--cpu", arg, 0, CPU_SETSIZE - 1, &u))
 			return PM_EXIT_USAGE;
 		if (!cpu_allowed((int)u))
 			return pm_usage_error("run", usage,
@@ -326,48 +314,48 @@ static int run__trial_option(struct run_cmd *r, int c, const char *arg)
 				"--placement: '%s' is not one of same, spread, none", arg);
 		break;
 	case OPT_TARGET:
-		if (parse_double("--target-time", arg, 0.1, 10000, &d))
+		if (pm_cli_double("run", usage, "--target-time", arg, 0.1, 10000, &d))
 			return PM_EXIT_USAGE;
 		o->target_ns = d * 1e6;
 		break;
 	case OPT_CI:
-		if (parse_double("--ci", arg, 0.01, 100, &d))
+		if (pm_cli_double("run", usage, "--ci", arg, 0.01, 100, &d))
 			return PM_EXIT_USAGE;
 		o->ci_target = d / 100;
 		break;
 	case OPT_MIN_TRIALS:
-		if (parse_uint("--min-trials", arg, 1, 100000, &u))
+		if (pm_cli_uint("run", usage, "--min-trials", arg, 1, 100000, &u))
 			return PM_EXIT_USAGE;
 		o->min_trials = (unsigned)u;
 		break;
 	case OPT_MAX_TRIALS:
-		if (parse_uint("--max-trials", arg, 1, 1000000, &u))
+		if (pm_cli_uint("run", usage, "--max-trials", arg, 1, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->max_trials = (unsigned)u;
 		break;
 	case OPT_MAX_TIME:
-		if (parse_double("--max-time", arg, 0, 86400, &d))
+		if (pm_cli_double("run", usage, "--max-time", arg, 0, 86400, &d))
 			return PM_EXIT_USAGE;
 		o->max_time_s = d;
 		r->max_time_given = true;
 		break;
 	case OPT_ROUNDS:
-		if (parse_uint("--rounds", arg, 1, 1000, &u))
+		if (pm_cli_uint("run", usage, "--rounds", arg, 1, 1000, &u))
 			return PM_EXIT_USAGE;
 		r->rounds = (unsigned)u;
 		break;
 	case OPT_MAX_ROUNDS:
-		if (parse_uint("--max-rounds", arg, 1, 4000, &u))
+		if (pm_cli_uint("run", usage, "--max-rounds", arg, 1, 4000, &u))
 			return PM_EXIT_USAGE;
 		r->o.max_rounds = (unsigned)u;
 		break;
 	case OPT_COUNT_TIME:
-		if (parse_double("--count-time", arg, 0.1, 100000, &d))
+		if (pm_cli_double("run", usage, "--count-time", arg, 0.1, 100000, &d))
 			return PM_EXIT_USAGE;
 		o->counted_ns = d * 1e6;
 		break;
 	case OPT_PROFILE_TIME:
-		if (parse_double("--profile-time", arg, 1, 100000, &d))
+		if (pm_cli_double("run", usage, "--profile-time", arg, 1, 100000, &d))
 			return PM_EXIT_USAGE;
 		o->profile_ns = d * 1e6;
 		break;

@@ -88,18 +88,6 @@ static const struct option long_options[] = {
 
 /* ---- options ---- */
 
-static int parse_uint(const char *opt, const char *s, unsigned long lo,
-		      unsigned long hi, unsigned long *out)
-{
-	return pm_cli_uint("stat", usage, opt, s, lo, hi, out);
-}
-
-static int parse_double(const char *opt, const char *s, double lo, double hi,
-			double *out)
-{
-	return pm_cli_double("stat", usage, opt, s, lo, hi, out);
-}
-
 /* Repeated options (--prepare, --cleanup, -n): in order. */
 struct strlist {
 	const char **v;
@@ -291,12 +279,12 @@ static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
 
 	switch (c) {
 	case 'r':
-		if (parse_uint("--runs", arg, 1, 1000000, &u))
+		if (pm_cli_uint("stat", usage, "--runs", arg, 1, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->runs = (unsigned)u;
 		break;
 	case OPT_WARMUP:
-		if (parse_uint("--warmup", arg, 0, 1000000, &u))
+		if (pm_cli_uint("stat", usage, "--warmup", arg, 0, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->warmup = (unsigned)u;
 		break;
@@ -312,22 +300,22 @@ static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
 		strlist_add(&s->names, arg);
 		break;
 	case OPT_MIN_RUNS:
-		if (parse_uint("--min-runs", arg, 2, 1000000, &u))
+		if (pm_cli_uint("stat", usage, "--min-runs", arg, 2, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->min_runs = (unsigned)u;
 		break;
 	case OPT_MAX_RUNS:
-		if (parse_uint("--max-runs", arg, 2, 1000000, &u))
+		if (pm_cli_uint("stat", usage, "--max-runs", arg, 2, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->max_runs = (unsigned)u;
 		break;
 	case OPT_MAX_TIME:
-		if (parse_double("--max-time", arg, 0, 1e7, &d))
+		if (pm_cli_double("stat", usage, "--max-time", arg, 0, 1e7, &d))
 			return PM_EXIT_USAGE;
 		o->max_time_s = d;
 		break;
 	case OPT_CI:
-		if (parse_double("--ci", arg, 0.01, 100, &d))
+		if (pm_cli_double("stat", usage, "--ci", arg, 0.01, 100, &d))
 			return PM_EXIT_USAGE;
 		o->ci_target = d / 100;
 		break;

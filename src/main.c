@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "cmd.h"
+#include "results/catalog.h"
 #include "util.h"
 
 int pm_argc;
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
 
 	pm_argc = argc;
 	pm_argv = argv;
+	pm_catalog_set(&pm_bench_catalog);
 	/* as git: the usage on stdout, status 1 */
 	if (argc < 2) {
 		print_usage(stdout);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "results/exercise.h"
+
 #define PM_MAX_PEERS 64
 
 enum pm_bench_flags {
@@ -24,35 +26,6 @@ enum pm_bench_flags {
 	PM_NO_THREADS = 1u << 6,	/* process-wide state (signal handlers):
 					   no --threads scaling */
 };
-
-/*
- * What one operation exercises: the kernel and hardware mechanisms whose
- * cost makes up its figure.  explain's rules pick the benchmarks a cause
- * can move by these (src/explain/rules.c), and every result file records
- * them by name (pm_exercise_name; pmbench-result(5)).  The table of names
- * and descriptions is in src/bench/registry.c; a new trait gets its row
- * there and its entry in pmbench-benchmarks(7).
- */
-enum pm_exercise {
-	PM_EX_SYSCALL = 1u << 0,	/* kernel entry and exit a large part */
-	PM_EX_SIGNAL = 1u << 1,		/* signal delivery, handlers */
-	PM_EX_SPAWN = 1u << 2,		/* fork, exec, exit, wait */
-	PM_EX_VM = 1u << 3,		/* mappings, page tables made or freed */
-	PM_EX_FAULT = 1u << 4,		/* page faults */
-	PM_EX_WALK = 1u << 5,		/* every op a full page-table walk */
-	PM_EX_PATH = 1u << 6,		/* path lookup */
-	PM_EX_FSMETA = 1u << 7,		/* files, links, directories made, removed */
-	PM_EX_FILEIO = 1u << 8,		/* read/write through the page cache */
-	PM_EX_SYNC = 1u << 9,		/* writes waiting for storage */
-	PM_EX_IPC = 1u << 10,		/* pipes, AF_UNIX, FIFOs, System V IPC */
-	PM_EX_NET = 1u << 11,		/* TCP/IP on loopback */
-	PM_EX_SWITCH = 1u << 12,	/* context switches to another process */
-	PM_EX_WAKEUP = 1u << 13,	/* how soon a woken task runs */
-	PM_EX_MEMORY = 1u << 14,	/* caches and memory, from user space */
-	PM_EX_CPU = 1u << 15,		/* user-space computation only */
-};
-
-#define PM_EX_ALL ((1u << 16) - 1)
 
 enum pm_placement {
 	PM_PLACE_SAME,		/* every process on one CPU (the default) */
@@ -160,25 +133,15 @@ const struct pm_bench *pm_bench_find(const char *name);
 /* By lmbench column ("proc: fork proc") or AIM9 test name ("fork_test"). */
 const struct pm_bench *pm_bench_find_lmbench(const char *column);
 const struct pm_bench *pm_bench_find_aim9(const char *test);
+/* The lookups above for the results layer: pm_catalog_set(&pm_bench_catalog). */
+struct pm_catalog;
+extern const struct pm_catalog pm_bench_catalog;
 /* Iterate every benchmark: i from 0 until NULL. */
 const struct pm_bench *pm_bench_at(size_t i);
 bool pm_group_exists(const char *group);
 bool pm_bench_in_group(const struct pm_bench *b, const char *group);
 /* Set why and return false when b cannot run here. */
 bool pm_bench_supported(const struct pm_bench *b, char *why, size_t len);
-
-/* The traits of enum pm_exercise, i from 0 until NULL, in bit order. */
-struct pm_exercise_info {
-	unsigned bit;
-	const char *name;	/* "syscall": in result files and listings */
-	const char *description;	/* one line */
-};
-const struct pm_exercise_info *pm_exercise_at(size_t i);
-/* The bit of a trait's name; 0 for a name not in the table. */
-unsigned pm_exercise_find(const char *name);
-/* The names of the bits of mask, in table order, joined by sep, into
- * buf (truncated to len); returns buf. */
-char *pm_exercise_names(unsigned mask, const char *sep, char *buf, size_t len);
 
 /* Helpers for benchmarks (src/bench/helpers.c). */
 

@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include "bench/runner.h"
-#include "results/render.h"
 #include "stats/stats.h"
 
 #define WORKER_EXE "/proc/self/exe"
@@ -270,9 +269,11 @@ static size_t round_order(unsigned k, size_t n, const struct pm_bench_result *ou
 /*
  * How many rounds b needs in all for its rounds' interval to be within
  * target at the spread its rounds show so far: the least r with
- * t(0.975, r-1) s / sqrt(r) <= log(1 + target).  max + 1 when more than
- * max; b's rounds + 1 when they agree already (then its trials are what
- * vary, and each round adds trials).
+ * t(0.975, r-1) s / sqrt(r) <= log(1 + target), at PM_FIGURE_LEVEL as
+ * the pm_bench_rel_ci it predicts (not o->ci_level, the trials' own
+ * summary level).  max + 1 when more than max; b's rounds + 1 when
+ * they agree already (then its trials are what vary, and each round
+ * adds trials).
  */
 static unsigned rounds_needed(const struct pm_bench_result *b, double target,
 			      unsigned max)
@@ -286,7 +287,7 @@ static unsigned rounds_needed(const struct pm_bench_result *b, double target,
 	if (isnan(s))
 		return max + 1;
 	for (r = (unsigned)b->nrounds + 1; r <= max; r++)
-		if (pm_log_t_rel_halfwidth(s, r, 0.95) <= target)
+		if (pm_log_t_rel_halfwidth(s, r, PM_FIGURE_LEVEL) <= target)
 			return r;
 	return max + 1;
 }
@@ -368,11 +369,7 @@ static void mark_dead(const struct pm_bench *b, struct pm_bench_result *r,
 		r->unit = pm_xstrdup(b->unit);
 		r->lmbench = b->lmbench ? pm_xstrdup(b->lmbench) : NULL;
 		r->aim9 = b->aim9 ? pm_xstrdup(b->aim9) : NULL;
-		r->cpu = -1;
-		r->ops_per_iter = 1;
-		r->reference_ns = r->busy = r->waited = r->others = NAN;
-		r->counters.ns_per_op = r->counters.perturbation = NAN;
-		r->counters.ru_user_ns = r->counters.ru_sys_ns = NAN;
+		pm_bench_result_defaults(r);
 	}
 	r->status = PM_BENCH_FAILED;
 	free(r->reason);

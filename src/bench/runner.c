@@ -749,14 +749,7 @@ static void fill_descriptor(const struct pm_bench *b, struct pm_bench_result *ou
 	out->lmbench = pm_xstrdup(b->lmbench);
 	out->aim9 = pm_xstrdup(b->aim9);
 	out->exercises = b->exercises;
-	out->cpu = -1;
-	out->ops_per_iter = 1;
-	out->counters.ns_per_op = out->counters.perturbation = NAN;
-	out->counters.ru_user_ns = out->counters.ru_sys_ns = NAN;
-	out->reference_ns = NAN;
-	out->busy = NAN;
-	out->waited = NAN;
-	out->others = NAN;
+	pm_bench_result_defaults(out);
 }
 
 /* A benchmark set up in this process, and what to undo afterwards. */

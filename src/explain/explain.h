@@ -16,8 +16,8 @@
 #include <stdio.h>
 
 #include "results/result.h"
-#include "results/table.h"
 #include "sysinfo/keys.h"
+#include "util/table.h"
 #include "util.h"
 
 /* One side: the runs (result files) of one kernel/config/machine. */
@@ -139,7 +139,7 @@ struct pm_bench_cmp {
 	const struct pm_bench_result *ref_old, *ref_new;	/* first run, for metadata */
 	bool measured;		/* a parameter, not a time */
 	bool higher_is_better;
-	/* what its operation exercises (enum pm_exercise of bench/bench.h),
+	/* what its operation exercises (enum pm_exercise of results/exercise.h),
 	 * as either side's file says: the rules pick benchmarks by it */
 	unsigned exercises;
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "explain/explain.h"
-#include "results/table.h"
 #include "sysinfo/sysinfo.h"
+#include "util/table.h"
 
 static const char *level(double conf)
 {

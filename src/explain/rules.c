@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"	/* enum pm_exercise only: explain reads files */
 #include "explain/explain.h"
+#include "results/exercise.h"
 #include "sysinfo/sysinfo.h"
 
 #define HIGH 0.7

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "results/table.h"
+#include "util/table.h"
 
 #define FRAME_H 16		/* height of a frame */
 #define WIDTH 1200.0		/* the SVG's coordinate width */

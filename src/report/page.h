@@ -11,7 +11,7 @@
 #include "explain/explain.h"
 #include "report/report.h"
 #include "results/result.h"
-#include "results/table.h"
+#include "util/table.h"
 
 /*
  * How much of a text from a result file the page shows: a longer one is

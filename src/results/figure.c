@@ -115,3 +115,25 @@ int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_fig
 	free(v);
 	return f->value > 0 || (b->measured && isfinite(f->value)) ? 0 : -ENODATA;
 }
+
+/*
+ * The interval of a benchmark's figure: of its trials' median, or wider
+ * when its rounds (each in its own process) disagree more than the
+ * trials of one process do: 95% t interval of the rounds' medians.
+ */
+double pm_bench_rel_ci(const struct pm_bench_result *b)
+{
+	double ci = pm_summary_rel_halfwidth(&b->stats), *med, r;
+	size_t k = b->nrounds;
+
+	if (b->ntrials < 2)
+		return NAN;
+	if (k < 2 || b->measured)
+		return ci;
+	med = pm_xcalloc(k, sizeof(*med));
+	pm_bench_result_round_medians(b, med);
+	/* NAN when a median is not positive: then the trials' interval */
+	r = pm_log_t_rel_halfwidth(pm_log_sd(med, k, NULL), k, PM_FIGURE_LEVEL);
+	free(med);
+	return isnan(ci) || r > ci ? r : ci;
+}

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
 #include "results/import.h"
 #include "results/lmbench.h"
 #include "sysinfo/sysinfo.h"
@@ -995,7 +994,8 @@ static int add_figure(struct lctx *c, struct pm_result *r, const struct lsec *s,
 {
 	const struct pm_lmb_column *lc = &s->sec->cols[col];
 	const char *text = s->rows[row].text[col];
-	const struct pm_bench *rb = pm_lmb_bench(lc);
+	struct pm_bench_ident id;
+	const struct pm_bench_ident *rb = pm_lmb_bench(lc, &id) ? &id : NULL;
 	const char *unit = pm_lmb_unit(lc);
 	bool measured = pm_lmb_unit_is_measured(unit);
 	bool mbs = !strcmp(unit, "MB/s");
@@ -1222,12 +1222,13 @@ struct atest {
 
 static bool aim9_known(const char *name)
 {
+	struct pm_bench_ident id;
 	size_t i;
 
 	for (i = 0; i < PM_ARRAY_SIZE(aim9_tests); i++)
 		if (!strcmp(aim9_tests[i], name))
 			return true;
-	return pm_bench_find_aim9(name) != NULL;
+	return pm_catalog_by_aim9(name, &id);
 }
 
 static bool aim9_name(const char *s)
@@ -1314,7 +1315,9 @@ static void aim9_run(const char *file, struct atest *tests, size_t ntests,
 	pm_sysinfo_set_unavailable(r->sysinfo, PM_FP_CPU_CUR_MHZ, "not in an AIM9 log");
 	for (i = 0; i < ntests; i++) {
 		const struct aline *a = &tests[i].v[k];
-		const struct pm_bench *rb = pm_bench_find_aim9(a->name);
+		struct pm_bench_ident id;
+		const struct pm_bench_ident *rb =
+			pm_catalog_by_aim9(a->name, &id) ? &id : NULL;
 		struct pm_bench_result *b = add_bench(r, 1e9 / a->ops);
 		char *p;
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "results/catalog.h"
 #include "results/lmbench.h"
 #include "results/render.h"
 #include "sysinfo/sysinfo.h"
@@ -332,33 +332,33 @@ const struct pm_lmb_column *pm_lmb_find(const char *key,
 	return NULL;
 }
 
-const struct pm_bench *pm_lmb_bench(const struct pm_lmb_column *col)
+bool pm_lmb_bench(const struct pm_lmb_column *col, struct pm_bench_ident *out)
 {
-	return col->kind == PM_LMB_FIGURE && !col->imported_only ?
-	       pm_bench_find_lmbench(col->key) : NULL;
+	return col->kind == PM_LMB_FIGURE && !col->imported_only &&
+	       pm_catalog_by_lmbench(col->key, out);
 }
 
 /* A column that names no benchmark (a typo in a key) reads as "?": the
  * registry test (tests/unit/test-import.c) keeps that from happening. */
 const char *pm_lmb_name(const struct pm_lmb_column *col)
 {
-	const struct pm_bench *b = pm_lmb_bench(col);
+	struct pm_bench_ident b;
 
-	return b ? b->name : col->name ? col->name : "?";
+	return pm_lmb_bench(col, &b) ? b.name : col->name ? col->name : "?";
 }
 
 const char *pm_lmb_unit(const struct pm_lmb_column *col)
 {
-	const struct pm_bench *b = pm_lmb_bench(col);
+	struct pm_bench_ident b;
 
-	return b ? b->unit : col->unit ? col->unit : "?";
+	return pm_lmb_bench(col, &b) ? b.unit : col->unit ? col->unit : "?";
 }
 
 const char *pm_lmb_summary(const struct pm_lmb_column *col)
 {
-	const struct pm_bench *b = pm_lmb_bench(col);
+	struct pm_bench_ident b;
 
-	return b ? b->summary : col->summary ? col->summary : "?";
+	return pm_lmb_bench(col, &b) ? b.summary : col->summary ? col->summary : "?";
 }
 
 int pm_lmb_unit_is_measured(const char *unit)
@@ -413,7 +413,7 @@ static const struct pm_bench_result *by_key(const struct pm_result *r,
 	for (i = 0; key && i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 
-		const struct pm_bench *now;
+		struct pm_bench_ident now;
 
 		if (!b->lmbench || strcmp(b->lmbench, key) ||
 		    b->status != PM_BENCH_OK || b->stats.n == 0)
@@ -421,8 +421,8 @@ static const struct pm_bench_result *by_key(const struct pm_result *r,
 		/* An older file's benchmark that no longer stands for the
 		 * column (page-fault, before page-fault-lmb took lmbench's
 		 * definition): its figure is not lmbench's. */
-		now = pm_bench_find(b->name);
-		if (now && (!now->lmbench || strcmp(now->lmbench, key)))
+		if (pm_catalog_by_name(b->name, &now) &&
+		    (!now.lmbench || strcmp(now.lmbench, key)))
 			continue;
 		return b;
 	}

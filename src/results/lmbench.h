@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "results/catalog.h"
 #include "results/result.h"
 
 enum pm_lmb_kind {
@@ -73,8 +74,9 @@ struct pm_lmb_section {
 extern const struct pm_lmb_section pm_lmb_sections[];
 extern const size_t pm_lmb_nsections;
 
-/* The benchmark measuring a figure column, NULL when imported_only. */
-const struct pm_bench *pm_lmb_bench(const struct pm_lmb_column *col);
+/* The benchmark measuring a figure column (results/catalog.h): false
+ * when imported_only or none does. */
+bool pm_lmb_bench(const struct pm_lmb_column *col, struct pm_bench_ident *out);
 /* A figure column's benchmark name, unit and summary. */
 const char *pm_lmb_name(const struct pm_lmb_column *col);
 const char *pm_lmb_unit(const struct pm_lmb_column *col);

@@ -258,28 +258,6 @@ char *pm_fmt_bench_value(const struct pm_bench_result *b, double ns)
 	return fmt_time(ns);
 }
 
-/*
- * The interval of a benchmark's figure: of its trials' median, or wider
- * when its rounds (each in its own process) disagree more than the
- * trials of one process do: 95% t interval of the rounds' medians.
- */
-double pm_bench_rel_ci(const struct pm_bench_result *b)
-{
-	double ci = pm_summary_rel_halfwidth(&b->stats), *med, r;
-	size_t k = b->nrounds;
-
-	if (b->ntrials < 2)
-		return NAN;
-	if (k < 2 || b->measured)
-		return ci;
-	med = pm_xcalloc(k, sizeof(*med));
-	pm_bench_result_round_medians(b, med);
-	/* NAN when a median is not positive: then the trials' interval */
-	r = pm_log_t_rel_halfwidth(pm_log_sd(med, k, NULL), k, PM_FIGURE_LEVEL);
-	free(med);
-	return isnan(ci) || r > ci ? r : ci;
-}
-
 /* ---- the figure: one estimator, one interval, in every view ---- */
 
 double pm_figure_rel(const struct pm_figure *f)

@@ -1,7 +1,7 @@
 /*
  * Rendering result files for people (table, detail, hotspots, several
  * files side by side) as text or markdown, and for tools (csv).  Tables
- * go through results/table.c, so the same view prints in every format.
+ * go through util/table.c, so the same view prints in every format.
  */
 #ifndef PM_RENDER_H
 #define PM_RENDER_H
@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
-#include "results/table.h"
+#include "util/table.h"
 
 enum pm_render_flags {
 	PM_RENDER_DETAIL = 1u << 0,	/* a block per benchmark */
@@ -66,11 +66,6 @@ struct pm_table *pm_compare_table(const struct pm_result *const *r,
 void pm_render_compare(const struct pm_result *const *r,
 		       const char *const *names, size_t n, FILE *f,
 		       enum pm_table_format fmt);
-
-/* The relative half-width of a benchmark's interval (rounds or trials),
- * NAN when there is none: the runner's convergence test, not a figure to
- * show (views show pm_render_figure's). */
-double pm_bench_rel_ci(const struct pm_bench_result *b);
 
 /*
  * The figure every view shows (pm_bench_figure at PM_FIGURE_LEVEL);

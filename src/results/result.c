@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "results/exercise.h"
 #include "results/result.h"
 #include "sysinfo/keys.h"
 #include "sysinfo/sysinfo.h"
@@ -81,6 +81,12 @@ struct pm_bench_result *pm_result_add(struct pm_result *r)
 	r->bench = pm_xrealloc(r->bench, (r->nbench + 1) * sizeof(*r->bench));
 	b = &r->bench[r->nbench++];
 	memset(b, 0, sizeof(*b));
+	pm_bench_result_defaults(b);
+	return b;
+}
+
+void pm_bench_result_defaults(struct pm_bench_result *b)
+{
 	b->cpu = -1;
 	b->ops_per_iter = 1;
 	b->counters.ns_per_op = b->counters.perturbation = NAN;
@@ -89,7 +95,6 @@ struct pm_bench_result *pm_result_add(struct pm_result *r)
 	b->busy = NAN;
 	b->waited = NAN;
 	b->others = NAN;
-	return b;
 }
 
 const struct pm_bench_result *pm_result_find(const struct pm_result *r,
@@ -1144,11 +1149,7 @@ int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	b->cpu = -1;
-	b->ops_per_iter = 1;
-	b->counters.ns_per_op = b->counters.perturbation = NAN;
-	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
-	b->reference_ns = b->busy = b->waited = b->others = NAN;
+	pm_bench_result_defaults(b);
 	err = read_bench(&rd, o, b);
 	if (err)
 		pm_bench_result_free(b);

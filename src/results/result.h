@@ -74,7 +74,7 @@ struct pm_round {
 
 struct pm_bench_result {
 	char *name, *group, *summary, *unit, *lmbench, *aim9;
-	/* what its operation exercises: enum pm_exercise bits (bench.h);
+	/* what its operation exercises: enum pm_exercise bits (exercise.h);
 	 * 0 when the file does not say (older files, imports) */
 	unsigned exercises;
 	enum pm_bench_status status;
@@ -130,6 +130,9 @@ struct pm_result {
 void pm_result_init(struct pm_result *r);
 void pm_result_free(struct pm_result *r);
 struct pm_bench_result *pm_result_add(struct pm_result *r);
+/* The values of a benchmark result nothing has measured yet: NAN (not
+ * known, never 0), no CPU, one op per iteration. */
+void pm_bench_result_defaults(struct pm_bench_result *b);
 /* Free the counter values of a counted pass (the list is then empty). */
 void pm_counter_values_free(struct pm_counted_pass *cp);
 void pm_bench_result_free(struct pm_bench_result *b);
@@ -175,6 +178,11 @@ struct pm_figure {
 int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_figure *f);
 /* The level of every interval shown or written: one throughout. */
 #define PM_FIGURE_LEVEL 0.95
+/* The relative half-width of a benchmark's interval (rounds or trials),
+ * NAN when there is none: the runner's convergence test, not a figure to
+ * show (views show pm_render_figure's).  Here, not in the renderer, so
+ * that the runner (bench/rounds.c) needs no view. */
+double pm_bench_rel_ci(const struct pm_bench_result *b);
 /* {"value_ns", "low_ns", "high_ns", "level", "basis", "n"}, as written in
  * a result file; NULL for a benchmark without one (or a measured one). */
 json_t *pm_bench_figure_json(const struct pm_bench_result *b);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "results/render.h"
-#include "results/table.h"
+#include "util/table.h"
 
 #define LEVEL 0.95
 

@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "sysinfo/keys.h"
-#include "results/table.h"
+#include "util/table.h"
 #include "util.h"
 
 #define HOST "Host"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sysinfo/sysinfo.h"
-#include "results/table.h"
+#include "util/table.h"
 
 #define LABEL_WIDTH 20
 #define WRAP_COLUMN 79

@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
+#include "bench/bench.h"
 #include "fuzz.h"
+#include "results/catalog.h"
 #include "results/import.h"
 #include "results/render.h"
 
@@ -13,6 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pm_result *runs;
 	struct pm_err e;
 	size_t n, i;
+
+	/* the benchmarks' names for lmbench columns and AIM9 tests */
+	pm_catalog_set(&pm_bench_catalog);
 
 	if (pm_import_aim9(text, "fuzz.txt", &runs, &n, &e) == 0) {
 		for (i = 0; i < n; i++) {

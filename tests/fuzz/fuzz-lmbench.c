@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
+#include "bench/bench.h"
 #include "fuzz.h"
+#include "results/catalog.h"
 #include "results/import.h"
 #include "results/lmbench.h"
 
@@ -14,6 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pm_result *runs;
 	struct pm_err e;
 	size_t n, i, k;
+
+	/* the benchmarks' names for lmbench columns and AIM9 tests */
+	pm_catalog_set(&pm_bench_catalog);
 
 	for (k = 0; k < 2; k++) {
 		struct pm_import_log log = { 0 };

@@ -3,8 +3,10 @@
 
 #include <stdlib.h>
 
+#include "bench/bench.h"
 #include "fuzz.h"
 #include "results/anonymize.h"
+#include "results/catalog.h"
 #include "results/lmbench.h"
 #include "results/render.h"
 #include "results/result.h"
@@ -19,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_error_t je;
 	json_t *doc;
 	size_t i;
+
+	/* the benchmarks' names for lmbench columns and AIM9 tests */
+	pm_catalog_set(&pm_bench_catalog);
 
 	if (pm_result_parse(&r, (const char *)data, size, "fuzz.json", &e) == 0) {
 		/* valid input must render and round-trip without a fault */

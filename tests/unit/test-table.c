@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "results/table.h"
+#include "util/table.h"
 
 static struct pm_table *sample(void)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/table.h"
+#include "util/table.h"
 #include "util.h"
 
 struct col {
