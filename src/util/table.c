@@ -489,16 +489,22 @@ size_t pm_text_prefix(const char *s, size_t max)
 	return at;
 }
 
+/* How much of s to show in max characters: when cut, the last one shown
+ * is the ellipsis. */
+static size_t shown_len(const char *s, size_t max)
+{
+	size_t len = pm_text_prefix(s, max);
+
+	return s[len] ? pm_text_prefix(s, max - 1) : len;
+}
+
 void pm_html_escape_max(FILE *f, const char *s, size_t max)
 {
 	size_t len, i;
 
 	if (!s || !max)
 		return;
-	len = pm_text_prefix(s, max);
-	/* cut: the last character shown is the ellipsis */
-	if (s[len])
-		len = pm_text_prefix(s, max - 1);
+	len = shown_len(s, max);
 	for (i = 0; i < len; i++) {
 		switch (s[i]) {
 		case '<': fputs("&lt;", f); break;
@@ -525,9 +531,7 @@ void pm_html_fragment(FILE *f, const char *s, size_t max)
 
 	if (!s || !max)
 		return;
-	len = pm_text_prefix(s, max);
-	if (s[len])
-		len = pm_text_prefix(s, max - 1);
+	len = shown_len(s, max);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
