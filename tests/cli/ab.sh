@@ -67,9 +67,10 @@ in_pairs() {
 }
 
 # ---- pairs of boots, merged sides, the report ----
-# The fixture gives every boot the same figures: decided (the same) after
-# the 2 pairs --rounds asks for at least.
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --seed 7 -o "$T/ok" \
+# The fixture gives every boot the same figures: the same after the 3
+# pairs the sequential rule needs at least, so --budget ends it at the 2
+# pairs --rounds asks for.
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --budget 4b --seed 7 -o "$T/ok" \
 	--append "fake.order=$T/order" \
 	--append-a "fake.result=$RESULT" --append-b "fake.result=$RESULT mitigations=off" \
 	-- null stat
@@ -101,7 +102,7 @@ grep -q '"runs_old": 2' "$T/out" || fail "a.json should hold 2 runs (boots)"
 grep -q '"runs_new": 2' "$T/out" || fail "b.json should hold 2 runs (boots)"
 no_scratch_left "a good run"
 # the same seed, the same order
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --seed 7 -q -o "$T/ok2" \
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --budget 4b --seed 7 -q -o "$T/ok2" \
 	--append "fake.order=$T/order2" \
 	--append-a "fake.result=$RESULT" --append-b "fake.result=$RESULT mitigations=off" \
 	-- null stat
@@ -126,7 +127,7 @@ dead "$T/hang.pid"
 no_scratch_left "a timeout"
 
 # ---- a later boot fails: reported, its pair taken again, the report made ----
-pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --timeout 2 \
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --budget 6b --timeout 2 \
 	-o "$T/later" --append "fake.result=$RESULT fake.hang-tag=a2" null stat
 expect_status 1 "one of six boots hangs"
 expect_err "boot a2 \(side A\) failed"
@@ -154,7 +155,7 @@ dead "$T/kvm.pid"
 mkdir -p "$T/host/dev" "$T/host/proc" "$T/host/sys/module/kvm_intel"
 : > "$T/host/dev/kvm"
 printf 'processor\t: 0\nflags\t\t: fpu vme vmx sse2\n' > "$T/host/proc/cpuinfo"
-PMBENCH_AB_HOST_ROOT="$T/host" pm ab --kernel "$K" --qemu "$FAKE" --duet off --rounds 2 \
+PMBENCH_AB_HOST_ROOT="$T/host" pm ab --kernel "$K" --qemu "$FAKE" --duet off --rounds 2 --budget 5b \
 	-o "$T/fallback" \
 	--append "fake.kvm-silent fake.result=$RESULT fake.order=$T/fb-order" null stat
 expect_status 0 "KVM falls back to TCG"
