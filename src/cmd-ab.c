@@ -718,10 +718,13 @@ next:
 static int add_reversal(struct ab *ab, size_t k, struct pm_err *e)
 {
 	const struct pm_ab_diff *d = &ab->diffs[k];
-	const struct pm_ab_arm *A = &ab->arms[0], *B = &ab->arms[1];
+	const struct pm_ab_arm *A, *B;
 	struct pm_ab_arm *r;
 
+	/* A and B after the realloc, which may move them */
 	ab->arms = pm_xrealloc(ab->arms, (ab->narms + 1) * sizeof(*ab->arms));
+	A = &ab->arms[0];
+	B = &ab->arms[1];
 	r = &ab->arms[ab->narms++];
 	memset(r, 0, sizeof(*r));
 	r->reverts = (int)k;
