@@ -653,10 +653,11 @@ static char *experiment_command(const struct pm_explanation *x, const struct pm_
 				const char *name)
 {
 	const char *ro = release_of(x->old), *rn = release_of(x->new);
-	char *kb, *args = pm_xstrdup(""), *out, *q;
+	char *kb, *args, *out, *q;
 
 	if (!ro || !rn)
 		return NULL;
+	args = pm_xstrdup("");
 	kb = strcmp(ro, rn) ? pm_xasprintf(" --kernel-b /boot/vmlinuz-%s", rn) : pm_xstrdup("");
 	if (sw && sw->kind == PM_SW_PARAM) {
 		char *a = sw->old ? (*sw->old ? pm_xasprintf("%s=%s", sw->key, sw->old) :
