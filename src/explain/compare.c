@@ -1032,11 +1032,7 @@ static bool one_experiment(const struct pm_side *old, const struct pm_side *new)
 	return id != NULL;
 }
 
-/*
- * The sequential decision on d_i - slope x_i (in d, on return), at the
- * Theil-Sen slope and at both ends of its interval: a verdict the three
- * do not share is left undecided.  -EINVAL when no decision can be had.
- */
+/* The spread of the pairs at equal host speed: sd of d_i - slope x_i. */
 static double adjusted_sd(const double *d, const double *x, size_t n, double slope)
 {
 	double *e = pm_xcalloc(n, sizeof(*e)), sd;
@@ -1049,6 +1045,11 @@ static double adjusted_sd(const double *d, const double *x, size_t n, double slo
 	return sd;
 }
 
+/*
+ * The sequential decision on d_i - slope x_i (in d, on return), at the
+ * Theil-Sen slope and at both ends of its interval: a verdict the three
+ * do not share is left undecided.  -EINVAL when no decision can be had.
+ */
 static int seq_adjusted(double *d, const double *x, size_t n, const struct pm_slope *sl,
 			double floor, double alpha, struct pm_seq_result *r)
 {

@@ -171,7 +171,9 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 			pm_cause_evidence(k, "the code it switched %s: %s, %s -> %s per op",
 					  m->started ? "on" : "off", m->name, a, b);
 		}
-		if (c->nmechs) {
+		/* what moved most, unless it is the code named just above */
+		if (c->nmechs && !((c->mechs[0].started || c->mechs[0].stopped) &&
+				   (c->mechs[0].new_ns > c->mechs[0].old_ns) == (c->delta_ns > 0))) {
 			const struct pm_mech_delta *m = &c->mechs[0];
 			char a[32], b[32];
 
