@@ -811,25 +811,21 @@ static double fastest_probe(const struct side_data *d)
 /*
  * Runs of d whose probe marks them busy, against lo, the fastest probe
  * of both sides (one bar for both: a side busy all along is not compared
- * in its own slow state with the other side's fast one).  With cap
- * (runs not taken in turn), none when fewer than MIN_KEPT runs would
- * remain (two runs give no interval worth the name: t at one degree of
- * freedom is 64) or more than half are busy (then the fastest runs are
- * the odd ones).  Runs taken in turn are capped by pairs, alike
- * (leave_out_busy_runs).
+ * in its own slow state with the other side's fast one).  None when d
+ * has fewer than 3 runs, or, with cap (runs not taken in turn), more
+ * than half are busy: then the fastest runs are the odd ones.  Runs
+ * taken in turn are capped by pairs (leave_out_busy_runs).
  */
-#define MIN_KEPT 3
-
 static size_t busy_runs(const struct side_data *d, double lo, bool cap, bool *busy)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < d->runs.n; i++) {
-		busy[i] = isfinite(lo) && i < d->run_ref.n &&
+		busy[i] = d->runs.n >= 3 && isfinite(lo) && i < d->run_ref.n &&
 			  d->run_ref.v[i] > (1 + BUSY_PROBE) * lo;
 		n += busy[i];
 	}
-	if (cap && (d->runs.n < n + MIN_KEPT || 2 * n > d->runs.n)) {
+	if (cap && 2 * n > d->runs.n) {
 		memset(busy, 0, d->runs.n * sizeof(*busy));
 		n = 0;
 	}
@@ -861,7 +857,7 @@ static void leave_out_busy_runs(const struct pm_side *old, const struct pm_side 
 				ba[ia[i]] = bb[ib[i]] = true;
 				pairs++;
 			}
-		na = nb = 2 * pairs > n || n < pairs + MIN_KEPT ? 0 : pairs;
+		na = nb = 2 * pairs > n ? 0 : pairs;
 		if (!na) {
 			memset(ba, 0, n * sizeof(*ba));
 			memset(bb, 0, n * sizeof(*bb));

@@ -851,23 +851,6 @@ START_TEST(busy_runs_left_out_by_probe)
 		ck_assert_uint_eq(c.n_new, 12);
 		release(&c, &a, &b);
 	}
-	/* a busy run goes only while 3 runs a side stay: with 3 runs none
-	 * goes, and a tenfold change is called from all of them; with 4 one
-	 * goes, in turn or not */
-	for (pass = 0; pass < 4; pass++) {
-		const struct shape few = { pass < 2 ? 3 : 4, 3, 10, 0.01, 0.005, 0.005, 0, 0 };
-		struct pm_side a, b;
-		struct pm_bench_cmp c = { 0 };
-
-		dated_sides(&a, &b, &few, 31 + pass, 10000, pass % 2 ? 1 : 30);
-		busy_run(&a, 1, 1.9, 2.0);
-		pm_compare_bench(&c, &a, &b, "x", &o);
-		ck_assert_uint_eq(c.left_out_old, pass < 2 ? 0 : 1);
-		ck_assert_uint_eq(c.left_out_new, pass == 3 ? 1 : 0);
-		if (pass < 2)
-			ck_assert_int_eq(c.verdict, PM_REGRESSION);
-		release(&c, &a, &b);
-	}
 	/* seven of twelve busy: none left out */
 	{
 		struct pm_side a, b;
