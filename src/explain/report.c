@@ -457,15 +457,18 @@ static void undecided(const struct pm_explanation *x, FILE *f, bool md)
 struct pm_table *pm_report_table(const struct pm_explanation *x)
 {
 	struct pm_table *t = pm_table_new();
+	char head[24];
 	size_t i;
 
+	/* the verdicts' level (opts.level), which the intervals are at */
+	snprintf(head, sizeof(head), "%.0f%% CI", 100 * x->opts.level);
 	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "verdict", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "OLD", "old", 0);
 	pm_table_add_col(t, "NEW", "new", 0);
 	pm_table_add_col(t, "unit", NULL, PM_COL_LEFT | PM_COL_CSV_ONLY);
 	pm_table_add_col(t, "change", "ratio", 0);
-	pm_table_add_col(t, "95% CI", "ci_low", 0);
+	pm_table_add_col(t, head, "ci_low", 0);
 	pm_table_add_col(t, "ci_high", NULL, PM_COL_CSV_ONLY);
 	pm_table_add_col(t, "p", "p_value", 0);
 	pm_table_add_col(t, "compared", NULL, PM_COL_LEFT);

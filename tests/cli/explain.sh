@@ -111,6 +111,8 @@ if [ -z "$seccomp_skip" ]; then
 	pm explain --format markdown "$T/a" "$T/sec"
 	expect_status 0
 	expect_out '^### null: regression'
+	# the table's interval column is named at the verdicts' level
+	expect_out '^\| benchmark +\| verdict +\|.*\| +99% CI \|'
 	# the result says under what the benchmark ran
 	grep -Eq '"seccomp_mode": 2,' "$T/sec/1.json" ||
 		fail "seccomp: the result does not record seccomp mode 2"

@@ -57,7 +57,13 @@ expect_status() {
 
 # expect_out REGEX [what]: stdout matches (grep -E).
 expect_out() {
-	grep -Eq -- "$1" "$T/out" || { fail "${2:-stdout} does not match /$1/"; head -20 "$T/out" | sed 's/^/  stdout: /' >&2; }
+	grep -Eq -- "$1" "$T/out" || {
+		fail "${2:-stdout} does not match /$1/"
+		# the head, then every verdict line (a flaky verdict is often further down)
+		{ head -20 "$T/out"; sed '1,20d' "$T/out" |
+			grep -E '^([a-z0-9-]+  [A-Z]+|inconclusive|No |[a-z0-9-]+: would be)'; } |
+			sed 's/^/  stdout: /' >&2
+	}
 }
 
 expect_no_out() {
