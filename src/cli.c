@@ -222,11 +222,7 @@ static void on_stop_signal(int sig)
 		pm_interrupted = 1;
 		return;
 	}
-	/* helpers die with us: PR_SET_PDEATHSIG */
-	if (cmd_scratch[0])
-		pm_rmtree(cmd_scratch);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	pm_cmd_stop_now(sig);
 }
 
 /*
@@ -289,20 +285,38 @@ static void scratch_sweep(const char *tmp)
 	closedir(d);
 }
 
-const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e)
+static unsigned cmd_flags;	/* PM_CMD_* of the command running */
+static const char *cmd_name;
+
+void pm_cmd_setup(const char *name, unsigned flags)
+{
+	cmd_name = name;
+	cmd_flags = flags;
+	/* with a scratch directory, from when it is made (pm_cmd_scratch) */
+	if ((flags & PM_CMD_CATCH_STOP) && !(flags & PM_CMD_SCRATCH))
+		pm_catch_stop_signals(on_stop_signal);
+}
+
+/* TMPDIR/PREFIX.PID.XXXXXX, locked; stale ones of others swept first. */
+static int scratch_make(struct pm_err *e)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	scratch_sweep(tmp);
-	snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/%s.%ld.XXXXXX", tmp, prefix,
-		 (long)getpid());
+	/* run's has been plain pmbench.PID.XXXXXX from the start */
+	if (!strcmp(cmd_name, "run"))
+		snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/pmbench.%ld.XXXXXX", tmp,
+			 (long)getpid());
+	else
+		snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/pmbench-%s.%ld.XXXXXX", tmp,
+			 cmd_name, (long)getpid());
 	if (!mkdtemp(cmd_scratch)) {
 		pm_err_set(e, -errno, "cannot create a scratch directory %s: %s",
 			   cmd_scratch, strerror(errno));
 		cmd_scratch[0] = '\0';
-		return NULL;
+		return -1;
 	}
 	/* without the lock the PID alone tells a live run (same namespace) */
 	cmd_scratch_fd = open(cmd_scratch, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -310,26 +324,50 @@ const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e)
 		close(cmd_scratch_fd);
 		cmd_scratch_fd = -1;
 	}
+	return 0;
+}
+
+const char *pm_cmd_scratch(struct pm_err *e)
+{
+	if (cmd_scratch[0])
+		return cmd_scratch;
+	if (!(cmd_flags & PM_CMD_SCRATCH) || !cmd_name) {
+		pm_err_set(e, -EINVAL, "pmbench %s has no scratch directory (PM_CMD_SCRATCH)",
+			   cmd_name ? cmd_name : "?");
+		return NULL;
+	}
+	if (scratch_make(e))
+		return NULL;
+	/* the work starts: a stop now has something to save and remove */
+	if (cmd_flags & PM_CMD_CATCH_STOP)
+		pm_catch_stop_signals(on_stop_signal);
 	return cmd_scratch;
 }
 
-void pm_cmd_scratch_remove(void)
+void pm_cmd_teardown(void)
 {
-	if (!cmd_scratch[0])
-		return;
-	pm_rmtree(cmd_scratch);
-	cmd_scratch[0] = '\0';
+	if (cmd_scratch[0]) {
+		pm_rmtree(cmd_scratch);
+		cmd_scratch[0] = '\0';
+	}
 	if (cmd_scratch_fd >= 0)
 		close(cmd_scratch_fd);
 	cmd_scratch_fd = -1;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	if (cmd_flags) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+	}
+	cmd_flags = 0;
 }
 
-void pm_cmd_catch_stop(void)
+void pm_cmd_stop_now(int sig)
 {
-	pm_catch_stop_signals(on_stop_signal);
+	/* helpers die with us: PR_SET_PDEATHSIG */
+	if (cmd_scratch[0])
+		pm_rmtree(cmd_scratch);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 int pm_cmd_stop_status(void)

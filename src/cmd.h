@@ -88,26 +88,44 @@ int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 void pm_catch_stop_signals(void (*handler)(int));
 
 /*
- * A measuring command's scratch directory and its stop signals (run,
- * stat, the round worker).  After pm_cmd_catch_stop(), the first SIGINT,
- * SIGTERM or SIGHUP sets pm_interrupted: the command ends its current
- * trial, saves what it has and exits with pm_cmd_stop_status().  A second
- * removes the scratch directory and dies by the signal.
+ * What main() sets up around a command: the flags of its row in the
+ * command table (src/main.c), as git's RUN_SETUP.  main() calls
+ * pm_cmd_setup() before the command and pm_cmd_teardown() after it.
+ *
+ * PM_CMD_SCRATCH: the command has a scratch directory, made at the first
+ * pm_cmd_scratch() (after its options are checked: a usage error makes
+ * none) as TMPDIR/pmbench-CMD.PID.XXXXXX (run's pmbench.PID.XXXXXX;
+ * TMPDIR default /tmp), locked while we run; that first call also
+ * removes the ones this user's pmbench processes now gone (SIGKILL) left
+ * in TMPDIR.  pm_cmd_teardown() removes it, and so does a second stop
+ * signal.
+ *
+ * PM_CMD_CATCH_STOP: the first SIGINT, SIGTERM or SIGHUP sets
+ * pm_interrupted: the command ends its current trial, saves what it has
+ * and returns pm_cmd_stop_status().  A second removes the scratch
+ * directory and dies by the signal.  Caught from the start of the
+ * command, or with PM_CMD_SCRATCH from when the directory is made
+ * (before, there is nothing to save or remove).  SIGPIPE is ignored then.
+ * A command with a stop handler of its own (ab) leaves the flag out and
+ * ends its handler's second signal with pm_cmd_stop_now().
  */
-/* TMPDIR/PREFIX.PID.XXXXXX (TMPDIR default /tmp), locked while we run:
- * its path, or NULL with e set.  First removes the scratch directories
- * of this user that pmbench processes now gone left in TMPDIR (SIGKILL). */
-const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e);
+enum {
+	PM_CMD_SCRATCH = 1u << 0,
+	PM_CMD_CATCH_STOP = 1u << 1,
+};
+void pm_cmd_setup(const char *name, unsigned flags);
+void pm_cmd_teardown(void);
+/* The scratch directory (made at the first call), or NULL with e set. */
+const char *pm_cmd_scratch(struct pm_err *e);
+/* From a signal handler: remove the scratch directory, die by sig. */
+void pm_cmd_stop_now(int sig);
+/* 128 + the first stop signal (SIGINT when none was seen). */
+int pm_cmd_stop_status(void);
 /* Record the source file of each profiled kernel symbol (pmbench-result(5)
  * "sources") from a vmlinux's DWARF; vmlinux NULL: the one each profile
  * used. */
 struct pm_result;
 void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux);
-/* Remove it, if made, and give the stop signals their default action. */
-void pm_cmd_scratch_remove(void);
-void pm_cmd_catch_stop(void);
-/* 128 + the first stop signal (SIGINT when none was seen). */
-int pm_cmd_stop_status(void);
 /* The end of every command's option switch, for option c of getopt_long:
  * -h prints usage, --help opens pmbench-CMD's manual page, a missing value
  * or an unknown option is a usage error.  The exit status. */
