@@ -24,7 +24,7 @@ cat > "$T/layers" <<'EOF'
 4 explain  explain/
 5 ab       ab/
 5 report   report/
-6 cli      main.c cli.c cmd.h cmd-*.c
+6 cli      main.c cli-*.c cmd.h cmd-*.c
 EOF
 
 # check_layers LAYERS SRCDIR: "FILE:LINE: ..." for every include that
