@@ -15,11 +15,11 @@
 #include "cmd.h"
 #include "counters/counters.h"
 #include "results/anonymize.h"
-#include "results/output.h"
 #include "results/history.h"
-#include "results/render.h"
+#include "results/output.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"

@@ -14,9 +14,9 @@
 #include "cmd.h"
 #include "counters/counters.h"
 #include "results/output.h"
-#include "results/render.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench stat [-r N] [--warmup N] [--prepare CMD] [--cleanup CMD] [-e EVENTS]\n"
