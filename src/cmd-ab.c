@@ -82,8 +82,6 @@ static const char usage[] =
 
 /* ---- signals: QEMU and the scratch directory go on Ctrl-C ---- */
 
-/* pm_cmd_scratch_make's, so that stale ones are cleared as run's are */
-static const char *volatile scratch;
 static volatile int stop_flag;
 static volatile sig_atomic_t signals_seen, first_signal;
 static volatile pid_t running[2];
@@ -103,10 +101,7 @@ static void on_signal(int sig)
 			kill(-running[i], SIGKILL);
 			kill(running[i], SIGKILL);
 		}
-	if (scratch)
-		pm_rmtree(scratch);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	pm_cmd_stop_now(sig);
 }
 
 /* ---- the experiment ---- */
@@ -736,7 +731,7 @@ static int add_reversal(struct ab *ab, size_t k, struct pm_err *e)
 	r->setup = d->kind == PM_AB_DIFF_SETUP ? A->setup : B->setup;
 	r->wrap = d->kind == PM_AB_DIFF_WRAP ? A->wrap : B->wrap;
 	r->name = pm_xasprintf("B without %s", d->text);
-	return ab->o.local ? 0 : pm_ab_arm_prepare(r, &ab->o, NULL, scratch, e);
+	return ab->o.local ? 0 : pm_ab_arm_prepare(r, &ab->o, NULL, ab->env.scratch, e);
 }
 
 /* Blocks of A, B and each reversal, in random order, until decided. */
@@ -1172,7 +1167,7 @@ static int setup_arms(struct ab *ab, struct pm_err *e)
 	for (i = 0; !err && !ab->o.local && i < 2; i++) {
 		struct pm_ab_arm *a = &ab->arms[i];
 
-		err = pm_ab_arm_prepare(a, &ab->o, ab->o.side[i].vmlinux, scratch, e);
+		err = pm_ab_arm_prepare(a, &ab->o, ab->o.side[i].vmlinux, ab->env.scratch, e);
 		if (err) {
 			pm_err_set(e, err, "side %s: %s", a->name, e->msg);
 			break;
@@ -1225,8 +1220,9 @@ static int make_dirs(struct ab *ab)
 		pm_error("--keep-console %s: %s", ab->console_dir, strerror(-err));
 		return PM_EXIT_USAGE;
 	}
-	scratch = pm_cmd_scratch_make("pmbench-ab", &e);
-	if (!scratch) {
+	/* main() removes it, as run's (PM_CMD_SCRATCH) */
+	ab->env.scratch = pm_cmd_scratch(&e);
+	if (!ab->env.scratch) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
 	}
@@ -1314,7 +1310,6 @@ static int run_experiment(struct ab *ab)
 	if (st != AB_GO)
 		return st;
 	ab->env.console_dir = ab->console_dir;
-	ab->env.scratch = scratch;
 	pm_catch_stop_signals(on_signal);
 	if (setup_arms(ab, &e)) {
 		pm_error("%s", e.msg);
@@ -1368,11 +1363,6 @@ int cmd_ab(int argc, char **argv)
 	}
 #endif
 	status = run_experiment(&ab);
-	if (scratch) {
-		scratch = NULL;
-		pm_cmd_scratch_remove();
-	}
-	pm_catch_stop_signals(SIG_DFL);
 	ab_free(&ab);
 	return status;
 }

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "results/import.h"
-#include "results/lmbench.h"
+#include "import/import.h"
 #include "results/output.h"
 #include "results/result.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench import lmbench|aim9 FILE [-o PATH] [--label TEXT]\n"

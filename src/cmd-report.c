@@ -13,8 +13,8 @@
 #include "explain/explain.h"
 #include "report/report.h"
 #include "results/history.h"
-#include "results/render.h"
 #include "results/result.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench report [-o FILE] [--title TEXT] [--all-frames]\n"

@@ -21,7 +21,7 @@ int cmd_round(int argc, char **argv)
 		pm_error("__round is internal to 'pmbench run' and takes no arguments");
 		return PM_EXIT_USAGE;
 	}
-	pm_cmd_catch_stop();
+	/* main() caught the stop signals: PM_CMD_CATCH_STOP */
 	err = pm_round_worker(stdin, stdout, &e);
 	if (err == -EINTR)
 		return 130;

@@ -15,11 +15,11 @@
 #include "cmd.h"
 #include "counters/counters.h"
 #include "results/anonymize.h"
-#include "results/output.h"
 #include "results/history.h"
-#include "results/render.h"
+#include "results/output.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"
@@ -475,7 +475,7 @@ static int run__prepare(struct run_cmd *r)
 		}
 		r->o.profiler = r->profiler;
 	}
-	r->o.scratch = pm_cmd_scratch_make("pmbench", &e);
+	r->o.scratch = pm_cmd_scratch(&e);
 	if (!r->o.scratch) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
@@ -491,7 +491,6 @@ static void run__start_result(struct run_cmd *r)
 
 	r->hello = find_helper("pmbench-hello");
 	r->spawner = find_helper("pmbench-spawner");
-	pm_cmd_catch_stop();
 
 	r->o.events = &r->events;
 	r->o.hello = r->hello;
@@ -618,7 +617,6 @@ static int run__save(struct run_cmd *r)
 
 static void run__cleanup(struct run_cmd *r)
 {
-	pm_cmd_scratch_remove();
 	pm_result_free(&r->result);
 	pm_output_free(&r->out);
 	pm_events_free(&r->events);

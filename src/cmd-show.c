@@ -10,10 +10,9 @@
 #include "cmd.h"
 #include "results/anonymize.h"
 #include "results/history.h"
-#include "results/lmbench.h"
-#include "results/render.h"
 #include "results/result.h"
 #include "sample/profile.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench show [--format table|markdown|csv|json|folded|lmbench] [-v]\n"

@@ -14,9 +14,9 @@
 #include "cmd.h"
 #include "counters/counters.h"
 #include "results/output.h"
-#include "results/render.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"
+#include "views/render.h"
 
 static const char usage[] =
 	"usage: pmbench stat [-r N] [--warmup N] [--prepare CMD] [--cleanup CMD] [-e EVENTS]\n"
@@ -402,7 +402,7 @@ static int stat__prepare(struct stat_cmd *s, int argc, char **argv)
 			return PM_EXIT_USAGE;
 		}
 	}
-	s->o.scratch = pm_cmd_scratch_make("pmbench-stat", &e);
+	s->o.scratch = pm_cmd_scratch(&e);
 	if (!s->o.scratch) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_RUNTIME;
@@ -416,7 +416,6 @@ static void stat__start_result(struct stat_cmd *s)
 	struct pm_result *res = &s->result;
 	size_t i;
 
-	pm_cmd_catch_stop();
 	s->o.prepare = s->prep;
 	s->o.cleanup = s->clean;
 	s->o.events = &s->events;
@@ -527,7 +526,6 @@ static void stat__cleanup(struct stat_cmd *s)
 {
 	size_t i;
 
-	pm_cmd_scratch_remove();
 	pm_result_free(&s->result);
 	pm_output_free(&s->out);
 	for (i = 0; i < s->ncmd; i++)

@@ -1,6 +1,8 @@
 /*
- * Subcommands: one file each (cmd-*.c).  Only cmd_* code prints errors
- * and chooses exit codes: 0 ok, 1 runtime error, 2 usage or bad input.
+ * Subcommands: one file each (cmd-*.c), and what they share, one file
+ * per concern (cli-*.c, in the sections below).  Only this layer prints
+ * errors and chooses exit codes: 0 ok, 1 runtime error, 2 usage or bad
+ * input.
  */
 #ifndef PM_CMD_H
 #define PM_CMD_H
@@ -33,25 +35,28 @@ int cmd_stat(int argc, char **argv);
 /* Is name a command of the table in main.c (not an internal one)? */
 bool pm_is_command(const char *name);
 
-/*
- * "did you mean": the candidate within two edits (Damerau-Levenshtein,
- * one for a word of three letters or fewer) of word, NULL when none or
- * two are equally near.  pm_suggest_bench over benchmarks and groups;
- * pm_error_unknown_bench says the error with it; pm_suggest_event over
- * the aliases for the first of names that is none (*which).
- */
-struct pm_aliases;
-const char *pm_did_you_mean(const char *word, const char *const *cands, size_t n);
-const char *pm_suggest_bench(const char *word);
-void pm_error_unknown_bench(const char *word);
-const char *pm_suggest_event(const char *const *names, const struct pm_aliases *a,
-			     const char **which);
+/* ---- cli-msg.c: messages and exit statuses ---- */
 
-/* -e EVENTS of run and stat: those asked for (NULL: the default
- * hardware set), then the software events; nothing when !counters.
- * An unknown event is bad usage: the message is printed, -EINVAL. */
-struct pm_events;
-int pm_cli_events(const char *spec, bool counters, struct pm_events *ev);
+/* "pmbench: " + message on stderr. */
+void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Exit status for a library error: bad input (-EINVAL) is 2. */
+int pm_exit_status(int err);
+/* Unknown option or missing argument: message, usage line, status 2. */
+int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- cli-man.c: manual pages ---- */
+
+/* Open the manual page "pmbench-run" (section found automatically). */
+int pm_show_manual(const char *page);
+
+/* ---- cli-opt.c: option values ---- */
+
+/* The end of every command's option switch, for option c of getopt_long:
+ * -h prints usage, --help opens pmbench-CMD's manual page, a missing value
+ * or an unknown option is a usage error.  The exit status. */
+int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv);
 
 /*
  * Option values of every command: a whole number or a number in [lo,
@@ -68,52 +73,11 @@ int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const ch
 		   double max, double *frac);
 int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf);
 
-/*
- * pm_side_load() for the commands that compare sides (explain, report,
- * ab): a benchmark whose file does not say what it exercises (an older
- * file, an import) gets the traits of this pmbench's benchmark of its
- * name, so that explain's rules, which read only the files, can use them.
- */
-int pm_cli_side_load(struct pm_side *s, const char *path, struct pm_err *e);
-
-/* "pmbench: " + message on stderr. */
-void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Exit status for a library error: bad input (-EINVAL) is 2. */
-int pm_exit_status(int err);
-/* Unknown option or missing argument: message, usage line, status 2. */
-int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* handler on SIGINT, SIGTERM and SIGHUP (SA_RESTART); SIGPIPE ignored. */
-void pm_catch_stop_signals(void (*handler)(int));
-
-/*
- * A measuring command's scratch directory and its stop signals (run,
- * stat, the round worker).  After pm_cmd_catch_stop(), the first SIGINT,
- * SIGTERM or SIGHUP sets pm_interrupted: the command ends its current
- * trial, saves what it has and exits with pm_cmd_stop_status().  A second
- * removes the scratch directory and dies by the signal.
- */
-/* TMPDIR/PREFIX.PID.XXXXXX (TMPDIR default /tmp), locked while we run:
- * its path, or NULL with e set.  First removes the scratch directories
- * of this user that pmbench processes now gone left in TMPDIR (SIGKILL). */
-const char *pm_cmd_scratch_make(const char *prefix, struct pm_err *e);
-/* Record the source file of each profiled kernel symbol (pmbench-result(5)
- * "sources") from a vmlinux's DWARF; vmlinux NULL: the one each profile
- * used. */
-struct pm_result;
-void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux);
-/* Remove it, if made, and give the stop signals their default action. */
-void pm_cmd_scratch_remove(void);
-void pm_cmd_catch_stop(void);
-/* 128 + the first stop signal (SIGINT when none was seen). */
-int pm_cmd_stop_status(void);
-/* The end of every command's option switch, for option c of getopt_long:
- * -h prints usage, --help opens pmbench-CMD's manual page, a missing value
- * or an unknown option is a usage error.  The exit status. */
-int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv);
-/* Open the manual page "pmbench-run" (section found automatically). */
-int pm_show_manual(const char *page);
+/* -e EVENTS of run and stat: those asked for (NULL: the default
+ * hardware set), then the software events; nothing when !counters.
+ * An unknown event is bad usage: the message is printed, -EINVAL. */
+struct pm_events;
+int pm_cli_events(const char *spec, bool counters, struct pm_events *ev);
 
 /*
  * The options run and stat share: what is counted, sampled, saved and
@@ -152,6 +116,78 @@ void pm_cli_measure_init(struct pm_cli_measure *m);
  * exit status of a bad value (message printed). */
 int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_measure *m,
 			  int c, const char *arg);
+
+/* ---- cli-scratch.c: the set-up main() does around a command ---- */
+
+/*
+ * What main() sets up around a command: the flags of its row in the
+ * command table (src/main.c), as git's RUN_SETUP.  main() calls
+ * pm_cmd_setup() before the command and pm_cmd_teardown() after it.
+ *
+ * PM_CMD_SCRATCH: the command has a scratch directory, made at the first
+ * pm_cmd_scratch() (after its options are checked: a usage error makes
+ * none) as TMPDIR/pmbench-CMD.PID.XXXXXX (run's pmbench.PID.XXXXXX;
+ * TMPDIR default /tmp), locked while we run; that first call also
+ * removes the ones this user's pmbench processes now gone (SIGKILL) left
+ * in TMPDIR.  pm_cmd_teardown() removes it, and so does a second stop
+ * signal.
+ *
+ * PM_CMD_CATCH_STOP: the first SIGINT, SIGTERM or SIGHUP sets
+ * pm_interrupted: the command ends its current trial, saves what it has
+ * and returns pm_cmd_stop_status().  A second removes the scratch
+ * directory and dies by the signal.  Caught from the start of the
+ * command, or with PM_CMD_SCRATCH from when the directory is made
+ * (before, there is nothing to save or remove).  SIGPIPE is ignored then.
+ * A command with a stop handler of its own (ab) leaves the flag out and
+ * ends its handler's second signal with pm_cmd_stop_now().
+ */
+enum {
+	PM_CMD_SCRATCH = 1u << 0,
+	PM_CMD_CATCH_STOP = 1u << 1,
+};
+void pm_cmd_setup(const char *name, unsigned flags);
+void pm_cmd_teardown(void);
+/* The scratch directory (made at the first call), or NULL with e set. */
+const char *pm_cmd_scratch(struct pm_err *e);
+/* From a signal handler: remove the scratch directory, die by sig. */
+void pm_cmd_stop_now(int sig);
+/* 128 + the first stop signal (SIGINT when none was seen). */
+int pm_cmd_stop_status(void);
+
+/* handler on SIGINT, SIGTERM and SIGHUP (SA_RESTART); SIGPIPE ignored. */
+void pm_catch_stop_signals(void (*handler)(int));
+
+/* ---- cli-suggest.c: did you mean ---- */
+
+/*
+ * "did you mean": the candidate within two edits (Damerau-Levenshtein,
+ * one for a word of three letters or fewer) of word, NULL when none or
+ * two are equally near.  pm_suggest_bench over benchmarks and groups;
+ * pm_error_unknown_bench says the error with it; pm_suggest_event over
+ * the aliases for the first of names that is none (*which).
+ */
+struct pm_aliases;
+const char *pm_did_you_mean(const char *word, const char *const *cands, size_t n);
+const char *pm_suggest_bench(const char *word);
+void pm_error_unknown_bench(const char *word);
+const char *pm_suggest_event(const char *const *names, const struct pm_aliases *a,
+			     const char **which);
+
+/* ---- cli-result.c: what results get from layers above theirs ---- */
+
+/*
+ * pm_side_load() for the commands that compare sides (explain, report,
+ * ab): a benchmark whose file does not say what it exercises (an older
+ * file, an import) gets the traits of this pmbench's benchmark of its
+ * name, so that explain's rules, which read only the files, can use them.
+ */
+int pm_cli_side_load(struct pm_side *s, const char *path, struct pm_err *e);
+
+/* Record the source file of each profiled kernel symbol (pmbench-result(5)
+ * "sources") from a vmlinux's DWARF; vmlinux NULL: the one each profile
+ * used. */
+struct pm_result;
+void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux);
 
 /* The argv pmbench was started with (recorded in result files). */
 extern int pm_argc;

@@ -18,24 +18,28 @@ char **pm_argv;
 struct pm_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	unsigned flags;		/* PM_CMD_*: what main() sets up around it (cmd.h) */
 	const char *summary;	/* NULL: internal, not listed */
 };
 
+#define SCRATCH PM_CMD_SCRATCH
+#define STOP PM_CMD_CATCH_STOP
+
 static const struct pm_cmd commands[] = {
-	{ "run", cmd_run, "run benchmarks under counters (the default command)" },
-	{ "stat", cmd_stat, "run whole commands (a build) timed, counted and profiled" },
-	{ "list", cmd_list, "list benchmarks and groups, and whether they run here" },
-	{ "events", cmd_events, "show event aliases, their encodings, and whether they open" },
-	{ "show", cmd_show, "print result files: table, markdown, csv, side by side, hotspots, lmbench" },
-	{ "report", cmd_report, "write an HTML report: plots, flame graphs, explain's findings" },
-	{ "log", cmd_log, "list the runs kept in the result history (@latest, @-1, ...)" },
-	{ "sysinfo", cmd_sysinfo, "print the system fingerprint recorded with every run" },
-	{ "explain", cmd_explain, "say why benchmarks changed between two runs or sets of runs" },
-	{ "import", cmd_import, "convert lmbench summaries and AIM9 logs to result files" },
-	{ "ab", cmd_ab, "boot two kernels in QEMU guests, run benchmarks in each, explain" },
-	{ "help", cmd_help, "open the manual page of a command" },
-	{ "__round", cmd_round, NULL },
-	{ "__ksrc", cmd_ksrc, NULL },
+	{ "run", cmd_run, SCRATCH | STOP, "run benchmarks under counters (the default command)" },
+	{ "stat", cmd_stat, SCRATCH | STOP, "run whole commands (a build) timed, counted and profiled" },
+	{ "list", cmd_list, 0, "list benchmarks and groups, and whether they run here" },
+	{ "events", cmd_events, 0, "show event aliases, their encodings, and whether they open" },
+	{ "show", cmd_show, 0, "print result files: table, markdown, csv, side by side, hotspots, lmbench" },
+	{ "report", cmd_report, 0, "write an HTML report: plots, flame graphs, explain's findings" },
+	{ "log", cmd_log, 0, "list the runs kept in the result history (@latest, @-1, ...)" },
+	{ "sysinfo", cmd_sysinfo, 0, "print the system fingerprint recorded with every run" },
+	{ "explain", cmd_explain, 0, "say why benchmarks changed between two runs or sets of runs" },
+	{ "import", cmd_import, 0, "convert lmbench summaries and AIM9 logs to result files" },
+	{ "ab", cmd_ab, SCRATCH, "boot two kernels in QEMU guests, run benchmarks in each, explain" },
+	{ "help", cmd_help, 0, "open the manual page of a command" },
+	{ "__round", cmd_round, STOP, NULL },
+	{ "__ksrc", cmd_ksrc, 0, NULL },
 };
 
 static const char usage[] =
@@ -62,6 +66,17 @@ static const struct pm_cmd *find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* The command, between the set-up and tear-down its flags ask for. */
+static int run_command(const struct pm_cmd *cmd, int argc, char **argv)
+{
+	int status;
+
+	pm_cmd_setup(cmd->name, cmd->flags);
+	status = cmd->fn(argc, argv);
+	pm_cmd_teardown();
+	return status;
 }
 
 bool pm_is_command(const char *name)
@@ -95,10 +110,10 @@ int main(int argc, char **argv)
 		return pm_show_manual("pmbench");
 	cmd = find_command(argv[1]);
 	if (cmd)
-		return cmd->fn(argc - 1, argv + 1);
+		return run_command(cmd, argc - 1, argv + 1);
 	/* A benchmark, a group or a run option: an implicit "run". */
 	if (argv[1][0] == '-' || pm_bench_find(argv[1]) || pm_group_exists(argv[1]))
-		return cmd_run(argc, argv);
+		return run_command(find_command("run"), argc, argv);
 	{
 		const char *names[PM_ARRAY_SIZE(commands)], *hint;
 		size_t i, n = 0;

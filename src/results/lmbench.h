@@ -1,13 +1,13 @@
 /*
  * The lmbench summary layout (lmbench 3 scripts/getsummary), as one
- * table: the renderer prints it and the importer reads it back.
+ * table: the view prints it (pm_render_lmbench, views/render.h) and the
+ * importer reads it back (import/import.h).
  */
 #ifndef PM_LMBENCH_H
 #define PM_LMBENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "results/catalog.h"
 #include "results/result.h"
@@ -90,13 +90,5 @@ int pm_lmb_unit_is_measured(const char *unit);
 
 /* lmbench's num(): v in a field of len characters, blanks when v <= 0. */
 void pm_lmb_num(char *buf, size_t size, double v, int len);
-
-/*
- * The lmbench 3 summary of results, one row per result (Host, OS, Mhz
- * from its sysinfo); sections without any figure are left out, and a
- * result without figures in a section has no row there, as getsummary
- * does.  Trailing blanks are not printed.
- */
-void pm_render_lmbench(const struct pm_result *const *runs, size_t n, FILE *f);
 
 #endif

@@ -20,11 +20,13 @@ cat > "$T/layers" <<'EOF'
 2 sample   sample/
 2 sysinfo  sysinfo/
 3 results  results/
+4 views    views/
+4 import   import/
 4 bench    bench/
 4 explain  explain/
 5 ab       ab/
 5 report   report/
-6 cli      main.c cli.c cmd.h cmd-*.c
+6 cli      main.c cli-*.c cmd.h cmd-*.c
 EOF
 
 # check_layers LAYERS SRCDIR: "FILE:LINE: ..." for every include that
@@ -80,17 +82,22 @@ check_layers() {
 
 # The checker itself, on a fixture tree: an upward and a sideways
 # include are found, downward ones and its own layer's are not.
-mkdir -p "$T/src/util" "$T/src/results" "$T/src/bench" "$T/src/explain"
+mkdir -p "$T/src/util" "$T/src/results" "$T/src/bench" "$T/src/explain" \
+	"$T/src/views" "$T/src/import"
 printf '#include "config.h"\n#include "util.h"\n' > "$T/src/util/a.c"
 printf '#include "results/r.h"\n#include "util/table.h"\n' > "$T/src/results/r.c"
 printf '#include "util.h"\n#include "bench/bench.h"\n' > "$T/src/results/up.c"
+printf '#include "views/render.h"\n' > "$T/src/results/view.c"
 printf '#include "results/r.h"\n' > "$T/src/bench/b.c"
 printf '#include "bench/bench.h"\n' > "$T/src/explain/side.c"
+printf '#include "results/lmbench.h"\n#include "import/import.h"\n' > "$T/src/views/v.c"
 check_layers "$T/layers" "$T/src" > "$T/found"
 checks=$((checks + 1))
 cat > "$T/want" <<'EOF'
 explain/side.c:1: explain (rank 4) includes "bench/bench.h" of bench (rank 4): not below it
 results/up.c:2: results (rank 3) includes "bench/bench.h" of bench (rank 4): not below it
+results/view.c:1: results (rank 3) includes "views/render.h" of views (rank 4): not below it
+views/v.c:2: views (rank 4) includes "import/import.h" of import (rank 4): not below it
 EOF
 cmp -s "$T/found" "$T/want" ||
 	fail "checker: on the fixture, expected: $(cat "$T/want"); got: $(cat "$T/found")"

@@ -5,9 +5,9 @@
 
 #include "bench/bench.h"
 #include "fuzz.h"
+#include "import/import.h"
 #include "results/catalog.h"
-#include "results/import.h"
-#include "results/lmbench.h"
+#include "views/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

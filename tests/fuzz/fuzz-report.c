@@ -13,8 +13,8 @@
 #include "explain/explain.h"
 #include "fuzz.h"
 #include "report/report.h"
-#include "results/render.h"
 #include "results/result.h"
+#include "views/render.h"
 
 /* Bytes of the first JSON document of the input (all when not JSON). */
 static size_t first_document(const uint8_t *data, size_t size)

@@ -7,10 +7,9 @@
 #include "fuzz.h"
 #include "results/anonymize.h"
 #include "results/catalog.h"
-#include "results/lmbench.h"
-#include "results/render.h"
 #include "results/result.h"
 #include "sample/profile.h"
+#include "views/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -15,10 +15,11 @@
 
 #include "bench/bench.h"
 #include "explain/explain.h"
+#include "import/import.h"
 #include "results/catalog.h"
-#include "results/import.h"
 #include "results/lmbench.h"
 #include "sysinfo/sysinfo.h"
+#include "views/render.h"
 
 #define SEEDS PM_ABS_SRCDIR "/tests/data/seeds/"
 #define MAXRUNS 6

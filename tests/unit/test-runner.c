@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench/runner.h"
-#include "results/render.h"
+#include "views/render.h"
 
 /* ~known cost: a dependent chain of multiplies. */
 static int spin_run(struct pm_ctx *ctx, uint64_t iters)

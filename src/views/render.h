@@ -50,6 +50,15 @@ void pm_render_workload_comparison(const struct pm_result *r, FILE *f);
 /* "host: Linux R x86_64, CPU (N CPUs), date [label]" */
 char *pm_render_machine(const struct pm_result *r);
 
+/*
+ * The lmbench 3 summary of results (views/lmbench.c), in the layout of
+ * results/lmbench.h: one row per result (Host, OS, Mhz from its
+ * sysinfo); sections without any figure are left out, and a result
+ * without figures in a section has no row there, as getsummary does.
+ * Trailing blanks are not printed.
+ */
+void pm_render_lmbench(const struct pm_result *const *runs, size_t n, FILE *f);
+
 /* What a result is called in a comparison: its label, else the name it
  * was given by (@latest...), else the file name without ".json". */
 char *pm_result_short_name(const struct pm_result *r, const char *given);

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/render.h"
 #include "util/table.h"
+#include "views/render.h"
 
 #define LEVEL 0.95
 

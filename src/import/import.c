@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/import.h"
+#include "import/import.h"
 #include "results/lmbench.h"
 #include "sysinfo/sysinfo.h"
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/render.h"
 #include "sample/profile.h"
 #include "sysinfo/sysinfo.h"
+#include "views/render.h"
 
 /* The software events every run counts, with short column names. */
 static const struct {
