@@ -107,6 +107,27 @@ static void missing_evidence(struct pm_explanation *x)
 				   "the fingerprint alone"));
 }
 
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct pm_cause *x = a, *y = b;
+
+	return x->confidence < y->confidence ? 1 : x->confidence > y->confidence ? -1 : 0;
+}
+
+void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	bool changed = c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT;
+
+	if (!changed && c->verdict != PM_INCONCLUSIVE)
+		return;
+	pm_rule_causes(c, x);
+	if (changed) {
+		pm_mechanism_causes(c, x);
+		pm_experiment_causes(c, x);
+	}
+	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
+}
+
 int pm_explain(struct pm_explanation *x, struct pm_side *old,
 	       struct pm_side *new, const struct pm_explain_opts *o,
 	       struct pm_err *e)

@@ -263,6 +263,9 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 	       struct pm_side *new, const struct pm_explain_opts *o,
 	       struct pm_err *e);
 void pm_explanation_free(struct pm_explanation *x);
+/* The rules, then the mechanism and experiment passes over their causes:
+ * fills c->causes, ranked. */
+void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
 
 /* compare.c */
 void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
@@ -296,8 +299,8 @@ void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x
 /* How strongly a switch is tied to a mechanism of the map (0-3). */
 int pm_switch_ties(const struct pm_switch *s, const char *mech_key, const char *file);
 void pm_switches_free(struct pm_explanation *x);
-/* rules.c: fills c->causes, ranked */
-void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* rules.c: the causes of the rule table's rules */
+void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
 const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,
 				      const char *key);
 /* The difference in a named item: pm_fp_find(x, PM_FP_KERNEL_CMDLINE). */
@@ -315,14 +318,14 @@ struct pm_rule_info {
 	 * about, blank-separated, or NULL */
 	const char *mechs;
 };
-/* Add a cause (rules.c); evidence lines are copied. */
+size_t pm_rule_count(void);
+const struct pm_rule_info *pm_rule_at(size_t i);
+/* cause.c: add a cause; evidence lines are copied. */
 struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
 			      double confidence, const char *sentence);
 void pm_cause_evidence(struct pm_cause *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pm_cause_remove(struct pm_bench_cmp *c, size_t i);
-size_t pm_rule_count(void);
-const struct pm_rule_info *pm_rule_at(size_t i);
 
 /* report.c */
 void pm_report_text(const struct pm_explanation *x, FILE *f, bool markdown,

@@ -1484,13 +1484,6 @@ const struct pm_rule_info *pm_rule_at(size_t i)
 	return i < PM_ARRAY_SIZE(rules) ? &rules[i].info : NULL;
 }
 
-static int cmp_cause(const void *a, const void *b)
-{
-	const struct pm_cause *x = a, *y = b;
-
-	return x->confidence < y->confidence ? 1 : x->confidence > y->confidence ? -1 : 0;
-}
-
 /*
  * A side imported from a text report (lmbench, AIM9) has its figures,
  * the OS string and the Mhz, and nothing else: no counters, hotspots,
@@ -1564,54 +1557,12 @@ static void demote_hotspot(struct pm_bench_cmp *c)
 	}
 }
 
-struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
-			      double confidence, const char *sentence)
-{
-	struct pm_cause *k;
-
-	c->causes = pm_xrealloc(c->causes, (c->ncauses + 1) * sizeof(*c->causes));
-	k = &c->causes[c->ncauses++];
-	memset(k, 0, sizeof(*k));
-	k->rule = rule;
-	k->title = title;
-	k->confidence = fmin(confidence, 0.99);
-	k->sentence = pm_xstrdup(sentence);
-	k->evidence = pm_xcalloc(1, sizeof(char *));
-	return k;
-}
-
-void pm_cause_evidence(struct pm_cause *k, const char *fmt, ...)
-{
-	va_list ap;
-
-	k->evidence = pm_xrealloc(k->evidence, (k->nevidence + 1) * sizeof(char *));
-	va_start(ap, fmt);
-	k->evidence[k->nevidence++] = pm_xvasprintf(fmt, ap);
-	va_end(ap);
-}
-
-void pm_cause_remove(struct pm_bench_cmp *c, size_t i)
-{
-	struct pm_cause *k = &c->causes[i];
-
-	free(k->sentence);
-	free(k->title_buf);
-	free(k->proof);
-	free(k->mechanism);
-	free(k->switched_by);
-	for (size_t j = 0; j < k->nevidence; j++)
-		free(k->evidence[j]);
-	free(k->evidence);
-	memmove(k, k + 1, (c->ncauses - i - 1) * sizeof(*k));
-	c->ncauses--;
-}
-
-void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
+/* The causes the table's rules name; a hotspot ranks below a rule that
+ * names its mechanism.  pm_apply_rules (explain.c) runs it. */
+void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	size_t i;
 
-	if (!changed(c) && c->verdict != PM_INCONCLUSIVE)
-		return;
 	for (i = 0; i < PM_ARRAY_SIZE(rules); i++) {
 		struct finding f = { 0 };
 		struct pm_cause *cause;
@@ -1638,9 +1589,4 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		cause->nevidence = f.nevidence;
 	}
 	demote_hotspot(c);
-	if (changed(c)) {
-		pm_mechanism_causes(c, x);
-		pm_experiment_causes(c, x);
-	}
-	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }

@@ -70,16 +70,6 @@ static const char style[] =
 	".c5{fill:#d9653b}.c6{fill:#f5b971}.c7{fill:#e39e47}.c8{fill:#cfcfcf}.g{fill:#dcdcdc}\n"
 	"figure{margin:.6em 0 1em}figcaption{font-size:13px;color:#444;margin-bottom:.2em}\n";
 
-/* A copy of s cut to max characters, the last an ellipsis when cut. */
-static char *cut(const char *s, size_t max)
-{
-	size_t len = pm_text_prefix(s, max);
-
-	if (!s[len])
-		return pm_xstrdup(s);
-	return pm_xasprintf("%.*s…", (int)pm_text_prefix(s, max - 1), s);
-}
-
 static const char *jstr(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
@@ -90,108 +80,6 @@ static double jnum(const json_t *o, const char *key)
 	const json_t *j = json_object_get(o, key);
 
 	return json_is_number(j) ? json_number_value(j) : NAN;
-}
-
-/* ---- figures as the page writes them ---- */
-
-char *pm_page_value(const struct pm_bench_result *b, double ns)
-{
-	double v = pm_bench_result_value(b, ns);
-	char buf[48], *unit, *s;
-
-	if (!isfinite(v))
-		return pm_xstrdup("-");
-	if (!b->measured && !pm_bench_higher_is_better(b)) {
-		pm_fmt_time(buf, sizeof(buf), ns);
-		return pm_xstrdup(buf);
-	}
-	unit = cut(b->unit ? b->unit : "", UNIT_MAX_CHARS);
-	s = pm_xasprintf(b->measured ? "%.4g %s" : "%.1f %s", v, unit);
-	free(unit);
-	return s;
-}
-
-char *pm_page_interval(const struct pm_bench_result *b, const struct pm_figure *fg)
-{
-	char *lo, *hi, *s, *ul, *uh;
-
-	if (!(isfinite(fg->lo) && isfinite(fg->hi)))
-		return NULL;
-	/* a rate's ends swap: the low time is the high rate */
-	lo = pm_page_value(b, pm_bench_higher_is_better(b) ? fg->hi : fg->lo);
-	hi = pm_page_value(b, pm_bench_higher_is_better(b) ? fg->lo : fg->hi);
-	ul = strrchr(lo, ' ');
-	uh = strrchr(hi, ' ');
-	if (ul && uh && !strcmp(ul, uh))
-		s = pm_xasprintf("%.*s – %s", (int)(ul - lo), lo, hi);
-	else
-		s = pm_xasprintf("%s – %s", lo, hi);
-	free(lo);
-	free(hi);
-	return s;
-}
-
-void pm_page_count(char *buf, size_t len, double v)
-{
-	if (v != 0 && fabs(v) < 0.01)
-		snprintf(buf, len, "%.2g", v);
-	else
-		pm_fmt_count(buf, len, v);
-}
-
-void pm_page_change(char *buf, size_t len, double ratio)
-{
-	if (isfinite(ratio))
-		snprintf(buf, len, "%+.1f%%", 100 * (ratio - 1));
-	else
-		snprintf(buf, len, "-");
-}
-
-void pm_page_change_ci(char *buf, size_t len, double lo, double hi)
-{
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, "%+.1f%% .. %+.1f%%", 100 * (lo - 1), 100 * (hi - 1));
-	else
-		snprintf(buf, len, "-");
-}
-
-const char *pm_page_verdict_class(enum pm_verdict v)
-{
-	static const char *const cls[] = {
-		[PM_REGRESSION] = "regression", [PM_IMPROVEMENT] = "improvement",
-		[PM_NO_CHANGE] = "nochange", [PM_INCONCLUSIVE] = "inconclusive",
-		[PM_CHANGED] = "changed",
-	};
-
-	return cls[v];
-}
-
-bool pm_page_decided(const struct pm_bench_cmp *c)
-{
-	return c && (c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT);
-}
-
-void pm_page_verdict(FILE *f, enum pm_verdict v)
-{
-	fprintf(f, "<span class=\"verdict %s\">%s</span>", pm_page_verdict_class(v),
-		pm_verdict_name(v));
-}
-
-/* The figure of b at the page's level; false when it has none. */
-static bool figure_of(const struct pm_bench_result *b, struct pm_figure *fg)
-{
-	return b && b->status == PM_BENCH_OK && b->ntrials &&
-	       pm_bench_figure(b, PM_REPORT_LEVEL, fg) == 0;
-}
-
-double pm_page_ratio(const struct pm_result *const *r, const struct pm_bench_cmp *c)
-{
-	struct pm_figure a, b;
-
-	if (figure_of(pm_result_find(r[0], c->name), &a) &&
-	    figure_of(pm_result_find(r[1], c->name), &b) && a.value > 0 && b.value > 0)
-		return b.value / a.value;
-	return c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
 }
 
 /* A value on the trials plot's axis: a time, or a measured figure. */
@@ -245,7 +133,7 @@ static void trials_side(FILE *f, const struct pm_bench_result *s, const char *na
 			s->status == PM_BENCH_FAILED ? "failed" : "no trials");
 		return;
 	}
-	if (!figure_of(s, &fg))
+	if (!pm_page_figure(s, &fg))
 		fg.value = fg.lo = fg.hi = NAN;
 	fprintf(f, "\" data-trials=\"%zu\" data-rounds=\"%zu\" data-figure=\"%.6g\"",
 		s->ntrials, s->nrounds, fg.value);
@@ -514,7 +402,7 @@ static bool has_samples(const struct pm_bench_result *b)
 	struct pm_figure fg;
 
 	return b && !b->measured && jnum(b->hotspots, "samples") > 0 &&
-	       json_array_size(json_object_get(b->hotspots, "stacks")) && figure_of(b, &fg);
+	       json_array_size(json_object_get(b->hotspots, "stacks")) && pm_page_figure(b, &fg);
 }
 
 /* The kept stacks of a side as cost per op (share of samples x the
@@ -528,7 +416,7 @@ static void add_side(struct pm_flame *fl, int side, const struct pm_bench_result
 	struct pm_figure fg;
 	size_t i;
 
-	if (!figure_of(b, &fg))
+	if (!pm_page_figure(b, &fg))
 		fg.value = b->stats.median;
 	json_array_foreach(stacks, i, s) {
 		if (i < FLAME_STACKS && strcmp(jstr(s, "stack"), "[other]"))
@@ -754,10 +642,10 @@ static char **side_names(const char *const *names, size_t n)
 	size_t k, j;
 
 	for (k = 0; k < n; k++) {
-		v[k] = cut(names[k], NAME_MAX_CHARS);
+		v[k] = pm_page_cut(names[k], NAME_MAX_CHARS);
 		for (j = 0; j < k; j++)
 			if (!strcmp(v[j], v[k])) {
-				char *c = cut(names[k], NAME_MAX_CHARS - 8);
+				char *c = pm_page_cut(names[k], NAME_MAX_CHARS - 8);
 
 				free(v[k]);
 				v[k] = pm_xasprintf("%s#%zu", c, k + 1);
@@ -799,7 +687,7 @@ static void figure_cells(FILE *f, const struct pm_bench_result *b, double *value
 	char *v, *iv;
 
 	*value = NAN;
-	if (!figure_of(b, &fg)) {
+	if (!pm_page_figure(b, &fg)) {
 		fprintf(f, "<td class=\"n none\">%s</td><td></td>", !b ? "–" :
 			b->status == PM_BENCH_UNSUPPORTED ? "not supported" :
 			b->status == PM_BENCH_FAILED ? "failed" : "no figure");

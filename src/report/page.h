@@ -1,7 +1,7 @@
 /*
  * What the parts of the HTML report share (html.c the page and the
  * benchmarks' sections, findings.c explain's findings): how much of a
- * text from a result file is shown, and how figures are written.
+ * text from a result file is shown, and how figures are written (page.c).
  */
 #ifndef PM_REPORT_PAGE_H
 #define PM_REPORT_PAGE_H
@@ -29,6 +29,11 @@ static inline void put(FILE *f, const char *s, size_t max)
 	pm_html_escape_max(f, s, max);
 }
 
+/* page.c: figures as the page writes them */
+/* A copy of s cut to max characters, the last an ellipsis when cut. */
+char *pm_page_cut(const char *s, size_t max);
+/* The figure of b at the page's level; false when it has none. */
+bool pm_page_figure(const struct pm_bench_result *b, struct pm_figure *fg);
 /* A figure of b (ns per op, or b's unit when measured) as the tables
  * show it: "461 us", "1234.5 MB/s"; "-" for none.  Caller frees. */
 char *pm_page_value(const struct pm_bench_result *b, double ns);

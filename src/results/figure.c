@@ -74,6 +74,24 @@ static size_t round_medians(const struct pm_bench_result *b, unsigned run, doubl
 	return n;
 }
 
+double pm_bench_run_figure(const struct pm_bench_result *b, unsigned run)
+{
+	double *med = pm_xcalloc(b->nrounds + 1, sizeof(*med)), v;
+	size_t k, at = 0, n = 0;
+
+	for (k = 0; k < b->nrounds; k++) {
+		double m = b->rounds[k].ntrials && at + b->rounds[k].ntrials <= b->ntrials ?
+			   pm_median(b->trials + at, b->rounds[k].ntrials) : NAN;
+
+		if (b->rounds[k].run == run && m > 0 && isfinite(m))
+			med[n++] = m;
+		at += b->rounds[k].ntrials;
+	}
+	v = n ? pm_geomean_faster_half(med, n) : NAN;
+	free(med);
+	return v;
+}
+
 int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_figure *f)
 {
 	unsigned *runs = pm_xcalloc(b->nrounds + 1, sizeof(*runs));

@@ -215,21 +215,3 @@ int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 	free(offset);
 	return 0;
 }
-
-double pm_bench_run_figure(const struct pm_bench_result *b, unsigned run)
-{
-	double *med = pm_xcalloc(b->nrounds + 1, sizeof(*med)), v;
-	size_t k, at = 0, n = 0;
-
-	for (k = 0; k < b->nrounds; k++) {
-		double m = b->rounds[k].ntrials && at + b->rounds[k].ntrials <= b->ntrials ?
-			   pm_median(b->trials + at, b->rounds[k].ntrials) : NAN;
-
-		if (b->rounds[k].run == run && m > 0 && isfinite(m))
-			med[n++] = m;
-		at += b->rounds[k].ntrials;
-	}
-	v = n ? pm_geomean_faster_half(med, n) : NAN;
-	free(med);
-	return v;
-}

@@ -26,6 +26,9 @@ enum pm_cv_status {
 	PM_CV_NOT_SUPPORTED,
 	PM_CV_NOT_COUNTED,
 };
+/* The statuses as a result file names them (result.c): "ok" ... */
+extern const char *const pm_bench_status_names[PM_BENCH_FAILED + 1];
+extern const char *const pm_cv_status_names[PM_CV_NOT_COUNTED + 1];
 
 /* One counter of one benchmark, per operation. */
 struct pm_counter_value {
@@ -161,6 +164,9 @@ unsigned pm_result_nruns(const struct pm_result *r);
  * keeps the runs it has.  -EINVAL when the results are not of one kind
  * (different sources).
  */
+int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
+		    size_t n, struct pm_err *e);
+
 /*
  * A benchmark's figure, the same in every view (results/figure.c): per
  * run the geometric mean of the faster half of its rounds' medians, over
@@ -195,8 +201,6 @@ const char *pm_figure_basis_name(enum pm_figure_basis b);
  * round with a time.
  */
 double pm_bench_run_figure(const struct pm_bench_result *b, unsigned run);
-int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
-		    size_t n, struct pm_err *e);
 
 /* Time per op of a result in its unit; bandwidths as MB/s. */
 double pm_bench_result_value(const struct pm_bench_result *b, double ns);
@@ -206,6 +210,7 @@ bool pm_bench_higher_is_better(const struct pm_bench_result *b);
  * *requested: how many were asked for, -1 when the file does not say. */
 bool pm_result_interrupted(const struct pm_result *r, long long *requested);
 
+/* write.c: writing */
 /* A JSON string of text from outside (a command line, its standard
  * error): as it is when valid UTF-8, else with each byte of an invalid
  * sequence replaced by '?'.  NULL gives null. */
@@ -214,6 +219,12 @@ json_t *pm_json_text(const char *s);
 json_t *pm_result_to_json(const struct pm_result *r);
 /* One benchmark's entry alone (the round workers' replies). */
 json_t *pm_bench_result_to_json(const struct pm_bench_result *b);
+/* Atomic write (temp file + rename). */
+int pm_result_save(const struct pm_result *r, const char *path,
+		   struct pm_err *e);
+int pm_result_dump(const struct pm_result *r, FILE *f);
+
+/* result.c: reading */
 int pm_bench_result_from_json(struct pm_bench_result *b, json_t *o,
 			      const char *what, struct pm_err *e);
 /* Validate and convert; messages name path and the JSON path. */
@@ -229,9 +240,5 @@ int pm_result_load_json(json_t **root, const char *path, struct pm_err *e);
 /* pm_result_load from memory; path is only used in messages. */
 int pm_result_parse(struct pm_result *r, const char *buf, size_t len,
 		    const char *path, struct pm_err *e);
-/* Atomic write (temp file + rename). */
-int pm_result_save(const struct pm_result *r, const char *path,
-		   struct pm_err *e);
-int pm_result_dump(const struct pm_result *r, FILE *f);
 
 #endif

@@ -4,13 +4,14 @@
  * The system fingerprint (pmbench-sysinfo(1)): kernel, CPU, mitigations,
  * clocks, memory and perf access settings, read from /proc and /sys.
  * Every item that cannot be read is null and explained in "unavailable".
- * This file holds the collection loop, the helpers the parts share and
- * the small groups (clock source, perf access); each source has its file.
+ * This file holds the collection loop, the accessors of a fingerprint's
+ * keys and the small groups (clock source, perf access); each source has
+ * its file.  The helpers the sources share are below them all: put.c
+ * writes an item, parse.c picks a value out of text.
  */
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,18 +24,6 @@
 
 #define SYS_CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0"
 
-static const char *leaf_key(const char *dotted)
-{
-	const char *dot = strrchr(dotted, '.');
-
-	return dot ? dot + 1 : dotted;
-}
-
-void si_put(json_t *obj, enum pm_fp_key k, json_t *v)
-{
-	json_object_set_new(obj, pm_fp_key_leaf(k), v);
-}
-
 /* si["kernel"] = group, named by one of its members (kernel.release). */
 static void put_group(json_t *si, enum pm_fp_key member, json_t *group)
 {
@@ -43,134 +32,6 @@ static void put_group(json_t *si, enum pm_fp_key member, json_t *group)
 
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(key, "."), key);
 	json_object_set_new(si, name, group);
-}
-
-static void na_v(struct si_ctx *c, json_t *obj, const char *dotted,
-		 const char *fmt, va_list ap)
-{
-	char *why;
-
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
-	if (obj)
-		json_object_set_new(obj, leaf_key(dotted), json_null());
-	json_object_set_new(c->unavail, dotted, json_string(why ? why : "?"));
-	free(why);
-}
-
-void si_na_at(struct si_ctx *c, json_t *obj, const char *dotted, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	na_v(c, obj, dotted, fmt, ap);
-	va_end(ap);
-}
-
-void si_na(struct si_ctx *c, json_t *obj, enum pm_fp_key k, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	na_v(c, obj, pm_fp_key(k), fmt, ap);
-	va_end(ap);
-}
-
-void si_file_reason(char *buf, size_t len, const char *path, int err)
-{
-	if (err == -ENOENT)
-		snprintf(buf, len, "%s does not exist", path);
-	else if (err == -EACCES || err == -EPERM)
-		snprintf(buf, len, "%s is not readable by this user (run as root)",
-			 path);
-	else
-		snprintf(buf, len, "%s: %s", path, strerror(-err));
-}
-
-int si_put_line_at(struct si_ctx *c, json_t *obj, const char *dotted,
-		   const char *path, const char *hint)
-{
-	char buf[4096], why[512];
-	int err = pm_read_line(path, buf, sizeof(buf));
-
-	if (err) {
-		si_file_reason(why, sizeof(why), path, err);
-		si_na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
-			 hint ? hint : "");
-		return err;
-	}
-	json_object_set_new(obj, leaf_key(dotted), json_string(pm_strtrim(buf)));
-	return 0;
-}
-
-int si_put_line(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
-		const char *path, const char *hint)
-{
-	return si_put_line_at(c, obj, pm_fp_key(k), path, hint);
-}
-
-int si_put_long_at(struct si_ctx *c, json_t *obj, const char *dotted,
-		   const char *path, const char *hint)
-{
-	char why[512];
-	long v;
-	int err = pm_read_long(path, &v);
-
-	if (err) {
-		if (err == -EINVAL)
-			snprintf(why, sizeof(why), "%s: not a number", path);
-		else
-			si_file_reason(why, sizeof(why), path, err);
-		si_na_at(c, obj, dotted, "%s%s%s", why, hint ? "; " : "",
-			 hint ? hint : "");
-		return err;
-	}
-	json_object_set_new(obj, leaf_key(dotted), json_integer(v));
-	return 0;
-}
-
-int si_put_long(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
-		const char *path, const char *hint)
-{
-	return si_put_long_at(c, obj, pm_fp_key(k), path, hint);
-}
-
-json_t *si_word_array(const char *s)
-{
-	json_t *a = json_array();
-
-	while (s && *s) {
-		size_t n;
-
-		s += strspn(s, " \t\n");
-		n = strcspn(s, " \t\n");
-		if (n)
-			json_array_append_new(a, json_stringn(s, n));
-		s += n;
-	}
-	return a;
-}
-
-int si_pick_marked(const char *text, char open, char close, char *out, size_t len)
-{
-	const char *s, *e;
-	size_t n;
-
-	if (!text || !(s = strchr(text, open)) || !(e = strchr(s + 1, close)))
-		return -ENOENT;
-	n = (size_t)(e - s - 1);
-	if (n == 0)
-		return -ENOENT;
-	if (n >= len)
-		return -ERANGE;
-	memcpy(out, s + 1, n);
-	out[n] = '\0';
-	return 0;
-}
-
-int pm_sysinfo_bracketed(const char *text, char *out, size_t len)
-{
-	return si_pick_marked(text, '[', ']', out, len);
 }
 
 const json_t *pm_sysinfo_get(const json_t *si, const char *dotted)

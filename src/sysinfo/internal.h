@@ -25,7 +25,7 @@ struct si_ctx {
 	long kptr_restrict, perf_paranoid;	/* -1: unknown */
 };
 
-/* collect.c: writing items */
+/* put.c: writing items */
 /* obj[leaf of key] = v (stolen). */
 void si_put(json_t *obj, enum pm_fp_key k, json_t *v);
 /* obj[last part of dotted] = null, and record why. */
@@ -46,6 +46,8 @@ int si_put_long_at(struct si_ctx *c, json_t *obj, const char *dotted,
 		   const char *path, const char *hint);
 int si_put_long(struct si_ctx *c, json_t *obj, enum pm_fp_key k,
 		const char *path, const char *hint);
+
+/* parse.c: picking values out of text */
 /* Split on white space into a JSON array of strings. */
 json_t *si_word_array(const char *s);
 /* The selected word of "a [b] c" (sysfs) or "a (b) c" (debugfs). */

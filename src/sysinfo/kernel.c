@@ -58,65 +58,6 @@ int pm_sysinfo_kernel_compiler(const char *proc_version, char *out, size_t len)
 	return -ENOENT;
 }
 
-/* The kernel treats '-' and '_' in parameter names alike. */
-static bool param_name_eq(const char *a, size_t an, const char *b)
-{
-	size_t i;
-
-	if (strlen(b) != an)
-		return false;
-	for (i = 0; i < an; i++) {
-		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
-
-		if (x != y)
-			return false;
-	}
-	return true;
-}
-
-int pm_sysinfo_cmdline_param(const char *cmdline, const char *name,
-			     char *out, size_t len)
-{
-	const char *p = cmdline;
-	int ret = -ENOENT;
-
-	while (p && *p) {
-		const char *tok;
-		bool quoted = false;
-		size_t n;
-
-		p += strspn(p, " \t\n");
-		if (!*p)
-			break;
-		tok = p;
-		for (; *p && (quoted || !isspace((unsigned char)*p)); p++)
-			if (*p == '"')
-				quoted = !quoted;
-		n = (size_t)(p - tok);
-		/* Everything after "--" belongs to init, not the kernel. */
-		if (n == 2 && tok[0] == '-' && tok[1] == '-')
-			break;
-
-		/* Quotes may wrap the token or the value: drop them all. */
-		char *t = pm_xmalloc(n + 1), *o = t, *eq;
-
-		for (size_t i = 0; i < n; i++)
-			if (tok[i] != '"')
-				*o++ = tok[i];
-		*o = '\0';
-		eq = strchr(t, '=');
-		if (param_name_eq(t, eq ? (size_t)(eq - t) : strlen(t), name)) {
-			const char *v = eq ? eq + 1 : "";
-
-			ret = strlen(v) < len ? 0 : -ERANGE;
-			if (len)
-				snprintf(out, len, "%s", v);
-		}
-		free(t);
-	}
-	return ret;
-}
-
 static void put_page_table_levels(struct si_ctx *c, json_t *k)
 {
 	const enum pm_fp_key key = PM_FP_KERNEL_PAGE_TABLE_LEVELS;
