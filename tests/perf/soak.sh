@@ -66,7 +66,8 @@ experiment() {
 		echo "failed 0 $secs"
 		return
 	fi
-	v=$(verdict "$d" null)
+	# one word ("no change" would split the line the caller reads)
+	v=$(verdict "$d" null | tr ' ' '-')
 	p=$(sed -n 's/.*"pairs": \([0-9]*\),.*/\1/p' "$d/b.json" | head -n 1)
 	echo "${v:-none} ${p:-?} $secs"
 }
