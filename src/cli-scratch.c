@@ -129,7 +129,9 @@ static int scratch_make(struct pm_err *e)
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	scratch_sweep(tmp);
-	/* run's has been plain pmbench.PID.XXXXXX from the start */
+	/* run's stays plain pmbench.PID.XXXXXX: stat and open look up paths
+	 * in it, so its length is part of their figures (and of selfcheck's
+	 * match with lmbench); the others are named by their command */
 	if (!strcmp(cmd_name, "run"))
 		snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/pmbench.%ld.XXXXXX", tmp,
 			 (long)getpid());
