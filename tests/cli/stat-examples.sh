@@ -31,6 +31,14 @@ sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$page" | awk '
 	}' > "$T/examples"
 n=$(wc -l < "$T/examples")
 ge "$n" 10 || fail "only $n examples found in $page"
+# as from a user's shell: not inside this suite's make (whose jobserver
+# descriptors the examples' own make would try to use)
+unset MAKEFLAGS MFLAGS MAKELEVEL
+# show_example N: what example N printed, for a failure
+show_example() {
+	sed 's/^/  stdout: /' "$T/out" | tail -15 >&2
+	sed 's/^/  stderr: /' "$T/err" | tail -8 >&2
+}
 i=0
 while IFS= read -r cmd; do
 	i=$((i + 1))
@@ -39,20 +47,22 @@ while IFS= read -r cmd; do
 	checks=$((checks + 1))
 	if [ "$status" -ne 0 ]; then
 		fail "example $i exits $status: $cmd"
-		sed 's/^/  stderr: /' "$T/err" | tail -5 >&2
+		show_example
 	fi
 	case "$cmd" in
 	"pmbench explain build.json "*)
 		grep -q 'make -C tree -j2' "$T/out" ||
-			fail "example $i: explain said nothing about the build"
+			{ fail "example $i: explain said nothing about the build"; show_example; }
 		;;
 	"pmbench stat "*"-- make -C tree -j1 -- "*)
-		grep -q "^summary " "$T/out" || fail "example $i: no summary of the two commands"
+		grep -q "^summary " "$T/out" ||
+			{ fail "example $i: no summary of the two commands"; show_example; }
 		;;
 	esac
 done < "$T/examples"
 [ -s "$T/ex/build.json" ] || fail "the first example wrote no build.json"
-[ -s "$T/ex/build.folded" ] || fail "no folded stacks written"
+[ -s "$T/ex/build.folded" ] ||
+	fail "no folded stacks written: $(ls -l "$T/ex/build.folded" 2>&1)"
 # what the pages promise: explain names the planted full rebuild
 pm explain "$T/ex/old" "$T/ex/new"
 expect_out '^build  REGRESSION'
