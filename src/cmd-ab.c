@@ -616,7 +616,7 @@ static int main_phase(struct ab *ab)
 
 /* ---- several differences: which one caused it ---- */
 
-#define CONFIRM_LEVEL 0.90
+#define CONFIRM_LEVEL PM_LEVEL
 #define CONFIRM_MIN_BLOCKS 3
 
 /* The benchmarks called changed. */

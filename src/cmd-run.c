@@ -42,7 +42,7 @@ static const char usage[] =
 	"      --cpu N           pin the benchmark process to CPU N\n"
 	"      --placement P     where helper processes run: same (default), spread, none\n"
 	"      --target-time MS  length of one trial (default 10)\n"
-	"      --ci PCT          stop when the 95% CI of the median is within PCT (default 1)\n"
+	"      --ci PCT          stop when the figure's 99% interval is within PCT (default 1)\n"
 	"      --min-trials N    at least N trials (default 10)\n"
 	"      --max-trials N    at most N trials (default 300)\n"
 	"      --max-time SEC    time budget for the trials of one benchmark (default 2,\n"

@@ -45,7 +45,7 @@ static const char usage[] =
 	"      --min-runs N      at least N timed runs without -r (default 5)\n"
 	"      --max-runs N      at most N timed runs without -r (default 1000)\n"
 	"      --max-time SEC    time budget for one command's timed runs (default 30)\n"
-	"      --ci PCT          stop when the 95% CI of the mean elapsed time is within\n"
+	"      --ci PCT          stop when the 99% CI of the mean elapsed time is within\n"
 	"                        PCT (default 1)\n"
 	"      --ignore-failure  keep going when the command exits non-zero\n"
 	"      --show-output     pass the command's output through (default: hidden, its\n"
@@ -548,7 +548,7 @@ int cmd_stat(int argc, char **argv)
 			.max_runs = 1000,
 			.max_time_s = 30,
 			.ci_target = 0.01,
-			.ci_level = 0.95,
+			.ci_level = PM_LEVEL,
 		},
 	};
 	int status, saved;

@@ -269,7 +269,7 @@ static size_t round_order(unsigned k, size_t n, const struct pm_bench_result *ou
 /*
  * How many rounds b needs in all for its rounds' interval to be within
  * target at the spread its rounds show so far: the least r with
- * t(0.975, r-1) s / sqrt(r) <= log(1 + target), at PM_FIGURE_LEVEL as
+ * t(1 - (1 - level) / 2, r-1) s / sqrt(r) <= log(1 + target), at PM_FIGURE_LEVEL as
  * the pm_bench_rel_ci it predicts (not o->ci_level, the trials' own
  * summary level).  max + 1 when more than max; b's rounds + 1 when
  * they agree already (then its trials are what vary, and each round

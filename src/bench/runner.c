@@ -29,7 +29,7 @@ void pm_run_opts_default(struct pm_run_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->target_ns = 10e6;
 	o->ci_target = 0.01;
-	o->ci_level = 0.95;
+	o->ci_level = PM_LEVEL;
 	o->min_trials = 10;
 	o->max_trials = 300;
 	o->max_time_s = 2;

@@ -14,7 +14,7 @@ void pm_explain_opts_default(struct pm_explain_opts *o)
 	o->noise_floor = 0.03;
 	o->single_run_margin = 0.06;
 	o->one_round_margin = 0.10;
-	o->level = 0.99;
+	o->level = PM_LEVEL;
 }
 
 static bool strv_has(char **v, size_t n, const char *s)

@@ -985,7 +985,7 @@ static struct pm_bench_result *add_bench(struct pm_result *r, double trial)
 	b->ntrials = 1;
 	b->trials = pm_xmalloc(sizeof(double));
 	b->trials[0] = trial;
-	pm_summarize(b->trials, 1, 0.95, &b->stats);
+	pm_summarize(b->trials, 1, PM_LEVEL, &b->stats);
 	return b;
 }
 

@@ -148,7 +148,7 @@ static void trials_side(FILE *f, const struct pm_bench_result *s, const char *na
 		fprintf(f, "<rect class=\"ci\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\">"
 			"<title>figure ", x0, top + 2, x1 - x0 > 0.5 ? x1 - x0 : 0.5, band - 4);
 		put_axis(f, fg.value, s);
-		fputs(", 95% interval ", f);
+		fprintf(f, ", %.0f%% interval ", 100 * PM_REPORT_LEVEL);
 		put_axis(f, fg.lo, s);
 		fputs(" .. ", f);
 		put_axis(f, fg.hi, s);
@@ -624,9 +624,10 @@ static void bench_section(FILE *f, const char *name, const struct pm_result *con
 			fputs("</p>\n", f);
 		}
 	if (any_trials(b, n)) {
-		fputs("<h4>Trials</h4>\n<p class=\"small\">Every timed trial, a lane and a colour "
-		      "per round (each round a fresh process); the line is the figure, the band "
-		      "its 95% interval (the results table's).</p>\n", f);
+		fprintf(f, "<h4>Trials</h4>\n<p class=\"small\">Every timed trial, a lane and a "
+			"colour per round (each round a fresh process); the line is the figure, "
+			"the band its %.0f%% interval (the results table's).</p>\n",
+			100 * PM_REPORT_LEVEL);
 		trials_svg(f, name, b, names, n);
 	}
 	counters_table(f, b, names, n);
@@ -765,7 +766,7 @@ static void results_head(FILE *f, const char *const *names, size_t n,
 	for (k = 0; k < n; k++) {
 		fputs("<th class=\"n\">", f);
 		put(f, names[k], NAME_MAX_CHARS);
-		fputs("</th><th class=\"n\">95% interval</th>", f);
+		fprintf(f, "</th><th class=\"n\">%.0f%% interval</th>", 100 * PM_REPORT_LEVEL);
 		if (k && !x)
 			fputs("<th class=\"n\">ratio</th>", f);
 	}
@@ -825,18 +826,17 @@ static void results_legend(FILE *f, const struct pm_result *const *r, size_t n,
 			star = star || (b->status == PM_BENCH_OK && !b->converged && b->ntrials > 1);
 			rate = rate || pm_bench_higher_is_better(b);
 		}
-	fputs("<p class=\"legend\">Per operation. A benchmark's figure is the geometric mean of "
-	      "the faster half of its rounds' medians (each round a fresh process), over several "
-	      "runs the geometric mean of the runs' figures; its 95% interval is between the runs, "
-	      "else between the rounds, else of the trials' median.", f);
+	fprintf(f, "<p class=\"legend\">Per operation. A benchmark's figure is the geometric "
+		"mean of the faster half of its rounds' medians (each round a fresh process), "
+		"over several runs the geometric mean of the runs' figures; its %.0f%% interval "
+		"is between the runs, else between the rounds, else of the trials' median.",
+		100 * PM_REPORT_LEVEL);
 	if (rate)
 		fputs(" A rate (MB/s, ops/s) is better higher, a time lower.", f);
 	if (x)
 		fprintf(f, " Change: the second figure against the first. Its interval, the verdict "
 			"and the likely cause are <code>pmbench explain</code>'s, which compares the "
-			"runs or rounds behind the figures and decides at %.0f%%: many benchmarks are "
-			"compared at once, and a stricter level keeps noise from being called a "
-			"change.", 100 * x->opts.level);
+			"runs or rounds behind the figures, at %.0f%% as well.", 100 * x->opts.level);
 	else if (n > 1)
 		fputs(" Ratio: the figure over the first result's.", f);
 	if (star)

@@ -61,7 +61,7 @@ struct pm_report_opts {
 /* The level of the figures' intervals, as every view shows them
  * (pm_bench_figure); a change's interval is explain's, at the level its
  * verdict is decided at. */
-#define PM_REPORT_LEVEL 0.95
+#define PM_REPORT_LEVEL PM_LEVEL
 
 /*
  * Write the report of n results (the first the baseline) named names[];

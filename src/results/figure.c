@@ -118,12 +118,19 @@ int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_fig
 		f->value = f->basis == PM_FIG_RUNS ? pm_geomean(v, n) :
 			   pm_bench_run_figure(b, runs[0]);
 		log_interval(v, n, f->value, level, f);
-	} else if (b->ntrials >= 2 || (b->ntrials && !isnan(b->stats.ci_low))) {
+	} else if (b->ntrials >= 2) {
+		struct pm_summary t;
+
+		/* the trials' median at this level, recomputed: the file's
+		 * summary may be at another; too few trials for it, none */
+		pm_summarize(b->trials, b->ntrials, level, &t);
 		f->basis = PM_FIG_TRIALS;
 		f->n = b->ntrials;
-		f->value = n == 1 ? v[0] : b->stats.median;
-		f->lo = b->stats.ci_low;
-		f->hi = b->stats.ci_high;
+		f->value = n == 1 ? v[0] : t.median;
+		if (t.ci_level >= level) {
+			f->lo = t.ci_low;
+			f->hi = t.ci_high;
+		}
 	} else {
 		f->basis = PM_FIG_SINGLE;
 		f->n = b->ntrials;
@@ -137,7 +144,8 @@ int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_fig
 /*
  * The interval of a benchmark's figure: of its trials' median, or wider
  * when its rounds (each in its own process) disagree more than the
- * trials of one process do: 95% t interval of the rounds' medians.
+ * trials of one process do: t interval of the rounds' medians, at
+ * PM_FIGURE_LEVEL.
  */
 double pm_bench_rel_ci(const struct pm_bench_result *b)
 {

@@ -200,7 +200,7 @@ int pm_result_merge(struct pm_result *dst, const struct pm_result *src,
 						     &nmed);
 			}
 			if (d->status == PM_BENCH_OK) {
-				pm_summarize(d->trials, d->ntrials, 0.95, &d->stats);
+				pm_summarize(d->trials, d->ntrials, PM_LEVEL, &d->stats);
 				d->reference_ns = median_finite(refs, nmed);
 				d->busy = median_finite(busy, nmed);
 				d->waited = median_finite(waited, nmed);

@@ -866,7 +866,7 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	if (err)
 		return err;
 	if (!stats)
-		pm_summarize(b->trials, b->ntrials, 0.95, &b->stats);
+		pm_summarize(b->trials, b->ntrials, PM_LEVEL, &b->stats);
 	if (stats && (err = read_stats(rd, stats, b)))
 		return err;
 	if (counters) {

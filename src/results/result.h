@@ -183,7 +183,7 @@ struct pm_figure {
 };
 int pm_bench_figure(const struct pm_bench_result *b, double level, struct pm_figure *f);
 /* The level of every interval shown or written: one throughout. */
-#define PM_FIGURE_LEVEL 0.95
+#define PM_FIGURE_LEVEL PM_LEVEL
 /* The relative half-width of a benchmark's interval (rounds or trials),
  * NAN when there is none: the runner's convergence test, not a figure to
  * show (views show pm_render_figure's).  Here, not in the renderer, so

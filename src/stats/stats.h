@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The one confidence level of every interval pmbench shows, writes or
+ * decides by: figures, the runner's target, verdicts, experiments.  99%,
+ * not 95%: a report compares many benchmarks at once, and at 95% an A/A
+ * comparison calls a change several times as often. */
+#define PM_LEVEL 0.99
+
 struct pm_summary {
 	size_t n;
 	double median;

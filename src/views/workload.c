@@ -13,7 +13,7 @@
 #include "util/table.h"
 #include "views/render.h"
 
-#define LEVEL 0.95
+#define LEVEL PM_LEVEL
 
 static double jnum(const json_t *o, const char *key)
 {

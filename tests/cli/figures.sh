@@ -78,7 +78,7 @@ for b in null stat; do
 	if [ "$want" = unbounded ]; then
 		expect_out "^  time/op +${r% *}  \\(unbounded: too few"
 	else
-		expect_out "^  time/op +${r% *}  ±${r##* }  \\(95% interval "
+		expect_out "^  time/op +${r% *}  ±${r##* }  \\(99% interval "
 	fi
 done
 
@@ -109,6 +109,18 @@ for b in null stat; do
 done
 # no interval printed as a number past +-50%
 expect_no_out 'over ±1000%|±[0-9]{3,}\.[0-9]%|±[5-9][0-9]\.[0-9]%' "an interval past ±50% as a number"
+
+# One level throughout: every interval of run, show (-v, markdown, csv)
+# and explain is at 99%, the level explain decides at.
+pm show -v "$T/a.json"
+cp "$T/out" "$T/show-v"
+lv=$({ cat "$T/run-a" "$T/show-a" "$T/show-v" "$T/md-a" "$T/explain" |
+	grep -oE '[0-9]+% (CI|intervals?)'
+	grep -hE '^\|? *benchmark ' "$T/run-a" "$T/show-a" "$T/md-a" | grep -oE '±[0-9]+%'
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "level") c = i; next }
+		c && $c != "" { print "level " $c }' "$T/csv-a"; } | sort -u | tr '\n' ,)
+[ "$lv" = "99% CI,99% interval,99% intervals,level 0.99,±99%," ] ||
+	fail "the levels printed are not 99% alone: $lv"
 
 # A file against itself, by path or by content: the same file, no verdicts.
 pm explain "$T/a.json" "$T/a.json"

@@ -42,7 +42,7 @@ expect_out '\[first\]$'
 pm show @latest @-1 @first
 expect_status 0
 # labels name the columns; a name that would repeat gets #N
-expect_out '^benchmark +second +±95% +first +±95% +ratio +first#3 +±95% +ratio$'
+expect_out '^benchmark +second +±99% +first +±99% +ratio +first#3 +±99% +ratio$'
 expect_out '^stat +[0-9.]+ [nu]s +([0-9.]+%|unbounded) +- +-$'
 pm show @-2
 expect_status 2

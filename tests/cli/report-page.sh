@@ -122,13 +122,15 @@ for d in pt ab noisy; do
 	[ -s "$T/$d.empty" ] && fail "$d: empty heading: $(head -1 "$T/$d.empty")"
 done
 
-# One figure, one interval, one verdict: each side's figure with its 95%
+# One figure, one interval, one verdict: each side's figure with its
 # interval (every view's); the change's interval and the verdict are
-# those of pmbench explain of the same files, at its level, said so.
+# those of pmbench explain of the same files; all at one level, said so.
 heads=$(grep -o '<th class="n">[0-9]*% interval</th>' "$T/pt.dom" | sed 's/<[^>]*>//g' | tr '\n' ,)
-[ "$heads" = "95% interval,95% interval,99% interval," ] || fail "pt: the intervals' heads: $heads"
-grep -q 'decides at 99%: many benchmarks are compared at once' "$T/pt.dom" ||
-	fail "pt: the legend does not say why a change's level is 99%"
+[ "$heads" = "99% interval,99% interval,99% interval," ] || fail "pt: the intervals' heads: $heads"
+grep -q 'its 99% interval is between the runs' "$T/pt.dom" ||
+	fail "pt: the legend does not give the figures' level"
+grep -q 'behind the figures, at 99% as well' "$T/pt.dom" ||
+	fail "pt: the legend does not say the change is at the figures' level"
 pm explain --format json "$T/old.json" "$T/new.json"
 expect_status 0 "explain of the page-table fixture"
 awk '/^   "name": / { n = $2; gsub(/[",]/, "", n) }

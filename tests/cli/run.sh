@@ -7,8 +7,8 @@ pm --events cycles,icache fork --max-time 1 -o "$T/fork.json"
 expect_status 0 "pmbench --events cycles,icache fork"
 expect_out '^fork: fork\+exit\+wait'
 # the figure, its interval between rounds (or too wide to be one)
-expect_out '^  time/op +[0-9.]+ (ns|us|ms)  (±[0-9.]+%  \(95% interval [0-9.]+ (ns|us|ms) \.\. [0-9.]+ (ns|us|ms) between [0-9]+ (rounds|trials)|\(unbounded: too few rounds to bound it).*; [0-9]+ trials in [0-9]+ rounds? x '
-expect_out '^  figure: per run the geometric mean of the faster half of its rounds. medians; ±95%: interval between'
+expect_out '^  time/op +[0-9.]+ (ns|us|ms)  (±[0-9.]+%  \(99% interval [0-9.]+ (ns|us|ms) \.\. [0-9.]+ (ns|us|ms) between [0-9]+ (rounds|trials)|\(unbounded: too few rounds to bound it).*; [0-9]+ trials in [0-9]+ rounds? x '
+expect_out '^  figure: per run the geometric mean of the faster half of its rounds. medians; ±99%: interval between'
 if have_hw_pmu; then
 	expect_out '^    cycles +[0-9.]+[KMG]? +user '
 else
@@ -26,7 +26,7 @@ expect_err "results written to $T/fork.json"
 # Same through "run", several benchmarks: a table.
 pm run --max-time 0.3 --no-counters null stat
 expect_status 0
-expect_out '^benchmark +time/op +±95% +trials'
+expect_out '^benchmark +time/op +±99% +trials'
 expect_out '^null +[0-9.]+ (ns|us|ms) '
 expect_out '^stat +[0-9.]+ (ns|us|ms) '
 

@@ -6,7 +6,7 @@ f="$TEST_DATA/result-quick.json"
 pm show "$f"
 expect_status 0
 expect_out '^pmbench [0-9.]+ on '
-expect_out '^benchmark +time/op +±95% +trials +sys% +task-clk +faults +ctxsw +migr'
+expect_out '^benchmark +time/op +±99% +trials +sys% +task-clk +faults +ctxsw +migr'
 expect_out '^fork +[0-9.]+ us'
 expect_out '^page-fault '
 expect_out 'cycles, instructions, icache, branch-misses: <not supported> no hardware PMU'
@@ -39,7 +39,7 @@ fi
 # no mark on the rows: the benchmarks that missed the target, said once
 expect_no_out ' \*$|[0-9] (us|ms)\* ' "a * mark on a row"
 [ "$(grep -c 'did not reach' "$T/out")" -le 1 ] || fail "the missed-target note is said more than once"
-expect_out '^\(figure: per run the geometric mean of the faster half of its rounds. medians; ±95%: interval between '
+expect_out '^\(figure: per run the geometric mean of the faster half of its rounds. medians; ±99%: interval between '
 [ "$(grep -c 'no hardware PMU' "$T/out")" -le 1 ] || fail "an event note is said more than once"
 
 # Markdown: a GitHub table that reads in plain text (every row padded to
@@ -48,7 +48,7 @@ pm show --format markdown "$f"
 expect_status 0
 expect_out '^## pmbench [0-9.]+ on [^ ]+$'
 expect_out '^Linux [^ ]+ [^ ]+, '
-expect_out '^\| benchmark +\| +time/op \| +±95% \| trials \|'
+expect_out '^\| benchmark +\| +time/op \| +±99% \| trials \|'
 expect_out '^\| :-+ \| -+: \| -+: \|'
 expect_out '^\| fork +\| +[0-9.]+ (us|ms)\*? \|'
 grep '^|' "$T/out" | sed 's/±/+/g' | awk '{ print length($0) }' | sort -u > "$T/widths"
@@ -75,12 +75,12 @@ label b | awk '/"trials_ns": \[/ { t = 1; print; next } t && /\]/ { t = 0 }
 pm show --format markdown "$T/a.json" "$T/b.json" "$T/c.json"
 expect_status 0
 expect_out '^## pmbench: 3 results side by side, ratios to the first$'
-expect_out '^\| benchmark +\| +a \| +±95% \| +b \| +±95% \| ratio \| +c \| +±95% \| ratio \|$'
+expect_out '^\| benchmark +\| +a \| +±99% \| +b \| +±99% \| ratio \| +c \| +±99% \| ratio \|$'
 [ "$(grep -c '^| benchmark' "$T/out")" -eq 1 ] || fail "side by side: not one table"
 expect_out '^\| fork +\| .* \| +1\.00 \| .* \| +1\.00 \|$'
 pm show --format csv "$T/a.json" "$T/b2.json"
 expect_status 0
-expect_out '^benchmark,unit,a,a ±95%,b,b ±95%,b/a$'
+expect_out '^benchmark,unit,a,a ±99%,b,b ±99%,b/a$'
 # the ratio is the figure over the baseline's: 2 for doubled times
 awk -F, 'NR > 1 && $3 != "" && $5 != "" {
 	if ($7 < 1.98 || $7 > 2.02 || ($5 / $3) < 1.98 || ($5 / $3) > 2.02) bad = bad " " $1 }
@@ -89,7 +89,7 @@ awk -F, 'NR > 1 && $3 != "" && $5 != "" {
 [ "$(grep -c '^fork,' "$T/out")" -eq 1 ] || fail "side by side csv: fork not one row"
 pm show "$T/a.json" "$T/b2.json"
 expect_status 0
-expect_out '^benchmark +a +±95% +b +±95% +ratio$'
+expect_out '^benchmark +a +±99% +b +±99% +ratio$'
 expect_out '^fork +[0-9.]+ (us|ms) +[0-9.]+% +[0-9.]+ (us|ms) +[0-9.]+% +2\.00$'
 
 # Other views of several files: one after the other; csv with a run column.

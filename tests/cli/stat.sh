@@ -16,7 +16,7 @@ json_numbers() {
 pm stat -r 3 -o "$T/w.json" -- "$W" -c 4 -p 300
 expect_status 0 "stat of the workload helper"
 expect_out 'workload +3 runs'
-expect_out '^  elapsed +[0-9.]+ [mun]?s  (±[0-9.]+%  \(95% CI |\(unbounded: too few runs to bound it, [0-9]+ runs; )'
+expect_out '^  elapsed +[0-9.]+ [mun]?s  (±[0-9.]+%  \(99% CI |\(unbounded: too few runs to bound it, [0-9]+ runs; )'
 expect_out '^  user +[0-9.]+ [mun]?s'
 expect_out '^  system +[0-9.]+ [mun]?s'
 expect_out '^    page-faults '
@@ -107,7 +107,7 @@ pm stat -r 4 --no-profile -e none -n light -n heavy -o "$T/two.json" \
 	-- "$W" -u 1000000 -- "$W" -u 30000000
 expect_status 0 "two commands"
 expect_out "^summary "
-expect_out "^  'light' is faster than 'heavy' by [0-9.]+x \(95% CI [0-9.]+x \.\. [0-9.]+x"
+expect_out "^  'light' is faster than 'heavy' by [0-9.]+x \(99% CI [0-9.]+x \.\. [0-9.]+x"
 pm show --format json "$T/two.json"
 json_numbers "$T/out" started_s > "$T/started"
 # light's 4 rounds and 4 runs, then heavy's: taken as L H, H L, L H, H L

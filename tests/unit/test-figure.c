@@ -97,16 +97,36 @@ START_TEST(by_trials_and_single)
 	struct pm_bench_result b;
 	struct pm_figure f;
 
-	/* one round: the trials' interval, as the run computed it */
+	static const double ten[] = { 105, 95, 101, 99, 110, 90, 103, 97, 100, 100 };
+	size_t i;
+
+	/* one round of three: too few trials for a 95% interval of their
+	 * median (min..max covers 75%), whatever the file recorded */
 	make(&b, run, v, 1);
 	b.stats.median = 100;
 	b.stats.ci_low = 98;
 	b.stats.ci_high = 102;
+	b.stats.ci_level = 0.75;
 	ck_assert_int_eq(pm_bench_figure(&b, 0.95, &f), 0);
 	ck_assert_int_eq(f.basis, PM_FIG_TRIALS);
 	ck_assert_double_eq_tol(f.value, 100, 1e-9);
-	ck_assert_double_eq_tol(f.lo, 98, 1e-9);
-	ck_assert_double_eq_tol(f.hi, 102, 1e-9);
+	ck_assert(isnan(f.lo) && isnan(f.hi));
+	ck_assert_double_eq_tol(f.level, 0.95, 1e-12);
+	/* ten trials: the order statistics of the level asked for, not the
+	 * file's; x(2)..x(9) covers 97.9%, x(1)..x(10) 99.8% */
+	free(b.trials);
+	b.ntrials = 10;
+	b.trials = calloc(10, sizeof(double));
+	for (i = 0; i < 10; i++)
+		b.trials[i] = ten[i];
+	b.rounds[0].ntrials = 10;
+	ck_assert_int_eq(pm_bench_figure(&b, 0.95, &f), 0);
+	ck_assert_double_eq_tol(f.value, 100, 1e-9);
+	ck_assert_double_eq_tol(f.lo, 95, 1e-9);
+	ck_assert_double_eq_tol(f.hi, 105, 1e-9);
+	ck_assert_int_eq(pm_bench_figure(&b, 0.99, &f), 0);
+	ck_assert_double_eq_tol(f.lo, 90, 1e-9);
+	ck_assert_double_eq_tol(f.hi, 110, 1e-9);
 	drop(&b);
 	/* an imported figure: no interval */
 	memset(&b, 0, sizeof(b));
