@@ -24,7 +24,7 @@ int cmd_round(int argc, char **argv)
 	/* main() caught the stop signals: PM_CMD_CATCH_STOP */
 	err = pm_round_worker(stdin, stdout, &e);
 	if (err == -EINTR)
-		return 130;
+		return pm_cmd_stop_status();
 	if (err) {
 		pm_error("%s", e.msg);
 		return err == -EINVAL ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
