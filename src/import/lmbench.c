@@ -1,5 +1,5 @@
 /*
- * Importing lmbench summaries and AIM9 logs.
+ * Importing lmbench summaries.
  *
  * Mail mangles lmbench summaries: archives collapse runs of blanks or a
  * whole message onto one line, mailers wrap rows at 72 columns, lists
@@ -22,63 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/common.h"
 #include "results/lmbench.h"
 #include "sysinfo/sysinfo.h"
-
-/* ---- text ---- */
-
-/* The length of the valid UTF-8 sequence at p (what jansson accepts), or
- * 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned cp;
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/* A copy of text in UTF-8, as result files need it: a byte that is not
- * part of valid UTF-8 is read as Latin-1, as old mails often are. */
-static char *utf8_copy(const char *text)
-{
-	size_t len = strlen(text), i, n, o = 0;
-	char *out = pm_xmalloc(2 * len + 1);
-
-	for (i = 0; i < len; i += n) {
-		n = utf8_len((const unsigned char *)text + i);
-		if (n) {
-			memcpy(out + o, text + i, n);
-			o += n;
-		} else {
-			unsigned char b = (unsigned char)text[i];
-
-			out[o++] = (char)(0xc0 | b >> 6);
-			out[o++] = (char)(0x80 | (b & 0x3f));
-			n = 1;
-		}
-	}
-	out[o] = '\0';
-	return out;
-}
 
 /* Characters (not bytes) of UTF-8 text: lmbench cut fields by bytes of
  * what may have been Latin-1. */
@@ -107,17 +53,6 @@ struct toks {
 	char *buf;
 };
 
-/* Length of a line's "> > " quote marks. */
-static size_t quote_len(const char *p, size_t len)
-{
-	size_t i, q = 0;
-
-	for (i = 0; i < len && (p[i] == '>' || p[i] == ' ' || p[i] == '\t'); i++)
-		if (p[i] == '>')
-			q = i + 1;
-	return q;
-}
-
 static void tokenize(const char *text, struct toks *t)
 {
 	size_t cap = 0, i;
@@ -126,11 +61,11 @@ static void tokenize(const char *text, struct toks *t)
 	bool para = false;
 
 	memset(t, 0, sizeof(*t));
-	t->buf = utf8_copy(text);
+	t->buf = pm_import_utf8_copy(text);
 	for (p = t->buf; *p; line++) {
 		char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		size_t q = quote_len(p, len), j;
+		size_t q = pm_import_quote_len(p, len), j;
 		bool any = false;
 		int col = 0;
 
@@ -250,17 +185,6 @@ static bool lmb_number(const char *s, int shift, double *out)
 	snprintf(buf, sizeof(buf), "%.*se%ld", (int)nd, digits, exp + shift);
 	*out = strtod(buf, NULL);
 	return isfinite(*out);
-}
-
-/* A plain decimal as AIM9 prints it ("%g", "%.2f"). */
-static bool plain_number(const char *s, double *out)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	*out = strtod(s, &end);
-	return !*end && isfinite(*out);
 }
 
 /* ---- lmbench: sections and rows ---- */
@@ -949,46 +873,6 @@ static int map_runs(struct lctx *c, size_t *nruns, struct lsec **ref)
 
 /* ---- building results ---- */
 
-static const enum pm_fp_key not_in_summary[] = {
-	PM_FP_KERNEL_VERSION, PM_FP_KERNEL_MACHINE, PM_FP_KERNEL_CONFIG, PM_FP_KERNEL_CMDLINE,
-	PM_FP_CPU_VENDOR, PM_FP_CPU_MODEL_NAME, PM_FP_CPU_ONLINE, PM_FP_CPU_CACHES,
-	PM_FP_MEMORY_TOTAL_KB, PM_FP_VULNERABILITIES, PM_FP_CLOCKSOURCE_CURRENT, PM_FP_LIBC,
-};
-
-/* The fingerprint of an import: host, release and clock (NULL: null,
- * with why in unavailable), and why the rest is missing. */
-static json_t *import_sysinfo(const char *host, const char *release, json_t *mhz,
-			      const char *why)
-{
-	json_t *si = json_object();
-	size_t i;
-
-	pm_sysinfo_set(si, PM_FP_HOSTNAME, host ? json_string(host) : json_null());
-	pm_sysinfo_set(si, PM_FP_KERNEL_RELEASE, release ? json_string(release) : json_null());
-	pm_sysinfo_set(si, PM_FP_CPU_CUR_MHZ, mhz);
-	for (i = 0; i < PM_ARRAY_SIZE(not_in_summary); i++)
-		pm_sysinfo_set_unavailable(si, not_in_summary[i], why);
-	if (!host)
-		pm_sysinfo_set_unavailable(si, PM_FP_HOSTNAME, why);
-	if (!release)
-		pm_sysinfo_set_unavailable(si, PM_FP_KERNEL_RELEASE, why);
-	return si;
-}
-
-static struct pm_bench_result *add_bench(struct pm_result *r, double trial)
-{
-	struct pm_bench_result *b = pm_result_add(r);
-
-	b->status = PM_BENCH_OK;
-	b->overhead_ns = NAN;
-	b->elapsed_s = NAN;
-	b->ntrials = 1;
-	b->trials = pm_xmalloc(sizeof(double));
-	b->trials[0] = trial;
-	pm_summarize(b->trials, 1, PM_LEVEL, &b->stats);
-	return b;
-}
-
 static int add_figure(struct lctx *c, struct pm_result *r, const struct lsec *s,
 		      size_t row, size_t col)
 {
@@ -1008,7 +892,7 @@ static int add_figure(struct lctx *c, struct pm_result *r, const struct lsec *s,
 			       col_name(lc));
 	if (mbs && !(v > 0))
 		return row_err(c, s, row, "a bandwidth of %s in column %s", text, col_name(lc));
-	b = add_bench(r, mbs ? 1e9 / v : v);
+	b = pm_import_add_bench(r, mbs ? 1e9 / v : v);
 	b->name = pm_xstrdup(pm_lmb_name(lc));
 	b->group = pm_xstrdup(rb ? rb->group : "lmbench");
 	b->summary = pm_xstrdup(pm_lmb_summary(lc));
@@ -1097,22 +981,13 @@ static int build_run(struct lctx *c, size_t run, size_t nruns,
 		jmhz = v == floor(v) && v < 1e9 ? json_integer((json_int_t)v) : json_real(v);
 	else
 		jmhz = json_null();
-	si = import_sysinfo(id->host, id->rel, jmhz, "not in an lmbench summary");
+	si = pm_import_sysinfo(id->host, id->rel, jmhz, "not in an lmbench summary");
 	if (!mhz)
 		pm_sysinfo_set_unavailable(si, PM_FP_CPU_CUR_MHZ,
 					   mhz_col ? "not measured (Mhz -1 or blank in the lmbench summary)" :
 						     "no Mhz column in the lmbench summary");
 	r->sysinfo = si;
 	return 0;
-}
-
-void pm_import_free(struct pm_result *runs, size_t n)
-{
-	size_t i;
-
-	for (i = 0; runs && i < n; i++)
-		pm_result_free(&runs[i]);
-	free(runs);
 }
 
 static void lctx_free(struct lctx *c)
@@ -1147,7 +1022,7 @@ int pm_import_lmbench_flags(const char *text, const char *file, unsigned flags,
 			    struct pm_result **out, size_t *nout,
 			    struct pm_import_log *log, struct pm_err *e)
 {
-	char *name = utf8_copy(file);
+	char *name = pm_import_utf8_copy(file);
 	struct lctx c = { .file = name, .flags = flags, .log = log, .e = e };
 	struct pm_result *runs = NULL;
 	struct lsec *ref;
@@ -1187,215 +1062,4 @@ int pm_import_lmbench(const char *text, const char *file,
 		      struct pm_result **out, size_t *nout, struct pm_err *e)
 {
 	return pm_import_lmbench_flags(text, file, 0, out, nout, NULL, e);
-}
-
-/* ---- AIM9 ---- */
-
-/* The classic AIM9 tests: a line starting with one of these must be a
- * result line; other text is skipped. */
-static const char *const aim9_tests[] = {
-	"add_double", "add_float", "add_long", "add_int", "add_short",
-	"creat-clo", "page_test", "brk_test", "jmp_test", "signal_test",
-	"exec_test", "fork_test", "link_test", "disk_rr", "disk_rw", "disk_rd",
-	"disk_wrt", "disk_cp", "sync_disk_rw", "sync_disk_wrt", "sync_disk_cp",
-	"disk_src", "div_double", "div_float", "div_long", "div_int",
-	"div_short", "mul_double", "mul_float", "mul_long", "mul_int",
-	"mul_short", "num_rtns_1", "new_raph", "trig_rtns", "matrix_rtns",
-	"array_rtns", "string_rtns", "mem_rtns_1", "mem_rtns_2", "sort_rtns_1",
-	"misc_rtns_1", "dir_rtns_1", "shell_rtns_1", "shell_rtns_2",
-	"shell_rtns_3", "series_1", "shared_memory", "tcp_test", "udp_test",
-	"fifo_test", "stream_pipe", "dgram_pipe", "pipe_cpy", "ram_copy",
-	"sieve",
-};
-
-struct aline {
-	int line;
-	char *name, *desc, *ops_text;
-	double elapsed_ms, rate, ops;
-};
-
-struct atest {
-	char *name;
-	struct aline *v;
-	size_t n;
-};
-
-static bool aim9_known(const char *name)
-{
-	struct pm_bench_ident id;
-	size_t i;
-
-	for (i = 0; i < PM_ARRAY_SIZE(aim9_tests); i++)
-		if (!strcmp(aim9_tests[i], name))
-			return true;
-	return pm_catalog_by_aim9(name, &id);
-}
-
-static bool aim9_name(const char *s)
-{
-	bool letter = false;
-
-	for (; *s; s++) {
-		if (isalpha((unsigned char)*s))
-			letter = true;
-		else if (!isdigit((unsigned char)*s) && *s != '_' && *s != '-')
-			return false;
-	}
-	return letter;
-}
-
-/* "creat-clo 10020 23.7525 23752.50 File Creations and Closes/second":
- * AIM9's log line (name, elapsed ms, iterations/s, operations/s). */
-static int aim9_line(char *text, int lineno, const char *file, struct aline *a,
-		     struct pm_err *e)
-{
-	char *w[64], *p, *save = NULL;
-	size_t n = 0, i, len;
-	bool known;
-
-	for (p = strtok_r(text, " \t\r", &save); p && n < PM_ARRAY_SIZE(w);
-	     p = strtok_r(NULL, " \t\r", &save))
-		w[n++] = p;
-	if (n < 1 || !aim9_name(w[0]))
-		return 0;
-	known = aim9_known(w[0]);
-	if (n >= 5 && plain_number(w[1], &a->elapsed_ms) && plain_number(w[2], &a->rate) &&
-	    plain_number(w[3], &a->ops) && (len = strlen(w[n - 1])) >= 7 &&
-	    !strcmp(w[n - 1] + len - 7, "/second")) {
-		if (!(a->ops > 0))
-			return pm_err_set(e, -EINVAL, "%s:%d: %s: an operation rate of %s",
-					  file, lineno, w[0], w[3]);
-		a->line = lineno;
-		a->name = pm_xstrdup(w[0]);
-		a->ops_text = pm_xstrdup(w[3]);
-		a->desc = pm_xstrdup(w[4]);
-		for (i = 5; i < n; i++) {
-			char *d = pm_xasprintf("%s %s", a->desc, w[i]);
-
-			free(a->desc);
-			a->desc = d;
-		}
-		return 1;
-	}
-	if (known && n >= 2 && plain_number(w[1], &a->elapsed_ms))
-		return pm_err_set(e, -EINVAL,
-				  "%s:%d: %s: not an AIM9 result line (name, elapsed ms, iterations/s, operations/s, description/second)",
-				  file, lineno, w[0]);
-	return 0;
-}
-
-static void atests_free(struct atest *t, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < t[i].n; k++) {
-			free(t[i].v[k].name);
-			free(t[i].v[k].desc);
-			free(t[i].v[k].ops_text);
-		}
-		free(t[i].v);
-	}
-	free(t);
-}
-
-static void aim9_run(const char *file, struct atest *tests, size_t ntests,
-		     size_t k, size_t nruns, struct pm_result *r)
-{
-	size_t i;
-
-	pm_result_init(r);
-	r->source = pm_xstrdup("import:aim9");
-	r->version = pm_xstrdup(PACKAGE_VERSION);
-	r->label = pm_xasprintf("aim9 #%zu", k + 1);
-	r->options = json_pack("{s:{s:s,s:s,s:I,s:I}}", "import", "format", "aim9",
-			       "file", file, "run", (json_int_t)k + 1,
-			       "runs", (json_int_t)nruns);
-	r->sysinfo = import_sysinfo(NULL, NULL, json_null(), "not in an AIM9 log");
-	pm_sysinfo_set_unavailable(r->sysinfo, PM_FP_CPU_CUR_MHZ, "not in an AIM9 log");
-	for (i = 0; i < ntests; i++) {
-		const struct aline *a = &tests[i].v[k];
-		struct pm_bench_ident id;
-		const struct pm_bench_ident *rb =
-			pm_catalog_by_aim9(a->name, &id) ? &id : NULL;
-		struct pm_bench_result *b = add_bench(r, 1e9 / a->ops);
-		char *p;
-
-		if (rb) {
-			b->name = pm_xstrdup(rb->name);
-		} else {
-			b->name = pm_xasprintf("aim9-%s", a->name);
-			for (p = b->name; *p; p++)
-				if (*p == '_')
-					*p = '-';
-		}
-		b->group = pm_xstrdup(rb ? rb->group : "aim9");
-		b->summary = pm_xstrdup(rb ? rb->summary : a->desc);
-		b->unit = pm_xstrdup("ops/s");
-		b->lmbench = rb && rb->lmbench ? pm_xstrdup(rb->lmbench) : NULL;
-		b->aim9 = pm_xstrdup(a->name);
-		b->elapsed_s = a->elapsed_ms / 1e3;
-		b->params = pm_xasprintf("AIM9 log: %s %s (%g iterations/s over %g ms)",
-					 a->ops_text, a->desc, a->rate, a->elapsed_ms);
-		b->detail = json_pack("{s:{s:s,s:f,s:f,s:f}}", "aim9_log",
-				      "description", a->desc, "ops_per_s", a->ops,
-				      "iterations_per_s", a->rate, "elapsed_ms", a->elapsed_ms);
-	}
-}
-
-int pm_import_aim9(const char *text, const char *file,
-		   struct pm_result **out, size_t *nout, struct pm_err *e)
-{
-	struct atest *tests = NULL;
-	size_t ntests = 0, nruns = 0, i, k;
-	char *buf = utf8_copy(text), *name = utf8_copy(file), *p, *eol;
-	int lineno = 0, err = 0;
-
-	*out = NULL;
-	*nout = 0;
-	for (p = buf; !err && *p; p = eol ? eol + 1 : p + strlen(p)) {
-		struct aline a = { 0 };
-		int got;
-
-		eol = strchr(p, '\n');
-		if (eol)
-			*eol = '\0';
-		lineno++;
-		got = aim9_line(p + quote_len(p, strlen(p)), lineno, name, &a, e);
-		if (got <= 0) {
-			err = got;
-			continue;
-		}
-		for (i = 0; i < ntests && strcmp(tests[i].name, a.name); i++)
-			;
-		if (i == ntests) {
-			tests = pm_xgrow(tests, ntests, sizeof(*tests));
-			memset(&tests[ntests++], 0, sizeof(*tests));
-		}
-		tests[i].v = pm_xgrow(tests[i].v, tests[i].n, sizeof(a));
-		tests[i].v[tests[i].n++] = a;
-		tests[i].name = tests[i].v[0].name;
-		if (tests[i].n > nruns)
-			nruns = tests[i].n;
-	}
-	free(buf);
-	if (!err && !ntests)
-		err = pm_err_set(e, -EINVAL, "%s: no AIM9 result lines (name, elapsed ms, iterations/s, operations/s, description/second)",
-				 name);
-	/* line k of every test is run k: all need the same count */
-	for (i = 0; !err && i < ntests; i++)
-		if (tests[i].n != nruns)
-			err = pm_err_set(e, -EINVAL,
-					 "%s:%d: %s appears %zu time%s but other tests %zu times: which runs its lines belong to is unknown",
-					 name, tests[i].v[0].line, tests[i].name, tests[i].n,
-					 tests[i].n == 1 ? "" : "s", nruns);
-	if (!err) {
-		*out = pm_xcalloc(nruns, sizeof(**out));
-		*nout = nruns;
-		for (k = 0; k < nruns; k++)
-			aim9_run(name, tests, ntests, k, nruns, &(*out)[k]);
-	}
-	atests_free(tests, ntests);
-	free(name);
-	return err;
 }
