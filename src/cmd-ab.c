@@ -525,6 +525,9 @@ static size_t decide(struct ab *ab)
 				      "pairs", (int)ab->pairs, "ratio", c->ratio,
 				      "low", isfinite(c->ci_low) ? c->ci_low : 0,
 				      "high", isfinite(c->ci_high) ? c->ci_high : 0, "settle", c->settle);
+			/* the experiment's shares are taken at equal host speed too */
+			if (c->probe_adjusted && isfinite(c->probe_slope))
+				json_object_set_new(d, "probe_slope", json_real(c->probe_slope));
 			json_object_set_new(ab->decided, c->name, d);
 		}
 	}
@@ -651,11 +654,32 @@ static double figure(const struct pm_ab_arm *a, size_t i, const char *name)
 	return pm_bench_run_figure(b, b->rounds[0].run);
 }
 
+/* The machine-speed probe of benchmark name in run i of arm a: the
+ * median of its rounds', NAN without one. */
+static double run_probe(const struct pm_ab_arm *a, size_t i, const char *name)
+{
+	const struct pm_bench_result *b = i < a->nruns ? pm_result_find(&a->runs[i], name) : NULL;
+	double *v, p;
+	size_t k, n = 0;
+
+	if (!b || !b->nrounds)
+		return NAN;
+	v = pm_xcalloc(b->nrounds, sizeof(*v));
+	for (k = 0; k < b->nrounds; k++)
+		if (b->rounds[k].reference_ns > 0)
+			v[n++] = b->rounds[k].reference_ns;
+	p = n ? pm_median(v, n) : NAN;
+	free(v);
+	return p;
+}
+
 /*
  * For each difference taken back and each changed benchmark: the share
  * of B's change the reversal removes, log(B/R) over log(B/A) block by
- * block, with Fieller's interval.  Decided when the interval is narrow
- * (half-width 25 points) or clear of the middle.
+ * block, with Fieller's interval.  When the verdict took its pairs at
+ * equal host speed (explain's probe slope), so are these: each log
+ * ratio less the slope times its probes'.  Decided when the interval is
+ * narrow (half-width 25 points) or clear of the middle.
  */
 static json_t *shares(struct ab *ab, bool *decided)
 {
@@ -672,35 +696,51 @@ static json_t *shares(struct ab *ab, bool *decided)
 		json_object_foreach(ab->decided, name, dv) {
 			double *x = pm_xcalloc(ab->blocks + 1, sizeof(*x));
 			double *y = pm_xcalloc(ab->blocks + 1, sizeof(*y)), est, lo, hi;
+			double *px = pm_xcalloc(ab->blocks + 1, sizeof(*px));
+			double *py = pm_xcalloc(ab->blocks + 1, sizeof(*py));
+			double slope = json_number_value(json_object_get(dv, "probe_slope"));
 			size_t n = 0;
 			int err;
 
 			if (!changed_bench(ab, name))
 				goto next;
+			/* every run needs its probe for the adjustment */
+			for (i = 0; slope && i < ab->blocks; i++)
+				if (!(run_probe(&ab->arms[0], first + i, name) > 0) ||
+				    !(run_probe(&ab->arms[1], first + i, name) > 0) ||
+				    !(run_probe(r, i, name) > 0))
+					slope = 0;
 			for (i = 0; i < ab->blocks; i++) {
 				double fa = figure(&ab->arms[0], first + i, name);
 				double fb = figure(&ab->arms[1], first + i, name);
 				double fr = figure(r, i, name);
 
 				if (fa > 0 && fb > 0 && fr > 0) {
+					double pb = run_probe(&ab->arms[1], first + i, name);
+
+					px[n] = log(pb / run_probe(r, i, name));
+					py[n] = log(pb / run_probe(&ab->arms[0], first + i, name));
 					x[n] = log(fb / fr);
 					y[n++] = log(fb / fa);
 				}
 			}
-			err = n >= 2 ? pm_fieller_ratio(x, y, n, CONFIRM_LEVEL, &est, &lo, &hi) :
-				       -EINVAL;
+			err = n >= 2 ? pm_fieller_ratio_adjusted(x, px, y, py, n, slope, CONFIRM_LEVEL,
+								 &est, &lo, &hi) : -EINVAL;
 			if (err || !isfinite(lo) || !isfinite(hi) ||
 			    (hi - lo > 0.5 && lo < 0.75 && hi > 0.25))
 				*decided = false;
 			json_object_set_new(bs, name, err && err != -ERANGE ?
 				json_pack("{s:i}", "boots", (int)n) :
-				json_pack("{s:f,s:o,s:o,s:f,s:i}", "removed", est,
+				json_pack("{s:f,s:o,s:o,s:f,s:i,s:o}", "removed", est,
 					  "low", isfinite(lo) ? json_real(lo) : json_null(),
 					  "high", isfinite(hi) ? json_real(hi) : json_null(),
-					  "level", CONFIRM_LEVEL, "boots", (int)n));
+					  "level", CONFIRM_LEVEL, "boots", (int)n,
+					  "probe_slope", slope ? json_real(slope) : json_null()));
 next:
 			free(x);
 			free(y);
+			free(px);
+			free(py);
 		}
 		json_array_append_new(res, json_pack("{s:i,s:s,s:s,s:s,s:o}", "difference",
 						     r->reverts, "text", ab->diffs[r->reverts].text,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "stats/seq.h"
 #include "stats/stats.h"
@@ -266,4 +267,29 @@ int pm_fieller_ratio(const double *x, const double *y, size_t n, double level,
 	*lo = (b - disc) / a;
 	*hi = (b + disc) / a;
 	return 0;
+}
+
+int pm_fieller_ratio_adjusted(const double *x, const double *px, const double *y,
+			      const double *py, size_t n, double slope, double level,
+			      double *est, double *lo, double *hi)
+{
+	double *ax, *ay;
+	size_t i;
+	int err;
+
+	if (!slope || !px || !py)
+		return pm_fieller_ratio(x, y, n, level, est, lo, hi);
+	if (!x || !y || n < 2 || !isfinite(slope))
+		return -EINVAL;
+	ax = calloc(2 * n, sizeof(*ax));
+	if (!ax)
+		return -ENOMEM;
+	ay = ax + n;
+	for (i = 0; i < n; i++) {
+		ax[i] = x[i] - slope * px[i];
+		ay[i] = y[i] - slope * py[i];
+	}
+	err = pm_fieller_ratio(ax, ay, n, level, est, lo, hi);
+	free(ax);
+	return err;
 }

@@ -85,5 +85,14 @@ int pm_seq_decide(const double *d, size_t n, double floor_log, double alpha,
  */
 int pm_fieller_ratio(const double *x, const double *y, size_t n, double level,
 		     double *est, double *lo, double *hi);
+/*
+ * The same at equal host speed: x_i - slope px_i over y_i - slope py_i,
+ * px and py the log ratios of the pairs' machine-speed probes and slope
+ * how much the benchmark feels the host's speed (explain's Theil-Sen
+ * slope of the pairs).  slope 0 or px, py NULL: pm_fieller_ratio.
+ */
+int pm_fieller_ratio_adjusted(const double *x, const double *px, const double *y,
+			      const double *py, size_t n, double slope, double level,
+			      double *est, double *lo, double *hi);
 
 #endif

@@ -17,7 +17,7 @@ cat > "$T/ab.awk" <<'EOF'
 	print "   \"differences\": [" diffs "],"
 	print "   \"seed\": 7, \"pairing\": \"in turn\", \"pairs\": 12, \"seconds\": 340.5"
 	if (confirm != "")
-		print "   , \"confirm\": {\"level\": 0.9, \"blocks\": 4, \"results\": [" confirm "]}"
+		print "   , \"confirm\": {\"level\": 0.99, \"blocks\": 4, \"results\": [" confirm "]}"
 	print "  }},"
 	next
 }
@@ -25,7 +25,7 @@ cat > "$T/ab.awk" <<'EOF'
 EOF
 d() { printf '{"kind": "added", "param": "%s", "a": null, "b": "", "text": "%s of B"}' "$1" "$1"; }
 r() {	# r N PARAM REMOVED LOW HIGH
-	printf '{"difference": %s, "text": "%s of B", "arm": "R%s", "file": "r%s-", "benchmarks": {"null": {"removed": %s, "low": %s, "high": %s, "level": 0.9, "boots": 6}}}' \
+	printf '{"difference": %s, "text": "%s of B", "arm": "R%s", "file": "r%s-", "benchmarks": {"null": {"removed": %s, "low": %s, "high": %s, "level": 0.99, "boots": 6}}}' \
 		"$1" "$2" "$(($1 + 1))" "$(($1 + 1))" "$3" "$4" "$5"
 }
 diffs="$(d mitigations=off), $(d nosmt), $(d quiet), $(d nokaslr)"
@@ -38,11 +38,11 @@ pm explain "$T/A.json" "$T/B.json"
 expect_status 0 "explain of an experiment with four differences"
 sed -n '/^null /,/^$/p' "$T/out" > "$T/null"
 grep -Eq '^null +REGRESSION' "$T/null" || fail "null is not a regression in the fixture"
-grep -Eq '^    1\. \[high 0\.96\] proven by experiment: mitigations=off of B: taking it away removes 97% \(90% CI 88% \.\. 105%\) of null.s change \(6 boots\)\.$' "$T/null" ||
+grep -Eq '^    1\. \[high 0\.96\] proven by experiment: mitigations=off of B: taking it away removes 97% \(99% CI 88% \.\. 105%\) of null.s change \(6 boots\)\.$' "$T/null" ||
 	fail "the proven cause is not first, or not as it should read"
-grep -Eq '\] a share, by experiment: Taking quiet of B away removes 30% \(90% CI 10% \.\. 50%\) of null.s change\.$' "$T/null" ||
+grep -Eq '\] a share, by experiment: Taking quiet of B away removes 30% \(99% CI 10% \.\. 50%\) of null.s change\.$' "$T/null" ||
 	fail "a partial reversal is not reported as a share"
-grep -Eq '\] ruled out by experiment: Taking nosmt of B away removes 2% \(90% CI -6% \.\. 10%\) of null.s change\.$' "$T/null" ||
+grep -Eq '\] ruled out by experiment: Taking nosmt of B away removes 2% \(99% CI -6% \.\. 10%\) of null.s change\.$' "$T/null" ||
 	fail "a reversal that removes nothing is not ruled out"
 grep -Eq '\] not separated by experiment: The boots without nokaslr of B did not tell how much of null.s change it makes\.$' "$T/null" ||
 	fail "boots that told nothing are not said to be so"

@@ -578,6 +578,64 @@ START_TEST(test_fieller_coverage)
 }
 END_TEST
 
+/*
+ * Boots each at its own host speed (sd 15%), a benchmark that feels the
+ * speed fully (slope 1), its probe reading the speed within 1%: the
+ * reversal takes back all of a +20% change (theta 1).  Per block the
+ * unadjusted ratio carries three boots' speeds; at equal host speed
+ * (each log ratio less the probes') the interval must cover theta at
+ * its level and be far narrower.
+ */
+START_TEST(test_fieller_adjusted)
+{
+	enum { BLOCKS = 8 };
+	double mu = log(1.20), wa[SEEDS], wr[SEEDS];
+	int covered = 0, n = 0;
+
+	for (int seed = 0; seed < SEEDS; seed++) {
+		struct pm_rng rng;
+		double x[BLOCKS], y[BLOCKS], px[BLOCKS], py[BLOCKS], est, lo, hi, l0, h0;
+
+		pm_rng_seed(&rng, 0xadd5eed + (uint64_t)seed);
+		for (int i = 0; i < BLOCKS; i++) {
+			double sa = 0.15 * gauss(&rng), sb = 0.15 * gauss(&rng);
+			double sr = 0.15 * gauss(&rng);
+			double a = sa + 0.02 * gauss(&rng), b = sb + mu + 0.02 * gauss(&rng);
+			double r = sr + 0.02 * gauss(&rng);
+			double qa = sa + 0.01 * gauss(&rng), qb = sb + 0.01 * gauss(&rng);
+			double qr = sr + 0.01 * gauss(&rng);
+
+			x[i] = b - r;
+			y[i] = b - a;
+			px[i] = qb - qr;
+			py[i] = qb - qa;
+		}
+		if (pm_fieller_ratio_adjusted(x, px, y, py, BLOCKS, 1.0, 0.99, &est, &lo, &hi))
+			continue;
+		covered += lo <= 1 && 1 <= hi;
+		wa[n] = hi - lo;
+		/* unadjusted: slope 0 is plain Fieller */
+		if (pm_fieller_ratio_adjusted(x, px, y, py, BLOCKS, 0, 0.99, &est, &l0, &h0) ||
+		    !isfinite(h0 - l0))
+			wr[n] = 1e9;	/* unbounded */
+		else
+			wr[n] = h0 - l0;
+		n++;
+	}
+	printf("Fieller at 99%%, 8 blocks, boots at speeds spread 15%%: %d of %d adjusted "
+	       "intervals bounded, %d cover; median width %.2f adjusted, %.2f not\n",
+	       n, SEEDS, covered, pm_median(wa, (size_t)n), pm_median(wr, (size_t)n));
+	fflush(stdout);
+	ck_assert_int_ge(n, SEEDS - 5);
+	ck_assert_double_eq_tol((double)covered / n, 0.99, 0.01);
+	/* narrow enough for ab's rule (width 0.5) at 8 blocks */
+	ck_assert_double_lt(pm_median(wa, (size_t)n), 0.5);
+	ck_assert_double_gt(pm_median(wr, (size_t)n), 3 * pm_median(wa, (size_t)n));
+	ck_assert_int_eq(pm_fieller_ratio_adjusted(NULL, wa, NULL, wa, 5, 1.0, 0.9, wa, wa, wa),
+			 -EINVAL);
+}
+END_TEST
+
 static Suite *seq_suite(void)
 {
 	Suite *s = suite_create("seq");
@@ -597,6 +655,7 @@ static Suite *seq_suite(void)
 	tcase_add_test(sim, test_same);
 	tcase_add_test(sim, test_near_floor);
 	tcase_add_test(sim, test_fieller_coverage);
+	tcase_add_test(sim, test_fieller_adjusted);
 	/* deterministic, but a few seconds each on a busy or sanitized build */
 	tcase_set_timeout(sim, 300);
 	suite_add_tcase(s, sim);
