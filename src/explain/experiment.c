@@ -105,11 +105,28 @@ static void prove(struct pm_cause *k, const char *how)
 	k->confidence = 0.97;
 }
 
+/* Does code_evidence name mechanism key (code switched on or off in the
+ * change's direction, or the one that moved most)? */
+static bool code_named(const struct pm_bench_cmp *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; key && i < c->nmechs; i++) {
+		const struct pm_mech_delta *m = &c->mechs[i];
+		bool sw = (m->started || m->stopped) && (m->new_ns > m->old_ns) == (c->delta_ns > 0);
+
+		if (m->key && !strcmp(m->key, key) && (sw || i == 0))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Beside the proven cause, a mechanism cause that says no difference is
  * tied to its code, and noise beside a change the pairs decided, would
- * contradict it: their sentences become its evidence.  The proven
- * cause is the last one (it was just added).
+ * contradict it: their sentences become its evidence, or go when the
+ * code evidence names that mechanism already.  The proven cause is the
+ * last one (it was just added).
  */
 static void fold_untied(struct pm_bench_cmp *c)
 {
@@ -117,10 +134,79 @@ static void fold_untied(struct pm_bench_cmp *c)
 
 	while (i + 1 < c->ncauses) {
 		struct pm_cause *k = &c->causes[i];
+		bool mech = !strcmp(k->rule, "mechanism") && !k->switched_by;
 
-		if ((!strcmp(k->rule, "mechanism") && !k->switched_by) ||
-		    !strcmp(k->rule, "noise")) {
-			pm_cause_evidence(&c->causes[c->ncauses - 1], "%s", k->sentence);
+		if (mech || !strcmp(k->rule, "noise")) {
+			if (!(mech && code_named(c, k->mechanism)))
+				pm_cause_evidence(&c->causes[c->ncauses - 1], "%s", k->sentence);
+			pm_cause_remove(c, i);
+			continue;
+		}
+		i++;
+	}
+}
+
+/* Under the proven cause k: code that runs on one side only, which is
+ * what the difference (text) switched on or off, and so k's mechanism;
+ * then what moved most. */
+static void code_evidence(const struct pm_bench_cmp *c, struct pm_cause *k, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < c->nmechs; i++) {
+		const struct pm_mech_delta *m = &c->mechs[i];
+		char a[32], b[32];
+
+		if (!(m->started || m->stopped) ||
+		    (m->new_ns > m->old_ns) != (c->delta_ns > 0))
+			continue;
+		pm_fmt_time(a, sizeof(a), m->old_ns);
+		pm_fmt_time(b, sizeof(b), m->new_ns);
+		pm_cause_evidence(k, "the code it switched %s: %s, %s -> %s per op",
+				  m->started ? "on" : "off", m->name, a, b);
+		if (!k->mechanism && m->key) {
+			k->mechanism = pm_xstrdup(m->key);
+			free(k->switched_by);
+			k->switched_by = text ? pm_xstrdup(text) : NULL;
+		}
+	}
+	/* what moved most, unless it is the code named just above */
+	if (c->nmechs && !((c->mechs[0].started || c->mechs[0].stopped) &&
+			   (c->mechs[0].new_ns > c->mechs[0].old_ns) == (c->delta_ns > 0))) {
+		const struct pm_mech_delta *m = &c->mechs[0];
+		char a[32], b[32];
+
+		pm_fmt_time(a, sizeof(a), m->old_ns);
+		pm_fmt_time(b, sizeof(b), m->new_ns);
+		pm_cause_evidence(k, "the code whose time moved most: %s, %s -> %s per op",
+				  m->name, a, b);
+	}
+}
+
+/*
+ * Causes the proven one (the last) accounts for: those about a mechanism
+ * difference sw switches become its evidence.
+ */
+static void fold_tied(struct pm_bench_cmp *c, const struct pm_switch *sw)
+{
+	size_t i = 0;
+
+	while (i + 1 < c->ncauses) {
+		struct pm_cause *k = &c->causes[i];
+
+		if (strcmp(k->rule, "noise") && strcmp(k->rule, "user-code") &&
+		    strcmp(k->rule, "experiment") && ties(c, k, sw)) {
+			struct pm_cause *p = &c->causes[c->ncauses - 1];
+
+			pm_cause_evidence(p, "%s", k->sentence);
+			/* its mechanism, and what switches it, are the proven one's */
+			if (!p->mechanism && k->mechanism) {
+				p->mechanism = k->mechanism;
+				k->mechanism = NULL;
+				free(p->switched_by);
+				p->switched_by = k->switched_by;
+				k->switched_by = NULL;
+			}
 			pm_cause_remove(c, i);
 			continue;
 		}
@@ -155,39 +241,15 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.95, how);
 
 		k->proof = pm_xstrdup(how);
+		code_evidence(c, k, text);
 		fold_untied(c);
-		k = &c->causes[c->ncauses - 1];
-		/* code that runs on one side only is what the difference
-		 * switched on or off: that first, then what moved most */
-		for (i = 0; i < c->nmechs; i++) {
-			const struct pm_mech_delta *m = &c->mechs[i];
-			char a[32], b[32];
-
-			if (!(m->started || m->stopped) ||
-			    (m->new_ns > m->old_ns) != (c->delta_ns > 0))
-				continue;
-			pm_fmt_time(a, sizeof(a), m->old_ns);
-			pm_fmt_time(b, sizeof(b), m->new_ns);
-			pm_cause_evidence(k, "the code it switched %s: %s, %s -> %s per op",
-					  m->started ? "on" : "off", m->name, a, b);
-		}
-		/* what moved most, unless it is the code named just above */
-		if (c->nmechs && !((c->mechs[0].started || c->mechs[0].stopped) &&
-				   (c->mechs[0].new_ns > c->mechs[0].old_ns) == (c->delta_ns > 0))) {
-			const struct pm_mech_delta *m = &c->mechs[0];
-			char a[32], b[32];
-
-			pm_fmt_time(a, sizeof(a), m->old_ns);
-			pm_fmt_time(b, sizeof(b), m->new_ns);
-			pm_cause_evidence(k, "the code whose time moved most: %s, %s -> %s per op",
-					  m->name, a, b);
-		}
 	}
 	free(how);
 }
 
 /* Several differences, each taken back in boots of its own. */
-static void reversals(struct pm_bench_cmp *c, const json_t *e, const char *unit)
+static void reversals(struct pm_bench_cmp *c, const struct pm_explanation *x,
+		      const json_t *e, const char *unit)
 {
 	const json_t *res = json_object_get(json_object_get(e, "confirm"), "results"), *r;
 	const json_t *best = NULL, *best_b = NULL;
@@ -232,10 +294,17 @@ static void reversals(struct pm_bench_cmp *c, const json_t *e, const char *unit)
 			100 * json_number_value(json_object_get(best_b, "low")),
 			100 * json_number_value(json_object_get(best_b, "high")), c->name,
 			(int)json_integer_value(json_object_get(best_b, "boots")), unit);
+		const json_t *d = json_array_get(json_object_get(e, "differences"),
+						 (size_t)json_integer_value(json_object_get(best,
+											    "difference")));
 		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.96, s);
 
 		/* the title says it is proven: the sentence says how */
 		k->proof = s;
+		/* the code it switched, and what it accounts for */
+		code_evidence(c, k, jstr(best, "text"));
+		fold_tied(c, switch_of(x, d));
+		fold_untied(c);
 	}
 	/* neither the cause nor ruled out: a share, or not told apart */
 	json_array_foreach(res, i, r) {
@@ -266,6 +335,6 @@ void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x
 	if (json_array_size(d) == 1)
 		one_difference(c, x, json_array_get(d, 0));
 	else if (json_array_size(d) > 1)
-		reversals(c, e, json_is_true(json_object_get(json_object_get(
+		reversals(c, x, e, json_is_true(json_object_get(json_object_get(
 					x->new->runs[0].options, "ab"), "local")) ? "runs" : "boots");
 }

@@ -38,11 +38,11 @@ cat > "$T/ab.awk" <<'EOF'
 	print "   \"differences\": [{\"kind\": \"removed\", \"param\": \"mitigations\", \"a\": \"off\", \"b\": null, \"text\": \"mitigations=off of A\"},"
 	print "    {\"kind\": \"added\", \"param\": \"nosmt\", \"a\": null, \"b\": \"\", \"text\": \"nosmt of B\"}],"
 	print "   \"seed\": 7, \"pairing\": \"in turn\", \"pairs\": 12, \"seconds\": 340.5,"
-	print "   \"confirm\": {\"level\": 0.9, \"blocks\": 4, \"results\": ["
+	print "   \"confirm\": {\"level\": 0.99, \"blocks\": 4, \"results\": ["
 	print "    {\"difference\": 0, \"text\": \"mitigations=off of A\", \"arm\": \"R1\", \"file\": \"r1-\","
-	print "     \"benchmarks\": {\"null\": {\"removed\": 0.97, \"low\": 0.88, \"high\": 1.05, \"level\": 0.9, \"boots\": 8}}},"
+	print "     \"benchmarks\": {\"null\": {\"removed\": 0.97, \"low\": 0.88, \"high\": 1.05, \"level\": 0.99, \"boots\": 8}}},"
 	print "    {\"difference\": 1, \"text\": \"nosmt of B\", \"arm\": \"R2\", \"file\": \"r2-\","
-	print "     \"benchmarks\": {\"null\": {\"removed\": 0.02, \"low\": -0.06, \"high\": 0.1, \"level\": 0.9, \"boots\": 8}}}]}}},"
+	print "     \"benchmarks\": {\"null\": {\"removed\": 0.02, \"low\": -0.06, \"high\": 0.1, \"level\": 0.99, \"boots\": 8}}}]}}},"
 	next
 }
 { print }
@@ -214,9 +214,9 @@ f="$T/ab.dom"
 grep -q '<h3 id="experiment">The experiment</h3>' "$f" || fail "ab: no experiment section"
 [ "$(awk '/<table class="differences">/,/<\/table>/' "$f" | grep -c '^<tr><td>')" -eq 2 ] ||
 	fail "ab: not a row per difference"
-grep -q '<tr><td>mitigations=off of A</td><td>null</td><td class="n">97%</td><td class="n">88% .. 105% (90%)</td><td class="n">8</td></tr>' "$f" ||
+grep -q '<tr><td>mitigations=off of A</td><td>null</td><td class="n">97%</td><td class="n">88% .. 105% (99%)</td><td class="n">8</td></tr>' "$f" ||
 	fail "ab: the share taking mitigations=off back removes"
-grep -q '<tr><td>nosmt of B</td><td>null</td><td class="n">2%</td><td class="n">-6% .. 10% (90%)</td><td class="n">8</td></tr>' "$f" ||
+grep -q '<tr><td>nosmt of B</td><td>null</td><td class="n">2%</td><td class="n">-6% .. 10% (99%)</td><td class="n">8</td></tr>' "$f" ||
 	fail "ab: the share taking nosmt back removes"
 awk '/id="f-null"/ { on = 1 } on { print } on && /<\/section>/ { exit }' "$f" | tr -d '\n' > "$T/abnull"
 grep -q '<ol class="causes"><li data-rule="experiment"><span class="proof" title="[^"]*">proven by experiment</span><span class="conf high"[^>]*>high</span><div class="sentence">mitigations=off of A: taking it away removes 97%' "$T/abnull" ||
