@@ -129,10 +129,8 @@ static int scratch_make(struct pm_err *e)
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	scratch_sweep(tmp);
-	/* run's stays plain pmbench.PID.XXXXXX: stat and open look up paths
-	 * in it, so its length is part of their figures (and of selfcheck's
-	 * match with lmbench); the others are named by their command */
-	if (!strcmp(cmd_name, "run"))
+	/* plain (run's): its length is part of figures (cmd.h) */
+	if (cmd_flags & PM_CMD_SCRATCH_PLAIN)
 		snprintf(cmd_scratch, sizeof(cmd_scratch), "%s/pmbench.%ld.XXXXXX", tmp,
 			 (long)getpid());
 	else

@@ -126,11 +126,15 @@ int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_meas
  *
  * PM_CMD_SCRATCH: the command has a scratch directory, made at the first
  * pm_cmd_scratch() (after its options are checked: a usage error makes
- * none) as TMPDIR/pmbench-CMD.PID.XXXXXX (run's pmbench.PID.XXXXXX;
- * TMPDIR default /tmp), locked while we run; that first call also
+ * none) as TMPDIR/pmbench-CMD.PID.XXXXXX (TMPDIR default /tmp), locked
+ * while we run; that first call also
  * removes the ones this user's pmbench processes now gone (SIGKILL) left
  * in TMPDIR.  pm_cmd_teardown() removes it, and so does a second stop
  * signal.
+ *
+ * PM_CMD_SCRATCH_PLAIN: the scratch directory is TMPDIR/pmbench.PID.XXXXXX
+ * whatever the command: run's benchmarks (stat, open) look up paths in
+ * it, so the length of its name is part of their figures.
  *
  * PM_CMD_CATCH_STOP: the first SIGINT, SIGTERM or SIGHUP sets
  * pm_interrupted: the command ends its current trial, saves what it has
@@ -144,6 +148,7 @@ int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_meas
 enum {
 	PM_CMD_SCRATCH = 1u << 0,
 	PM_CMD_CATCH_STOP = 1u << 1,
+	PM_CMD_SCRATCH_PLAIN = 1u << 2,
 };
 void pm_cmd_setup(const char *name, unsigned flags);
 void pm_cmd_teardown(void);

@@ -24,9 +24,10 @@ struct pm_cmd {
 
 #define SCRATCH PM_CMD_SCRATCH
 #define STOP PM_CMD_CATCH_STOP
+#define PLAIN PM_CMD_SCRATCH_PLAIN
 
 static const struct pm_cmd commands[] = {
-	{ "run", cmd_run, SCRATCH | STOP, "run benchmarks under counters (the default command)" },
+	{ "run", cmd_run, SCRATCH | PLAIN | STOP, "run benchmarks under counters (the default command)" },
 	{ "stat", cmd_stat, SCRATCH | STOP, "run whole commands (a build) timed, counted and profiled" },
 	{ "list", cmd_list, 0, "list benchmarks and groups, and whether they run here" },
 	{ "events", cmd_events, 0, "show event aliases, their encodings, and whether they open" },
