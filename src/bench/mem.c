@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -1190,7 +1191,11 @@ static int line_measure(struct pm_ctx *ctx, double *value)
 	json_t *points;
 	int attempt, r;
 
-	for (attempt = 0; attempt < 3 && !line; attempt++) {
+	/* the fastest of every chase so far: a busy or instrumented (ASan)
+	 * run blurs the jump, and more tries sharpen the minimum */
+	for (g = 0; g < st->nstrides; g++)
+		t[g] = INFINITY;
+	for (attempt = 0; attempt < 6 && !line; attempt++) {
 		bool jump = false;
 
 		for (g = 0; g < st->nstrides; g++) {
@@ -1200,7 +1205,7 @@ static int line_measure(struct pm_ctx *ctx, double *value)
 				double x = mem_time_chase(&st->lines[g],
 					LINE_PAGES_PER_RUN * (pg / stride));
 
-				if (r == 0 || x < t[g])
+				if (x < t[g])
 					t[g] = x;
 			}
 		}
