@@ -704,22 +704,21 @@ static json_t *shares(struct ab *ab, bool *decided)
 
 			if (!changed_bench(ab, name))
 				goto next;
-			/* every run needs its probe for the adjustment */
-			for (i = 0; slope && i < ab->blocks; i++)
-				if (!(run_probe(&ab->arms[0], first + i, name) > 0) ||
-				    !(run_probe(&ab->arms[1], first + i, name) > 0) ||
-				    !(run_probe(r, i, name) > 0))
-					slope = 0;
 			for (i = 0; i < ab->blocks; i++) {
 				double fa = figure(&ab->arms[0], first + i, name);
 				double fb = figure(&ab->arms[1], first + i, name);
 				double fr = figure(r, i, name);
 
 				if (fa > 0 && fb > 0 && fr > 0) {
+					double pa = run_probe(&ab->arms[0], first + i, name);
 					double pb = run_probe(&ab->arms[1], first + i, name);
+					double pr = run_probe(r, i, name);
 
-					px[n] = log(pb / run_probe(r, i, name));
-					py[n] = log(pb / run_probe(&ab->arms[0], first + i, name));
+					/* the adjustment needs every run's probe */
+					if (!(pa > 0 && pb > 0 && pr > 0))
+						slope = 0;
+					px[n] = log(pb / pr);
+					py[n] = log(pb / pa);
 					x[n] = log(fb / fr);
 					y[n++] = log(fb / fa);
 				}

@@ -105,17 +105,23 @@ static void prove(struct pm_cause *k, const char *how)
 	k->confidence = 0.97;
 }
 
-/* Does code_evidence name mechanism key (code switched on or off in the
- * change's direction, or the one that moved most)? */
+/* Code m runs on one side only, and its time moved the change's way:
+ * what the difference switched on or off. */
+static bool switched(const struct pm_bench_cmp *c, const struct pm_mech_delta *m)
+{
+	return (m->started || m->stopped) && (m->new_ns > m->old_ns) == (c->delta_ns > 0);
+}
+
+/* Does code_evidence name mechanism key (switched, or the code that
+ * moved most)? */
 static bool code_named(const struct pm_bench_cmp *c, const char *key)
 {
 	size_t i;
 
 	for (i = 0; key && i < c->nmechs; i++) {
 		const struct pm_mech_delta *m = &c->mechs[i];
-		bool sw = (m->started || m->stopped) && (m->new_ns > m->old_ns) == (c->delta_ns > 0);
 
-		if (m->key && !strcmp(m->key, key) && (sw || i == 0))
+		if (m->key && !strcmp(m->key, key) && (i == 0 || switched(c, m)))
 			return true;
 	}
 	return false;
@@ -157,8 +163,7 @@ static void code_evidence(const struct pm_bench_cmp *c, struct pm_cause *k, cons
 		const struct pm_mech_delta *m = &c->mechs[i];
 		char a[32], b[32];
 
-		if (!(m->started || m->stopped) ||
-		    (m->new_ns > m->old_ns) != (c->delta_ns > 0))
+		if (!switched(c, m))
 			continue;
 		pm_fmt_time(a, sizeof(a), m->old_ns);
 		pm_fmt_time(b, sizeof(b), m->new_ns);
@@ -171,8 +176,7 @@ static void code_evidence(const struct pm_bench_cmp *c, struct pm_cause *k, cons
 		}
 	}
 	/* what moved most, unless it is the code named just above */
-	if (c->nmechs && !((c->mechs[0].started || c->mechs[0].stopped) &&
-			   (c->mechs[0].new_ns > c->mechs[0].old_ns) == (c->delta_ns > 0))) {
+	if (c->nmechs && !switched(c, &c->mechs[0])) {
 		const struct pm_mech_delta *m = &c->mechs[0];
 		char a[32], b[32];
 
