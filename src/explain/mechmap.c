@@ -23,10 +23,19 @@ struct table {
 	size_t n;
 };
 
+/* A name stem a mechanism owns ("ptrace" of kernel/ptrace.c). */
+struct stem {
+	char *text;
+	const struct pm_mech *mech;
+	size_t own;		/* functions in its files that carry it */
+};
+
 struct pm_mechmap {
 	struct pm_mech *v;
 	size_t n;
 	struct table syms, params, configs;
+	struct stem *stems;
+	size_t nstems;
 };
 
 static int by_name(const void *a, const void *b)
@@ -218,6 +227,8 @@ static int link_sections(struct pm_mechmap *m, const char *path, struct pm_err *
 	return 0;
 }
 
+static void find_stems(struct pm_mechmap *m);
+
 int pm_mechmap_load(struct pm_mechmap **out, const char *dir, struct pm_err *e)
 {
 	struct pm_mechmap *m = pm_xcalloc(1, sizeof(*m));
@@ -251,6 +262,7 @@ int pm_mechmap_load(struct pm_mechmap **out, const char *dir, struct pm_err *e)
 		pm_mechmap_free(m);
 		return err;
 	}
+	find_stems(m);
 	*out = m;
 	return 0;
 }
@@ -280,6 +292,9 @@ void pm_mechmap_free(struct pm_mechmap *m)
 	table_free(&m->syms, true);
 	table_free(&m->params, false);
 	table_free(&m->configs, false);
+	for (i = 0; i < m->nstems; i++)
+		free(m->stems[i].text);
+	free(m->stems);
 	free(m);
 }
 
@@ -364,32 +379,162 @@ static size_t dots(const char *s)
 	return n;
 }
 
-const struct pm_mech *pm_mechmap_classify(const struct pm_mechmap *m, const char *sym,
-					  const char *file)
+static const struct pm_mech *by_symbol(const struct pm_mechmap *m, const char *sym)
 {
 	const struct pm_mech *best = NULL;
-	size_t i, j, best_len = 0;
+	size_t i, j;
 
 	for (i = 0; sym && i < m->n; i++)
 		for (j = 0; j < m->v[i].nsymbols; j++)
 			if (!fnmatch(m->v[i].symbols[j], sym, 0) &&
 			    (!best || dots(m->v[i].id) > dots(best->id)))
 				best = &m->v[i];
-	if (best || !file)
-		return best;
-	for (i = 0; i < m->n; i++)
+	return best;
+}
+
+/* The longest path that holds file; *exact: a file named, not a directory. */
+static const struct pm_mech *by_path(const struct pm_mechmap *m, const char *file, bool *exact)
+{
+	const struct pm_mech *best = NULL;
+	size_t i, j, best_len = 0;
+
+	*exact = false;
+	for (i = 0; file && i < m->n; i++)
 		for (j = 0; j < m->v[i].npaths; j++) {
 			const char *p = m->v[i].paths[j];
 			size_t n = strlen(p);
-			bool match = p[n - 1] == '/' ? !strncmp(file, p, n) : !strcmp(file, p);
+			bool dir = p[n - 1] == '/';
+			bool match = dir ? !strncmp(file, p, n) : !strcmp(file, p);
 
 			if (match && (n > best_len ||
 				      (n == best_len && dots(m->v[i].id) > dots(best->id)))) {
 				best = &m->v[i];
 				best_len = n;
+				*exact = !dir;
 			}
 		}
 	return best;
+}
+
+/* A function name without compiler suffixes and leading underscores. */
+static const char *stem_base(const char *sym, char *buf, size_t len)
+{
+	pm_mech_base_name(sym, buf, len);
+	return buf + strspn(buf, "_");
+}
+
+static bool has_stem(const char *base, const char *stem)
+{
+	size_t n = strlen(stem);
+
+	return !strncmp(base, stem, n) && (base[n] == '\0' || base[n] == '_');
+}
+
+/* The mechanism whose name stem the function carries (longest stem). */
+static const struct pm_mech *by_stem(const struct pm_mechmap *m, const char *sym)
+{
+	const struct stem *best = NULL;
+	const char *base;
+	char buf[256];
+	size_t i;
+
+	if (!sym)
+		return NULL;
+	base = stem_base(sym, buf, sizeof(buf));
+	for (i = 0; i < m->nstems; i++)
+		if (has_stem(base, m->stems[i].text) &&
+		    (!best || strlen(m->stems[i].text) > strlen(best->text)))
+			best = &m->stems[i];
+	return best ? best->mech : NULL;
+}
+
+/*
+ * A hook sits in the code it hooks: ptrace_stop() in kernel/signal.c,
+ * audit and seccomp calls inlined from include/linux/ into the entry
+ * code.  A function named for a mechanism (by_stem) is that mechanism's
+ * when its file is unplaced, in a directory of helpers ([generic] by a
+ * directory, not a file named as generic: clocks stay generic), or in
+ * another subsystem's file while the named mechanism is one that owns
+ * its chains (a tracer, a security module, an accounting hook).
+ */
+const struct pm_mech *pm_mechmap_classify(const struct pm_mechmap *m, const char *sym,
+					  const char *file)
+{
+	const struct pm_mech *k = by_symbol(m, sym), *named;
+	bool exact;
+
+	if (k)
+		return k;
+	k = by_path(m, file, &exact);
+	named = by_stem(m, sym);
+	if (!named || (k && k->top == named->top))
+		return k;
+	if (!k || (k->generic && !exact) || (named->top->owns && !k->top->owns))
+		return named;
+	return k;
+}
+
+/* A path's stem: the file's name without its extension, a directory's last part. */
+static char *path_stem(const char *p)
+{
+	size_t n = strlen(p);
+	const char *end = p[n - 1] == '/' ? p + n - 1 : p + n, *start = end, *dot;
+
+	while (start > p && start[-1] != '/')
+		start--;
+	dot = p[n - 1] == '/' ? NULL : memchr(start, '.', (size_t)(end - start));
+	return pm_xasprintf("%.*s", (int)((dot ? dot : end) - start), start);
+}
+
+/*
+ * The stems each mechanism owns: the names of its files ("ptrace",
+ * "audit", "seccomp", "kprobes") that at least two of its own functions
+ * and half of the kernel's functions so named carry (linux.syms).  A
+ * stem two sections share goes to the one with more such functions, on
+ * a tie the less specific: "trace" is tracing's.
+ */
+static void find_stems(struct pm_mechmap *m)
+{
+	size_t i, j, f, cap = 0;
+
+	for (i = 0; i < m->n; i++) {
+		const struct pm_mech *k = &m->v[i];
+
+		for (j = 0; !k->generic && j < k->npaths; j++) {
+			char *stem = path_stem(k->paths[j]), buf[256];
+			size_t all = 0, own = 0, s;
+			bool exact;
+
+			for (f = 0; strlen(stem) >= 3 && f < m->syms.n; f++) {
+				const struct pm_mech *fk;
+
+				if (!has_stem(stem_base(m->syms.v[f].name, buf, sizeof(buf)), stem))
+					continue;
+				all++;
+				fk = by_path(m, m->syms.v[f].files[0], &exact);
+				own += fk && fk->top == k->top;
+			}
+			for (s = 0; s < m->nstems && strcmp(m->stems[s].text, stem); s++)
+				;
+			if (own < 2 || 2 * own < all ||
+			    (s < m->nstems && (m->stems[s].own > own ||
+					       (m->stems[s].own == own &&
+						dots(m->stems[s].mech->id) <= dots(k->id))))) {
+				free(stem);
+				continue;
+			}
+			if (s < m->nstems) {
+				free(m->stems[s].text);
+				m->stems[s] = (struct stem){ stem, k, own };
+				continue;
+			}
+			if (m->nstems == cap) {
+				cap = cap ? 2 * cap : 32;
+				m->stems = pm_xrealloc(m->stems, cap * sizeof(*m->stems));
+			}
+			m->stems[m->nstems++] = (struct stem){ stem, k, own };
+		}
+	}
 }
 
 const char *const *pm_mechmap_param_files(const struct pm_mechmap *m, const char *name,

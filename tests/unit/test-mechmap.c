@@ -1,0 +1,122 @@
+/*
+ * The mechanism map as shipped (mechanisms/): kernel functions placed by
+ * their file, by a section's symbol pattern, and by the mechanism their
+ * name carries when they sit in the code they hook.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/mechmap.h"
+
+static struct pm_mechmap *map;
+
+static void load_map(void)
+{
+	struct pm_err e;
+	char *dir = pm_xasprintf("%s/mechanisms", getenv("PMBENCH_DATADIR") ?
+				 getenv("PMBENCH_DATADIR") : ".");
+
+	ck_assert_msg(pm_mechmap_load(&map, dir, &e) == 0, "%s", e.msg);
+	free(dir);
+}
+
+static void unload_map(void)
+{
+	pm_mechmap_free(map);
+	map = NULL;
+}
+
+/* The mechanism a frame goes to ("generic" climbed past, NULL unplaced). */
+static const char *mech_of(const char *sym, const char *file)
+{
+	const struct pm_mech *k = pm_mechmap_classify(map, sym, file ? file :
+						      pm_mechmap_file(map, sym));
+
+	return k ? k->id : NULL;
+}
+
+#define MECH_IS(sym, file, want)                                                  \
+	do {                                                                       \
+		const char *got_ = mech_of(sym, file);                              \
+		ck_assert_msg(got_ && !strcmp(got_, want), "%s: %s, expected %s", sym, \
+			      got_ ? got_ : "(none)", want);                        \
+	} while (0)
+
+/* ptrace's stop and notify live in kernel/signal.c: they are ptrace's;
+ * the signal code around them stays signal delivery. */
+START_TEST(hook_in_another_file)
+{
+	MECH_IS("ptrace_stop", "kernel/signal.c", "ptrace");
+	MECH_IS("ptrace_notify", NULL, "ptrace");
+	MECH_IS("ptrace_do_notify", NULL, "ptrace");
+	MECH_IS("do_notify_parent_cldstop", NULL, "signal");
+	MECH_IS("get_signal", NULL, "signal");
+}
+END_TEST
+
+/* Hooks inlined from include/linux/ into the entry code (out-of-line
+ * copies keep the header's file) belong to the mechanism they call. */
+START_TEST(hook_from_a_header)
+{
+	MECH_IS("audit_syscall_entry", "include/linux/audit.h", "audit");
+	MECH_IS("trace_sys_enter", "include/trace/events/syscalls.h", "tracing.events");
+	MECH_IS("ptrace_report_syscall_entry", "include/linux/ptrace.h", "ptrace");
+	/* the entry code itself is climbed past */
+	MECH_IS("syscall_trace_enter", "kernel/entry/common.c", "generic");
+}
+END_TEST
+
+/* A file [generic] names keeps its functions generic, whatever their
+ * name: the scheduler's and KVM's clocks serve everyone. */
+START_TEST(generic_file_stays)
+{
+	MECH_IS("sched_clock_cpu", "kernel/sched/clock.c", "generic");
+	MECH_IS("kvm_clock_get_cycles", "arch/x86/kernel/kvmclock.c", "generic");
+}
+END_TEST
+
+/* A name shared by many mechanisms is nobody's stem: __cond_resched
+ * stays the scheduler's although SELinux has cond_* functions. */
+START_TEST(common_words_are_no_stem)
+{
+	MECH_IS("__cond_resched", "kernel/sched/core.c", "sched");
+	MECH_IS("do_sys_openat2", "fs/open.c", "vfs");
+	/* a security module in its own file is its own, not the LSM layer's */
+	MECH_IS("security_file_open", "security/security.c", "lsm");
+	MECH_IS("selinux_file_open", "security/selinux/hooks.c", "lsm.selinux");
+}
+END_TEST
+
+/* Functions of one mechanism unknown to linux.syms (another version's)
+ * are still placed by their name. */
+START_TEST(unknown_function_by_name)
+{
+	MECH_IS("seccomp_cache_check_allow_bitmap_v2", NULL, "seccomp");
+	MECH_IS("kprobe_ftrace_handler", NULL, "tracing.kprobes");
+	ck_assert_ptr_null(mech_of("some_function_nobody_has", NULL));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("mechmap");
+	TCase *tc = tcase_create("classify");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, load_map, unload_map);
+	tcase_add_test(tc, hook_in_another_file);
+	tcase_add_test(tc, hook_from_a_header);
+	tcase_add_test(tc, generic_file_stays);
+	tcase_add_test(tc, common_words_are_no_stem);
+	tcase_add_test(tc, unknown_function_by_name);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
