@@ -300,13 +300,7 @@ void pm_mechmap_free(struct pm_mechmap *m)
 
 const char *pm_mechmap_default_dir(void)
 {
-	static char buf[4096];
-	const char *env = getenv("PMBENCH_MECHANISMS_DIR");
-
-	if (env && *env)
-		return env;
-	snprintf(buf, sizeof(buf), "%s/mechanisms", pm_datadir());
-	return buf;
+	return pm_mechanisms_dir();
 }
 
 const struct pm_mechmap *pm_mechmap_get(const char **why)

@@ -674,6 +674,7 @@ static int read_hotspot_lists(struct reader *rd, json_t *h)
 		    (err = get_int(rd, x, "size", false, 0, INT64_MAX, &v)) ||
 		    (err = get_int(rd, x, "samples", true, 0, INT64_MAX, &v)) ||
 		    (err = get_int(rd, x, "syscall_samples", false, 0, INT64_MAX, &v)) ||
+		    (err = get_int(rd, x, "skid_samples", false, 0, INT64_MAX, &v)) ||
 		    (err = get_real(rd, x, "share", true, SHARE, &d)) ||
 		    (err = get_num(rd, x, "cost_ns_per_op", false, &d)))
 			return err;
@@ -691,6 +692,25 @@ static int read_hotspot_lists(struct reader *rd, json_t *h)
 	return 0;
 }
 
+/* "skid_symbols": samples per function that re-enabled interrupts. */
+static int read_skid_symbols(struct reader *rd, json_t *h)
+{
+	json_t *o = json_object_get(h, "skid_symbols"), *v;
+	const char *name;
+	size_t l;
+
+	if (!o || json_is_null(o))
+		return 0;
+	l = push(rd, ".skid_symbols");
+	if (!json_is_object(o))
+		return bad(rd, NULL, "expected an object, found %s", jtype(o));
+	json_object_foreach(o, name, v)
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return bad(rd, NULL, "'%s': expected a count, found %s", name, jtype(v));
+	pop(rd, l);
+	return 0;
+}
+
 /*
  * A benchmark's "hotspots" is kept as it is; the keys that are read from
  * it must have their type and range (a share that is a boolean would be
@@ -703,7 +723,7 @@ static int read_hotspots(struct reader *rd, json_t *h)
 		"kernel_unavailable", "error",
 	};
 	static const char *const counts[] = {
-		"period", "samples", "lost", "child_samples", "processes",
+		"period", "samples", "lost", "child_samples", "processes", "skid_samples",
 	};
 	static const char *const shares[] = {
 		"kernel_share", "user_share", "resolved_share", "unwound_share",
@@ -727,7 +747,8 @@ static int read_hotspots(struct reader *rd, json_t *h)
 	for (i = 0; i < PM_ARRAY_SIZE(amounts); i++)
 		if ((err = get_real(rd, h, amounts[i], false, NONNEG, &d)))
 			return err;
-	if ((err = get_bool(rd, h, "kernel_sampled", &flag)))
+	if ((err = get_bool(rd, h, "kernel_sampled", &flag)) ||
+	    (err = read_skid_symbols(rd, h)))
 		return err;
 	return read_hotspot_lists(rd, h);
 }

@@ -36,6 +36,7 @@ struct pm_profiler {
 	struct pm_unwinder *unwinder;
 	char *kernel_unavailable;
 	bool kernel_sampled;	/* false: user space only (perf_event_paranoid) */
+	char **skid;		/* mechanisms/irq-enable.syms; NULL: not charged */
 };
 
 struct proc {
@@ -62,6 +63,8 @@ struct pm_profile {
 	uint64_t user_stacks, unwound;
 	uint64_t forks;		/* processes (not threads) created meanwhile */
 	uint64_t period_sum;
+	uint64_t skid_samples;	/* charged past an interrupt-enable leaf */
+	json_t *skid_symbols;	/* that leaf's name -> samples */
 };
 
 int pm_profiler_new(struct pm_profiler **out, const struct pm_profile_opts *o,
@@ -80,6 +83,15 @@ int pm_profiler_new(struct pm_profiler **out, const struct pm_profile_opts *o,
 	if (p->ksyms.unavailable)
 		p->kernel_unavailable = pm_xstrdup(p->ksyms.unavailable);
 	p->cache = pm_symcache_new();
+	{
+		/* without the list, samples stay where they landed */
+		char *path = pm_xasprintf("%s/irq-enable.syms", pm_mechanisms_dir());
+		struct pm_err ignored;
+
+		if (pm_skid_load(&p->skid, path, &ignored))
+			p->skid = NULL;
+		free(path);
+	}
 	if (o->dwarf)
 		p->unwinder = pm_unwinder_new();
 	*out = p;
@@ -105,6 +117,7 @@ void pm_profiler_free(struct pm_profiler *p)
 	if (p->unwinder)
 		pm_unwinder_free(p->unwinder);
 	free(p->kernel_unavailable);
+	pm_strv_free(p->skid);
 	free(p);
 }
 
@@ -220,6 +233,7 @@ int pm_profile_begin(struct pm_profile **out, struct pm_profiler *p,
 	pr->symbols = json_object();
 	pr->stacks = json_object();
 	pr->trap_return = json_object();
+	pr->skid_symbols = json_object();
 	*out = pr;
 	return 0;
 }
@@ -357,7 +371,7 @@ static void user_frame(struct pm_profile *pr, struct proc *x, uint64_t addr,
 }
 
 static void count_symbol(struct pm_profile *pr, const struct frame *f,
-			 bool at_syscall)
+			 bool at_syscall, bool skid)
 {
 	char *key = pm_xasprintf("%c\x1f%s\x1f%s", f->kernel ? 'k' : 'u',
 				 f->name ? f->name : "[unknown]", f->object);
@@ -384,6 +398,9 @@ static void count_symbol(struct pm_profile *pr, const struct frame *f,
 	if (at_syscall)
 		json_object_set_new(o, "syscall_samples", json_integer(
 			json_integer_value(json_object_get(o, "syscall_samples")) + 1));
+	if (skid)
+		json_object_set_new(o, "skid_samples", json_integer(
+			json_integer_value(json_object_get(o, "skid_samples")) + 1));
 	free(key);
 }
 
@@ -460,6 +477,28 @@ static bool syscall_return(struct pm_profile *pr, const struct proc *x,
 	return yes;
 }
 
+/*
+ * The frame a kernel sample's time belongs to: its leaf, or, when the
+ * leaf turns interrupts back on (the sample waited for that), the first
+ * caller that does not.  Counted per leaf so the views can say so.
+ */
+static const struct frame *skid_caller(struct pm_profile *pr, const struct frame *kern,
+				       size_t nk)
+{
+	size_t i = 0;
+	json_t *v;
+
+	while (i + 1 < nk && kern[i].name && pm_skid_match(pr->p->skid, kern[i].name))
+		i++;
+	if (!i || !kern[i].name || pm_skid_match(pr->p->skid, kern[i].name))
+		return &kern[0];
+	pr->skid_samples++;
+	v = json_object_get(pr->skid_symbols, kern[0].name);
+	json_object_set_new(pr->skid_symbols, kern[0].name,
+			    json_integer((v ? json_integer_value(v) : 0) + 1));
+	return &kern[i];
+}
+
 static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 {
 	struct frame kern[MAX_FRAMES], user[MAX_FRAMES];
@@ -467,7 +506,7 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 	struct proc *x = proc_find(pr, (pid_t)r->pid);
 	uint64_t mode = PERF_CONTEXT_USER;
 	const struct frame *leaf;
-	bool at_syscall = false;
+	bool at_syscall = false, skid = false;
 
 	pr->samples++;
 	pr->period_sum += r->u.sample.period;
@@ -511,7 +550,8 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 		if (!nk)
 			kernel_frame(pr, r->u.sample.ip, &kern[nk++]);
 		name_seccomp(pr, x, kern, nk);
-		leaf = &kern[0];
+		leaf = skid_caller(pr, kern, nk);
+		skid = leaf != &kern[0];
 	} else {
 		if (!nu)
 			user_frame(pr, x, r->u.sample.ip, &user[nu++]);
@@ -520,7 +560,7 @@ static void on_sample(struct pm_profile *pr, const struct pm_record *r)
 	}
 	if (leaf->name)
 		pr->resolved++;
-	count_symbol(pr, leaf, at_syscall);
+	count_symbol(pr, leaf, at_syscall, skid);
 	count_stack(pr, x ? x->comm : "[unknown]", user, nu, kern, nk);
 }
 
@@ -762,6 +802,12 @@ json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 	/* user-only sampling charges kernel time to the calling user frame */
 	json_object_set_new(h, "kernel_sampled", json_boolean(p->kernel_sampled));
 	seccomp_state(pr, h);
+	/* kernel samples charged past the function that re-enabled
+	 * interrupts (mechanisms/irq-enable.syms), by that function */
+	if (p->skid) {
+		json_object_set_new(h, "skid_samples", json_integer((json_int_t)pr->skid_samples));
+		json_object_set(h, "skid_symbols", pr->skid_symbols);
+	}
 	if (p->unwinder)
 		json_object_set_new(h, "unwound_share", pr->user_stacks ?
 				    json_real((double)pr->unwound / (double)pr->user_stacks) :
@@ -777,6 +823,7 @@ json_t *pm_profile_end(struct pm_profile *pr, double ops, double median_ns,
 	json_decref(pr->symbols);
 	json_decref(pr->stacks);
 	json_decref(pr->trap_return);
+	json_decref(pr->skid_symbols);
 	free(pr);
 	return h;
 }

@@ -232,4 +232,12 @@ void pm_ksrc_close(struct pm_ksrc *k);
 struct json_t;
 int pm_ksrc_annotate(struct pm_ksrc *k, struct json_t *hotspots);
 
+/* ---- interrupt-enable skid (skid.c) ---- */
+
+/* The patterns of mechanisms/irq-enable.syms (NULL-terminated, free
+ * with pm_strv_free). */
+int pm_skid_load(char ***out, const char *path, struct pm_err *e);
+/* Does a kernel function turn interrupts back on (a pattern matches)? */
+bool pm_skid_match(char *const *globs, const char *sym);
+
 #endif

@@ -56,6 +56,17 @@ const char *pm_mandir(void)
 	return PM_MANDIR;
 }
 
+const char *pm_mechanisms_dir(void)
+{
+	static char buf[PATH_MAX];
+	const char *env = getenv("PMBENCH_MECHANISMS_DIR");
+
+	if (env && *env)
+		return env;
+	snprintf(buf, sizeof(buf), "%s/mechanisms", pm_datadir());
+	return buf;
+}
+
 const char *pm_libexecdir(void)
 {
 	const char *env = getenv("PMBENCH_LIBEXECDIR");

@@ -6,6 +6,8 @@
 /* Where installed or in-tree data (events/, man/) lives. */
 const char *pm_datadir(void);
 const char *pm_mandir(void);
+/* $PMBENCH_MECHANISMS_DIR, else the data directory's mechanisms/. */
+const char *pm_mechanisms_dir(void);
 const char *pm_libexecdir(void);
 
 #endif

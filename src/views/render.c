@@ -628,6 +628,28 @@ static double sym_cost(const struct pm_bench_result *b, const json_t *x)
 	return jnumber(x, "cost_ns_per_op");
 }
 
+/* Samples moved past where interrupts came back on (irq-enable.syms). */
+static void skid_line(const json_t *h, FILE *f, const char *ind)
+{
+	double n = jnumber(h, "skid_samples"), all = jnumber(h, "samples");
+	const json_t *v;
+	const char *name;
+	char *names = NULL;
+
+	if (!(n > 0) || !(all > 0))
+		return;
+	json_object_foreach((json_t *)json_object_get(h, "skid_symbols"), name, v) {
+		char *t = pm_xasprintf("%s%s%s", names ? names : "", names ? ", " : "", name);
+
+		free(names);
+		names = t;
+	}
+	fprintf(f, "%s%.0f%% of samples were taken with interrupts off and landed where "
+		"they came back on (%s): charged to the caller that ran with them off\n",
+		ind, 100 * n / all, names ? names : "?");
+	free(names);
+}
+
 /* Symbols and chains under this share of the samples are left out of the
  * text views (show --percent-limit; perf report's default). */
 static double percent_limit = PM_HOTSPOT_LIMIT;
@@ -684,6 +706,7 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	if (!isnan(jnumber(h, "unwound_share")))
 		fprintf(f, "%suser stacks unwound completely (libunwind): %.0f%%\n", ind,
 			100 * jnumber(h, "unwound_share"));
+	skid_line(h, f, ind);
 	/* said once for the whole view */
 	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
 		note_add(ns, pm_xasprintf("no kernel symbols: %s", why));

@@ -193,6 +193,39 @@ share=$(awk -v top="$top" '{ n = $NF; t += n }
 # own timing around the loop; 76% was seen under a QEMU guest's load)
 ge "$share" 66 || fail "dwarf: only ${share}% of samples have a stack from add_run back to $top"
 
+# Interrupt-enable skid: a timer sample held off while interrupts were
+# off lands where they come back on (mechanisms/irq-enable.syms); the
+# sampled pass charges it to the caller that ran with them off.
+# sig-install takes the signal lock with interrupts off on every call.
+if kernel_visible; then
+	irq_re='_irq_enable$|_restore_fl$|^_raw_(spin|read|write)_unlock_irq(restore)?$'
+	mkdir "$T/nomech"
+	PMBENCH_MECHANISMS_DIR="$T/nomech" pm run --max-time 0.3 --no-counters -o "$T/raw.json" sig-install
+	expect_status 0 "run without irq-enable.syms"
+	# without the list, samples stay on the unlock that re-enabled interrupts
+	raw=$(jq -r --arg re "$irq_re" '[.benchmarks[0].hotspots.symbols[] |
+		select(.kernel and (.name | test($re))) | .samples] | add // 0' "$T/raw.json")
+	jq -e '.benchmarks[0].hotspots | has("skid_samples") | not' "$T/raw.json" >/dev/null ||
+		fail "skid charged without irq-enable.syms"
+	ge "$raw" 1 || fail "sig-install: no sample on an interrupt-enable function without the list"
+	pm run --max-time 0.3 --no-counters -o "$T/skid.json" sig-install
+	expect_status 0 "run with irq-enable.syms"
+	moved=$(jq -r '.benchmarks[0].hotspots.skid_samples' "$T/skid.json")
+	left=$(jq -r --arg re "$irq_re" '[.benchmarks[0].hotspots.symbols[] |
+		select(.kernel and (.name | test($re))) | .samples] | add // 0' "$T/skid.json")
+	charged=$(jq -r '[.benchmarks[0].hotspots.symbols[] | .skid_samples // 0] | add' "$T/skid.json")
+	ge "$moved" 1 || fail "sig-install: no sample charged past interrupt-enable (skid_samples $moved)"
+	# a leaf with no caller in its chain stays: at most a handful
+	le "$left" $((moved / 20)) || fail "sig-install: $left samples still on interrupt-enable functions ($moved moved)"
+	le "$charged" "$moved" || fail "symbols' skid_samples $charged exceed the pass's $moved"
+	jq -e --arg re "$irq_re" '.benchmarks[0].hotspots.skid_symbols | keys | all(test($re))' \
+		"$T/skid.json" >/dev/null || fail "skid_symbols names a function not in the list"
+	pm show --hotspots "$T/skid.json"
+	expect_out '% of samples were taken with interrupts off and landed where they came back on'
+else
+	not_run="$not_run; interrupt-enable skid (kernel addresses hidden)"
+fi
+
 # --no-profile: no hotspots, and show says so.
 pm run --no-profile --no-counters --max-time 0.2 -o "$T/n.json" null
 expect_status 0
