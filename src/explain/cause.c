@@ -52,3 +52,35 @@ void pm_cause_remove(struct pm_bench_cmp *c, size_t i)
 	memmove(k, k + 1, (c->ncauses - i - 1) * sizeof(*k));
 	c->ncauses--;
 }
+
+/*
+ * One basis holds parts to their whole, but a part can still exceed the
+ * change when other code took time back, or move against it: say so
+ * instead of a share past 100% or below 0.
+ */
+void pm_share_words(char *buf, size_t len, const struct pm_bench_cmp *c, double part,
+		    bool named)
+{
+	double d = c->delta_ns, share = part / d;
+	char more[32];
+	const char *whose = named ? c->name : NULL;
+
+	if (!(fabs(d) > 0) || isnan(part)) {
+		snprintf(buf, len, "of no measured change");
+		return;
+	}
+	if (share < -0.005) {
+		snprintf(buf, len, "against %s%schange", whose ? whose : "the",
+			 whose ? "'s " : " ");
+		return;
+	}
+	if (share <= 1.005) {
+		snprintf(buf, len, "%.0f%% of %s%schange", 100 * fmax(share, 0),
+			 whose ? whose : "the", whose ? "'s " : " ");
+		return;
+	}
+	pm_fmt_time(more, sizeof(more), fabs(part - d));
+	snprintf(buf, len, "all of %s%schange and %s more, which the rest of its code %s",
+		 whose ? whose : "the", whose ? "'s " : " ", more,
+		 d > 0 ? "took back" : "gave back");
+}

@@ -1005,6 +1005,7 @@ static void compare_paired(struct pm_bench_cmp *c, const struct side_data *a,
 	}
 	c->paired = true;
 	c->ratio = exp(sr.estimate);
+	c->med_new = c->med_old * c->ratio;
 	c->ci_low = exp(sr.lo);
 	c->ci_high = exp(sr.hi);
 	c->p_value = sr.p;
@@ -1154,7 +1155,7 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 	c->p_value = NAN;
 	c->unit_sd = r.sd / sqrt(2);
 	c->med_old = pm_geomean(a->runs.v, n);
-	c->med_new = pm_geomean(b->runs.v, n);
+	c->med_new = c->med_old * r.ratio;
 	c->spread_old = c->spread_new = expm1(r.sd);
 	c->rel_ci_old = side_rel_ci(&a->runs, c->level);
 	c->rel_ci_new = side_rel_ci(&b->runs, c->level);
@@ -1279,18 +1280,15 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->level = o->level;
 	side_collect(old, name, &a);
 	side_collect(new, name, &b);
-	/* the figures shown are those of every other view (results/figure.c):
-	 * the geometric mean of the runs' figures, every run (also one left
-	 * out of the comparison below for a busy host) */
+	/* the figures of every other view (results/figure.c): the geometric
+	 * mean of the runs' figures, every run (also one left out of the
+	 * comparison below for a busy host) */
 	fig_old = a.runs.n ? pm_geomean(a.runs.v, a.runs.n) : NAN;
 	fig_new = b.runs.n ? pm_geomean(b.runs.v, b.runs.n) : NAN;
 	if (!(o->sequential || one_experiment(old, new)) || !a.first || !b.first ||
 	    a.first->measured || !compare_sequential(c, &a, &b, o))
 		compare_samples(c, old, new, name, o, &a, &b);
-	if (!c->measured && fig_old > 0 && fig_new > 0) {
-		c->med_old = fig_old;
-		c->med_new = fig_new;
-	}
+	c->figure = (struct pm_pair){ fig_old, fig_new };
 	side_free(&a);
 	side_free(&b);
 	if (c->ref_old && c->ref_new)

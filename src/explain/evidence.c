@@ -86,11 +86,6 @@ static double kernel_share_rusage(const struct pm_bench_result *b, const void *a
 	return t > 0 ? b->counters.ru_sys_ns / t : NAN;
 }
 
-static double median_of(const struct pm_bench_result *b, const void *arg)
-{
-	return b->stats.median;
-}
-
 static bool pair_ok(struct pm_pair p)
 {
 	return !isnan(p.old) && !isnan(p.new);
@@ -151,7 +146,10 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 			const char *obj = json_string_value(json_object_get(x, "object"));
 			bool kernel = json_is_true(json_object_get(x, "kernel"));
 			struct pm_sym_delta *d;
-			double cost = jnum(x, "cost_ns_per_op"), share = jnum(x, "share");
+			/* one basis: a share of the side's figure the verdict
+			 * judged, as every other part of the change */
+			double share = jnum(x, "share"), base = is_new ? c->med_new : c->med_old;
+			double cost = isnan(share) ? NAN : share * base;
 			double at = jnum(x, "syscall_samples"), all = jnum(x, "samples");
 			double trap = !isnan(cost) && at > 0 && all > 0 ? cost * at / all : 0;
 			char objbuf[256];
@@ -277,13 +275,11 @@ static void gather_scaling(struct pm_bench_cmp *c, const struct pm_side *old,
 void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 			const struct pm_side *new)
 {
-	struct pm_pair ks, med, misses;
+	struct pm_pair ks, misses;
 	bool ks_old = false, ks_new = false;
 	size_t i;
 
 	c->delta_ns = c->med_new - c->med_old;
-	med = (struct pm_pair){ side_mean(old, c->name, median_of, NULL),
-				side_mean(new, c->name, median_of, NULL) };
 
 	/* user/kernel: samples first, then hardware cycles, then getrusage */
 	ks = (struct pm_pair){ side_mean(old, c->name, kernel_share_samples, NULL),
@@ -309,7 +305,6 @@ void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->kernel_ns = c->user_ns = (struct pm_pair){ NAN, NAN };
 		c->split_source = NULL;
 	}
-	(void)med;
 
 	/* symbols */
 	c->have_hotspots = side_has_hotspots(old, c->name, &ks_old) &&

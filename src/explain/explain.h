@@ -150,7 +150,17 @@ struct pm_bench_cmp {
 	bool by_runs;		/* unit == PM_UNIT_RUNS */
 	bool paired;		/* runs taken in turn, compared pair by pair (signed ranks) */
 	bool sequential;	/* ... by the sequential rule of pmbench ab (stats/seq.h) */
-	double med_old, med_new;	/* side estimates: geometric means of the units */
+	/*
+	 * The per-op figure of each side the verdict judged: med_new /
+	 * med_old is its estimate (ratio), and every part of the change
+	 * (kernel and user time, mechanisms, symbols, causes' shares) is a
+	 * share of these.  The geometric means of the units compared; NEW's
+	 * is OLD's times the estimate when pairs were compared (at equal host
+	 * speed, or by their median difference).
+	 */
+	double med_old, med_new;
+	/* the figures every other view shows (results/figure.c: all runs) */
+	struct pm_pair figure;
 	double ratio, ci_low, ci_high;	/* new/old and its CI (Welch t on logs) */
 	double level;		/* of that CI */
 	double p_value;		/* Welch t on logs, NAN when not computable */
@@ -326,6 +336,11 @@ struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const ch
 void pm_cause_evidence(struct pm_cause *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pm_cause_remove(struct pm_bench_cmp *c, size_t i);
+/* The part of c's change (delta_ns) an amount per op is, in words:
+ * "46% of the change" ("of null's change" when named), or, when it
+ * exceeds the change or moves against it, that. */
+void pm_share_words(char *buf, size_t len, const struct pm_bench_cmp *c, double part,
+		    bool named);
 
 /* report.c */
 void pm_report_text(const struct pm_explanation *x, FILE *f, bool markdown,

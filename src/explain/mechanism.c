@@ -222,25 +222,6 @@ static struct acc *acc_get(struct accs *a, const char *key)
 	return &a->v[a->n++];
 }
 
-/* The time per sample of a run's profile: symbols' cost over samples. */
-static double ns_per_sample(const json_t *hot)
-{
-	const json_t *syms = json_object_get(hot, "symbols"), *s;
-	double cost = 0, n = 0;
-	size_t i;
-
-	json_array_foreach(syms, i, s) {
-		const json_t *c = json_object_get(s, "cost_ns_per_op");
-		const json_t *k = json_object_get(s, "samples");
-
-		if (json_is_number(c) && json_is_number(k)) {
-			cost += json_number_value(c);
-			n += json_number_value(k);
-		}
-	}
-	return n > 0 ? cost / n : NAN;
-}
-
 /* Is this frame of a chain kernel code (old files do not say where the
  * kernel part starts)? */
 static bool kernel_frame(const char *sym, const json_t *hot, const struct pm_mechmap *m)
@@ -287,9 +268,11 @@ static size_t chain_frames(char *stack, const json_t *st, const json_t *hot,
 typedef void (*chain_fn)(const struct frame *f, size_t n, double ns, int side, void *arg);
 
 /* Every kernel chain of benchmark name on one side, with its time per
- * op averaged over the side's sampled runs. */
+ * op: its share of the run's samples times base, the side's figure the
+ * verdict judged (one basis with every other part), averaged over the
+ * side's sampled runs. */
 static void each_chain(const struct pm_side *s, const char *name, const struct pm_mechmap *m,
-		       int side, chain_fn fn, void *arg)
+		       int side, double base, chain_fn fn, void *arg)
 {
 	size_t r, runs = 0, i;
 
@@ -302,15 +285,16 @@ static void each_chain(const struct pm_side *s, const char *name, const struct p
 	for (r = 0; r < s->nruns; r++) {
 		const struct pm_bench_result *b = pm_result_find(&s->runs[r], name);
 		const json_t *stacks, *st, *sources;
-		double nsps;
+		double nsps, all;
 
 		if (!b || b->status != PM_BENCH_OK || !b->hotspots)
 			continue;
 		stacks = json_object_get(b->hotspots, "stacks");
 		sources = json_object_get(b->hotspots, "sources");
-		nsps = ns_per_sample(b->hotspots);
-		if (!json_is_array(stacks) || isnan(nsps))
+		all = json_number_value(json_object_get(b->hotspots, "samples"));
+		if (!json_is_array(stacks) || !(all > 0) || !(base > 0))
 			continue;
+		nsps = base / all;
 		json_array_foreach(stacks, i, st) {
 			const char *text = json_string_value(json_object_get(st, "stack"));
 			const json_t *k = json_object_get(st, "samples");
@@ -472,8 +456,8 @@ void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation
 	if (!m || !c->have_hotspots || !c->have_kernel_syms)
 		return;
 	for (p.owning = false; ; p.owning = true) {
-		each_chain(x->old, c->name, m, 0, count_chain, &p);
-		each_chain(x->new, c->name, m, 1, count_chain, &p);
+		each_chain(x->old, c->name, m, 0, c->med_old, count_chain, &p);
+		each_chain(x->new, c->name, m, 1, c->med_new, count_chain, &p);
 		if (p.owning)
 			break;
 	}
@@ -578,10 +562,9 @@ static double mech_confidence(const struct pm_mech_delta *d, double share)
 
 /* "NEW runs the function tracer, which OLD does not: 0 -> 5.0 us per op
  * (+5.0 us, 46% of null's change), entered at ftrace_trampoline." */
-static char *mech_line(const struct pm_bench_cmp *c, const struct pm_mech_delta *d,
-		       double share)
+static char *mech_line(const struct pm_bench_cmp *c, const struct pm_mech_delta *d)
 {
-	char a[32], b[32], dd[32], *head, *out;
+	char a[32], b[32], dd[32], sh[160], *head, *out;
 	double v = d->new_ns - d->old_ns;
 
 	pm_fmt_time(a, sizeof(a), d->old_ns);
@@ -593,8 +576,9 @@ static char *mech_line(const struct pm_bench_cmp *c, const struct pm_mech_delta 
 	/* a sentence starts with a capital: "The slab allocator ..." */
 	if (head[0] >= 'a' && head[0] <= 'z')
 		head[0] = (char)(head[0] - 'a' + 'A');
-	out = pm_xasprintf("%s: %s -> %s per op (%s%s, %.0f%% of %s's change)%s%s.", head, a, b,
-			   v < 0 ? "-" : "+", dd, 100 * share, c->name,
+	pm_share_words(sh, sizeof(sh), c, v, true);
+	out = pm_xasprintf("%s: %s -> %s per op (%s%s, %s)%s%s.", head, a, b,
+			   v < 0 ? "-" : "+", dd, sh,
 			   d->entry ? ", entered at " : "", d->entry ? d->entry : "");
 	free(head);
 	return out;
@@ -692,7 +676,7 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 
 	if (!d)
 		return;
-	line = mech_line(c, d, share);
+	line = mech_line(c, d);
 	for (i = 0; i < c->ncauses && !k; i++)
 		if (rule_names(c->causes[i].rule, d->key))
 			k = &c->causes[i];

@@ -29,14 +29,39 @@ static void fmt_val(char *buf, size_t len, const struct pm_bench_cmp *c, double 
 }
 
 /*
- * The change shown: the ratio of the two figures shown (those of every
- * view), so that OLD -> NEW and the percent beside it agree.  The
- * verdict's own estimate (c->ratio, of the units compared, after any
- * adjustment for the host) goes with its interval.
+ * The change shown: the estimate the verdict judged, inside its
+ * interval, and the ratio of the OLD -> NEW figures printed beside it
+ * (the figures the verdict judged: med_new / med_old is the estimate).
  */
 static double shown_ratio(const struct pm_bench_cmp *c)
 {
 	return c->med_old > 0 && c->med_new > 0 ? c->med_new / c->med_old : c->ratio;
+}
+
+/* The figures of every other view differ from the ones judged (by 1%):
+ * rounds compared, runs left out, pairs at equal host speed. */
+static bool figures_differ(const struct pm_bench_cmp *c)
+{
+	return c->figure.old > 0 && c->figure.new > 0 && c->med_old > 0 && c->med_new > 0 &&
+	       (fabs(c->figure.old / c->med_old - 1) > 0.01 ||
+		fabs(c->figure.new / c->med_new - 1) > 0.01);
+}
+
+static void figures_line(const struct pm_bench_cmp *c, FILE *f, const char *ind)
+{
+	char a[32], b[32];
+
+	if (!figures_differ(c))
+		return;
+	fmt_val(a, sizeof(a), c, c->figure.old);
+	fmt_val(b, sizeof(b), c, c->figure.new);
+	fprintf(f, "%sfigures of the runs (as show gives them): %s -> %s, %+.1f%%; the verdict "
+		"judged %s\n", ind, a, b, 100 * (c->figure.new / c->figure.old - 1),
+		c->sequential || c->paired ?
+		(c->probe_adjusted ? "the pairs at equal host speed" : "the pairs") :
+		c->left_out_old || c->left_out_new ? "the runs left in" :
+		c->unit == PM_UNIT_RUNS ? "the runs" : c->unit == PM_UNIT_ROUNDS ?
+		"all rounds (a run's figure is its faster half)" : "the trials");
 }
 
 static void fmt_signed_time(char *buf, size_t len, double ns)
@@ -224,6 +249,10 @@ static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 	change_line(c, line, sizeof(line));
 	if (md) {
 		fprintf(f, "### %s: %s\n\n%s\n\n", c->name, pm_verdict_name(c->verdict), line);
+		if (figures_differ(c)) {
+			figures_line(c, f, "");
+			fputc('\n', f);
+		}
 		if (c->machine_note)
 			fprintf(f, "Machine: %s.\n\n", c->machine_note);
 		fprintf(f, "**Where the time went**\n\n```\n");
@@ -251,6 +280,7 @@ static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 			up[i] = (char)(up[i] >= 'a' && up[i] <= 'z' ? up[i] - 32 : up[i]);
 		fprintf(f, "%s  %s  %s\n", c->name, up, line);
 	}
+	figures_line(c, f, "  ");
 	if (c->machine_note)
 		fprintf(f, "  machine: %s\n", c->machine_note);
 	{
@@ -651,6 +681,8 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		json_object_set_new(b, "verdict", json_string(pm_verdict_name(c->verdict)));
 		json_object_set_new(b, "median_old_ns", num(c->med_old));
 		json_object_set_new(b, "median_new_ns", num(c->med_new));
+		json_object_set_new(b, "figure_old_ns", num(c->figure.old));
+		json_object_set_new(b, "figure_new_ns", num(c->figure.new));
 		json_object_set_new(b, "ratio", num(c->ratio));
 		json_object_set_new(b, "change", num(shown_ratio(c)));
 		json_object_set_new(b, "raw_ratio", num(c->raw_ratio));

@@ -269,9 +269,12 @@ static void rule_page_tables(const struct pm_bench_cmp *c,
 	diff_evidence(f, d);
 	diff_evidence(f, pae);
 	diff_evidence(f, lvl);
-	if (c->have_kernel_syms)
-		evidence(f, "page-table symbols: %s%s per op (%.0f%% of the change)",
-			 sign(pt), t, 100 * part);
+	if (c->have_kernel_syms) {
+		char sh[160];
+
+		pm_share_words(sh, sizeof(sh), c, pt, false);
+		evidence(f, "page-table symbols: %s%s per op (%s)", sign(pt), t, sh);
+	}
 	sym_evidence(f, top);
 }
 
@@ -445,7 +448,7 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 	bool traps = c->trap_ns.old > 0 || c->trap_ns.new > 0;
 	size_t i, n = 0, nmech = 0, slow = 0;
 	const char *mech[4];
-	char t[32], kt[32], tt[32], list[512] = "", mlist[512] = "", bl[160] = "";
+	char t[32], kt[32], tt[32], list[512] = "", mlist[512] = "", bl[160] = "", sh[160];
 
 	for (i = 0; i < x->ndiffs; i++) {
 		const char *w;
@@ -506,12 +509,13 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 	fmt_ns(kt, sizeof(kt), ken);
 	fmt_ns(tt, sizeof(tt), trap);
 	{
-		char part_s[256] = "", kind[192] = "";
+		char part_s[384] = "", kind[192] = "";
 
+		pm_share_words(sh, sizeof(sh), c, en, false);
 		if (c->have_kernel_syms)
 			snprintf(part_s, sizeof(part_s), "; entry/exit cost is %s%s per op "
-				 "(%.0f%% of the change: kernel entry/exit code %s%s%s%s%s)",
-				 sign(en), t, 100 * part, sign(ken), kt,
+				 "(%s: kernel entry/exit code %s%s%s%s%s)",
+				 sign(en), t, sh, sign(ken), kt,
 				 traps ? ", user samples at the syscall's return point " : "",
 				 traps ? sign(trap) : "", traps ? tt : "");
 		if (syscalls)
@@ -524,8 +528,8 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 		    nmech ? mlist : "", kind, part_s);
 	}
 	if (c->have_kernel_syms)
-		evidence(f, "entry/exit cost: %s%s per op (%.0f%% of the change): kernel "
-			 "entry/exit symbols %s%s%s%s%s", sign(en), t, 100 * part, sign(ken), kt,
+		evidence(f, "entry/exit cost: %s%s per op (%s): kernel "
+			 "entry/exit symbols %s%s%s%s%s", sign(en), t, sh, sign(ken), kt,
 			 traps ? ", user samples at the syscall's return point " : "",
 			 traps ? sign(trap) : "", traps ? tt : "");
 	for (i = 0; i < x->ndiffs && f->nevidence < 4; i++)
@@ -564,25 +568,25 @@ static void rule_syscall_entry(const struct pm_bench_cmp *c,
 	const struct pm_sym_delta *top, *stop;
 	double hook = sym_delta(c, hook_syms, true, &top), part = part_of(c, hook);
 	double sec = sym_delta(c, seccomp_syms, true, &stop);
-	char t[32], u[32];
+	char t[32], u[32], sh[160];
 
 	if (!c->have_kernel_syms || part < 0.15)
 		return;
+	pm_share_words(sh, sizeof(sh), c, hook, false);
 	f->confidence = 0.5 + 0.4 * fmin(part / 0.5, 1);
 	fmt_ns(t, sizeof(t), hook);
 	fmt_ns(u, sizeof(u), top ? top->new_ns - top->old_ns : 0);
 	if (part_of(c, sec) >= 0.5 * part)
 		say(f, "NEW runs a seccomp filter on every system call: %s's syscalls take the "
 		    "slow entry path through %s (%s%s per op); hooks on the syscall path "
-		    "account for %s%s per op (%.0f%% of the change).  Check what installs the "
+		    "account for %s%s per op (%s).  Check what installs the "
 		    "filter (a sandbox, container runtime or systemd unit).",
 		    c->name, stop ? stop->name : "__seccomp_filter", sign(hook), u,
-		    sign(hook), t, 100 * part);
+		    sign(hook), t, sh);
 	else
 		say(f, "System calls in NEW take a slower entry path: syscall hooks (%s) "
-		    "cost %s%s per op (%.0f%% of the change): tracing, audit, ptrace or BPF "
-		    "work on every system call.", top ? top->name : "?", sign(hook), t,
-		    100 * part);
+		    "cost %s%s per op (%s): tracing, audit, ptrace or BPF "
+		    "work on every system call.", top ? top->name : "?", sign(hook), t, sh);
 	evidence(f, "syscall-path hooks: %s%s per op", sign(hook), t);
 	sym_evidence(f, top);
 	if (stop && stop != top)
@@ -835,9 +839,12 @@ static void rule_thp(const struct pm_bench_cmp *c, const struct pm_explanation *
 		evidence(f, "page faults per op: %.4f -> %.4f%s", c->faults.old, c->faults.new,
 			 huge ? " (one fault per huge page against one per base page)" : "");
 	if (huge && c->have_kernel_syms) {
+		char sh[160];
+
 		fmt_ns(ft, sizeof(ft), t + fp);
-		evidence(f, "page-fault path and huge-page symbols: %s%s per op (%.0f%% of "
-			 "the change)", sign(t + fp), ft, 100 * part_of(c, t + fp));
+		pm_share_words(sh, sizeof(sh), c, t + fp, false);
+		evidence(f, "page-fault path and huge-page symbols: %s%s per op (%s)",
+			 sign(t + fp), ft, sh);
 		sym_evidence(f, ftop);
 	}
 	sym_evidence(f, top);
@@ -1292,8 +1299,11 @@ static void rule_kernel(const struct pm_bench_cmp *c, const struct pm_explanatio
 			snprintf(where, sizeof(where), "; the kernel symbol that changed most is "
 				 "%s (%s, %s%s per op)", top->name, top->object,
 				 sign(top->new_ns - top->old_ns), s);
-		say(f, "The time went into the kernel: %s%s per op of %s's change (%.0f%%) is "
-		    "kernel time (measured from %s)%s.", sign(kd), t, c->name, 100 * part,
+		char sh[160];
+
+		pm_share_words(sh, sizeof(sh), c, kd, true);
+		say(f, "The time went into the kernel: %s%s per op (%s) is "
+		    "kernel time (measured from %s)%s.", sign(kd), t, sh,
 		    c->split_source, where);
 	}
 	{

@@ -40,7 +40,7 @@ u=$(to_ns "$7" "$8")
 ge "$k" 1 || fail "the kernel time did not grow: $line"
 awk -v k="$k" -v u="$u" 'BEGIN { exit !(k > u) }' || fail "the kernel share of the change is not the larger: $line"
 # why: kernel time, first, naming a kernel symbol with its cost
-expect_out '^    1\. \[(high|medium) [0-9.]+\] kernel time: The time went into the kernel: \+[0-9.]+ [mun]?s per op of work.s change'
+expect_out '^    1\. \[(high|medium) [0-9.]+\] kernel time: The time went into the kernel: \+[0-9.]+ [mun]?s per op \([0-9]+% of work.s change\)'
 expect_out "the kernel symbol that changed most is [a-z_0-9.]+ \\(\\[kernel\\]"
 pm explain --format json "$T/old" "$T/new"
 expect_status 0
