@@ -483,6 +483,7 @@ static void explain_opts(const struct ab *ab, struct pm_explain_opts *xo)
 		xo->noise_floor = ab->o.noise;
 	xo->spread = NULL;	/* the pairs, not other runs, say how runs differ */
 	xo->sequential = true;
+	xo->guests = !ab->o.local;
 }
 
 static const char *verdict_word(enum pm_verdict v)
@@ -495,7 +496,10 @@ static const char *verdict_word(enum pm_verdict v)
 /*
  * The verdicts on the pairs so far, by explain itself, so that ab stops
  * on the rule its report prints; how many benchmarks are undecided.
- * Each benchmark's first decision keeps the number of pairs it took.
+ * Each benchmark's record is its verdict as it stands (an anytime-valid
+ * decision can be taken at any number of pairs, but the report judges
+ * them all: a decision an earlier pair count made and later pairs undid
+ * is no decision), with the pairs it stands on since.
  */
 static size_t decide(struct ab *ab)
 {
@@ -519,17 +523,21 @@ static size_t decide(struct ab *ab)
 		if (c->measured)
 			continue;
 		open += !done;
-		if (!d || !json_is_true(json_object_get(d, "decided"))) {
-			d = json_pack("{s:s,s:b,s:i,s:f,s:f,s:f,s:s?}", "verdict",
-				      verdict_word(c->verdict), "decided", done,
-				      "pairs", (int)ab->pairs, "ratio", c->ratio,
-				      "low", isfinite(c->ci_low) ? c->ci_low : 0,
-				      "high", isfinite(c->ci_high) ? c->ci_high : 0, "settle", c->settle);
-			/* the experiment's shares are taken at equal host speed too */
-			if (c->probe_adjusted && isfinite(c->probe_slope))
-				json_object_set_new(d, "probe_slope", json_real(c->probe_slope));
-			json_object_set_new(ab->decided, c->name, d);
-		}
+		/* decided and still so: it keeps the pairs it was decided at */
+		int since = d && done && json_is_true(json_object_get(d, "decided")) &&
+			    !strcmp(json_string_value(json_object_get(d, "verdict")) ?
+				    json_string_value(json_object_get(d, "verdict")) : "",
+				    verdict_word(c->verdict)) ?
+			    (int)json_integer_value(json_object_get(d, "pairs")) : (int)ab->pairs;
+
+		d = json_pack("{s:s,s:b,s:i,s:f,s:f,s:f,s:s?}", "verdict",
+			      verdict_word(c->verdict), "decided", done, "pairs", since,
+			      "ratio", c->ratio, "low", isfinite(c->ci_low) ? c->ci_low : 0,
+			      "high", isfinite(c->ci_high) ? c->ci_high : 0, "settle", c->settle);
+		/* the experiment's shares are taken at equal host speed too */
+		if (c->probe_adjusted && isfinite(c->probe_slope))
+			json_object_set_new(d, "probe_slope", json_real(c->probe_slope));
+		json_object_set_new(ab->decided, c->name, d);
 	}
 	pm_explanation_free(&x);
 	return open;
@@ -1287,11 +1295,17 @@ static void ab_free(struct ab *ab)
 /* The files: a.json, b.json, one per reversal, then explain's report. */
 static int finish(struct ab *ab)
 {
-	json_t *experiment = experiment_json(ab);
+	json_t *experiment;
 	char *header;
 	struct pm_err e;
 	size_t i;
 	int status = PM_EXIT_OK;
+
+	/* the records as the report will judge them: every pair, those of
+	 * the confirming blocks too */
+	if (ab->blocks)
+		decide(ab);
+	experiment = experiment_json(ab);
 
 	for (i = 0; i < ab->narms && status == PM_EXIT_OK; i++)
 		if (ab->arms[i].nruns && write_arm(ab, &ab->arms[i], experiment, &e)) {

@@ -19,7 +19,7 @@ static const char usage[] =
 	"usage: pmbench explain [--format text|markdown|csv|json] [--noise PCT]\n"
 	"                       [--single-run-margin PCT] [--all]\n"
 	"                       [--fail-on regression|change] [--spread-from SRC]\n"
-	"                       [-b BENCH] OLD NEW\n"
+	"                       [--check] [-b BENCH] OLD NEW\n"
 	"       pmbench explain --rules\n"
 	"\n"
 	"  OLD and NEW are result files, directories of result files (several\n"
@@ -36,6 +36,8 @@ static const char usage[] =
 	"      --spread-from SRC how much runs differ on this machine, learnt from\n"
 	"                        other runs: history (default: the result history),\n"
 	"                        none, or a file or directory of result files\n"
+	"      --check           exit 1 when the explanation breaks one of its\n"
+	"                        guarantees (always said on stderr)\n"
 	"  -b, --bench BENCH     only this benchmark\n"
 	"      --rules           list the causes explain can name and their evidence\n";
 
@@ -48,6 +50,7 @@ static const struct option long_options[] = {
 	{ "bench", required_argument, NULL, 'b' },
 	{ "spread-from", required_argument, NULL, 's' },
 	{ "rules", no_argument, NULL, 'R' },
+	{ "check", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -180,13 +183,38 @@ static void print_explanation(const struct pm_explanation *x, const char *format
 	}
 }
 
+/*
+ * The guarantees of pmbench-explain(1), checked on the explanation and
+ * its text: a broken one is pmbench's bug, said on stderr.  How many.
+ */
+static size_t check_guarantees(const struct pm_explanation *x)
+{
+	struct pm_violations v = { 0 };
+	char *text = NULL;
+	size_t len = 0, i, n;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f) {
+		pm_report_text(x, f, false, true);
+		fclose(f);
+	}
+	pm_explain_check(x, text, &v);
+	for (i = 0; i < v.n; i++)
+		pm_error("explain: guarantee '%s' broken%s%s: %s (a bug of pmbench)",
+			 v.v[i].invariant, *v.v[i].bench ? ": " : "", v.v[i].bench, v.v[i].what);
+	n = v.n;
+	pm_violations_free(&v);
+	free(text);
+	return n;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct pm_explain_opts o;
 	struct pm_explanation x;
 	struct pm_side old, new, spread = { 0 };
 	const char *format = "text", *fail_on = NULL, *spread_from = "history";
-	bool all = false, same = false;
+	bool all = false, same = false, check = false;
 	struct pm_err e;
 	int c, status = PM_EXIT_OK;
 	size_t i;
@@ -234,6 +262,9 @@ int cmd_explain(int argc, char **argv)
 		case 'R':
 			list_rules();
 			return PM_EXIT_OK;
+		case 'C':
+			check = true;
+			break;
 		default:
 			return pm_cli_end_option("explain", usage, c, argv);
 		}
@@ -270,12 +301,15 @@ int cmd_explain(int argc, char **argv)
 		return PM_EXIT_USAGE;
 	}
 	print_explanation(&x, format, all);
+	fflush(stdout);
+	if (check_guarantees(&x) && check)
+		status = PM_EXIT_RUNTIME;
 	for (i = 0; fail_on && i < x.ncmp; i++) {
 		enum pm_verdict v = x.cmp[i].verdict;
 
 		if (v == PM_REGRESSION ||
 		    (!strcmp(fail_on, "change") && (v == PM_IMPROVEMENT || v == PM_CHANGED)))
-			status = PM_EXIT_FOUND;
+			status = status ? status : PM_EXIT_FOUND;
 	}
 	pm_explanation_free(&x);
 	pm_side_free(&old);

@@ -1014,6 +1014,15 @@ static void compare_paired(struct pm_bench_cmp *c, const struct side_data *a,
 	free(x);
 }
 
+/* pmbench ab ran the pairs' runs at once, side by side (its pairing). */
+static bool taken_at_once(const struct pm_side *s)
+{
+	const char *p = s->nruns ? json_string_value(json_object_get(json_object_get(
+		json_object_get(s->runs[0].options, "ab"), "experiment"), "pairing")) : NULL;
+
+	return p && !strcmp(p, "duet");
+}
+
 /* Both sides are one pmbench ab experiment's (its id on every run). */
 static bool one_experiment(const struct pm_side *old, const struct pm_side *new)
 {
@@ -1093,44 +1102,125 @@ static void sequential_settle(struct pm_bench_cmp *c, const struct pm_seq_result
 					 "±%.1f%% a pair)", r->more, r->n, 100 * expm1(r->sd));
 }
 
+/* Pairs in the order taken: each pair's log ratio d, its probes' log
+ * ratio x, and A's and B's probes (NAN unknown). */
+struct pairs {
+	double *d, *x, *pa, *pb;
+	size_t n;
+};
+
+static bool pairs_in_turn(const struct side_data *a, const struct side_data *b,
+			  struct pairs *p)
+{
+	size_t i, *ia, *ib;
+
+	memset(p, 0, sizeof(*p));
+	if (!taken_in_turn(a, b, &p->d, &p->x))
+		return false;
+	p->n = a->runs.n;
+	p->pa = pm_xcalloc(p->n, sizeof(*p->pa));
+	p->pb = pm_xcalloc(p->n, sizeof(*p->pb));
+	ia = by_time(a);
+	ib = by_time(b);
+	for (i = 0; i < p->n; i++) {
+		p->pa[i] = a->run_ref.v[ia[i]];
+		p->pb[i] = b->run_ref.v[ib[i]];
+	}
+	free(ia);
+	free(ib);
+	return true;
+}
+
+static void pairs_free(struct pairs *p)
+{
+	free(p->d);
+	free(p->x);
+	free(p->pa);
+	free(p->pb);
+}
+
+/* The first k pairs' probes spread by more than BUSY_PROBE (as
+ * probe_moved); *range: slowest over fastest. */
+static bool pairs_probe_moved(const struct pairs *p, size_t k, double *range)
+{
+	double lo = INFINITY, hi = 0;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		if (!(p->pa[i] > 0) || !(p->pb[i] > 0))
+			return false;
+		lo = fmin(lo, fmin(p->pa[i], p->pb[i]));
+		hi = fmax(hi, fmax(p->pa[i], p->pb[i]));
+	}
+	*range = hi / lo;
+	return hi > (1 + BUSY_PROBE) * lo;
+}
+
+/* What the sequential rule says of the first k pairs. */
+struct seq_judged {
+	struct pm_seq_result r;
+	bool adjusted;
+	double slope, range;
+};
+
+/*
+ * Boots at different host speeds, a probe that measured only the host:
+ * each pair at equal host speed, as compare_paired does (under TCG here
+ * this halved the spread of page-walk's pairs).  The slope comes from
+ * the same pairs: taken only where it narrows the pairs' spread by a
+ * fifth, and the verdict must hold at both ends of its interval, or it
+ * stays open.
+ */
+static int seq_judge(const struct pairs *p, size_t k, const struct pm_explain_opts *o,
+		     struct seq_judged *j)
+{
+	double *d = pm_xcalloc(k + 1, sizeof(*d));
+	struct pm_slope sl;
+	int err;
+
+	memcpy(d, p->d, k * sizeof(*d));
+	j->range = 1;
+	j->adjusted = false;
+	j->slope = NAN;
+	if (k >= 6 && pairs_probe_moved(p, k, &j->range) && probe_measures_host(p->x, k) &&
+	    pm_theil_sen(p->x, d, k, o->level, &sl) == 0 && isfinite(sl.lo) && isfinite(sl.hi) &&
+	    adjusted_sd(d, p->x, k, sl.slope) < 0.8 * sd_of(d, k) &&
+	    seq_adjusted(d, p->x, k, &sl, log1p(o->noise_floor), 1 - o->level, &j->r) == 0) {
+		j->adjusted = true;
+		j->slope = sl.slope;
+		free(d);
+		return 0;
+	}
+	err = pm_seq_decide(d, k, log1p(o->noise_floor), 1 - o->level, &j->r);
+	free(d);
+	return err;
+}
+
 /*
  * Pairs of one ab experiment (or --sequential): its verdict is the
  * sequential one ab stopped on (stats/seq.h), so that ab and explain
- * say the same.  The pairing takes the host's drift and contention out;
- * no pair is left out for a busy host, and what else ran in a guest
- * belongs to the kernel compared.  false when the runs are not pairs.
+ * say the same: ab judges all pairs after every pair and records each
+ * benchmark's verdict as it stands.  The pairing takes the host's drift
+ * and contention out; no pair is left out for a busy host, and what else
+ * ran in a guest belongs to the kernel compared.  false when the runs
+ * are not pairs.
  */
 static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 			       struct side_data *b, const struct pm_explain_opts *o)
 {
-	struct pm_seq_result r;
-	double *d, *x, range = 1;
+	struct seq_judged all, *use = &all;
+	struct pairs p;
 	size_t n = a->runs.n;
-	bool adjusted = false;
-	struct pm_slope sl;
 
-	if (n < 2 || !taken_in_turn(a, b, &d, &x))
+	if (n < 2 || !pairs_in_turn(a, b, &p))
 		return false;
-	/*
-	 * Boots at different host speeds, a probe that measured only the
-	 * host: each pair at equal host speed, as compare_paired does (under
-	 * TCG here this halved the spread of page-walk's pairs).  The slope
-	 * comes from the same pairs: taken only where it narrows the pairs'
-	 * spread by a fifth, and the verdict must hold at both ends of its
-	 * interval, or it stays open.
-	 */
-	if (n >= 6 && probe_moved(a, b, &range) && probe_measures_host(x, n) &&
-	    pm_theil_sen(x, d, n, o->level, &sl) == 0 && isfinite(sl.lo) && isfinite(sl.hi) &&
-	    adjusted_sd(d, x, n, sl.slope) < 0.8 * sd_of(d, n))
-		adjusted = seq_adjusted(d, x, n, &sl, log1p(o->noise_floor), 1 - o->level, &r) == 0;
-	free(x);
-	if (!adjusted && pm_seq_decide(d, n, log1p(o->noise_floor), 1 - o->level, &r)) {
-		free(d);
+	if (seq_judge(&p, n, o, &all)) {
+		pairs_free(&p);
 		return false;
 	}
-	c->probe_adjusted = adjusted;
-	c->probe_slope = adjusted ? sl.slope : NAN;
-	c->probe_range = range;
+	c->probe_adjusted = use->adjusted;
+	c->probe_slope = use->slope;
+	c->probe_range = use->range;
 	c->ref_old = a->first;
 	c->ref_new = b->first;
 	c->higher_is_better = pm_bench_higher_is_better(c->ref_old);
@@ -1144,27 +1234,27 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 	c->busy = (struct pm_pair){ vec_mean(&a->busy), vec_mean(&b->busy) };
 	c->waited = (struct pm_pair){ vec_mean(&a->waited), vec_mean(&b->waited) };
 	c->others = (struct pm_pair){ vec_mean(&a->others), vec_mean(&b->others) };
-	c->raw_ratio = r.ratio;
+	c->raw_ratio = use->r.ratio;
 	c->unit = PM_UNIT_RUNS;
 	c->by_runs = c->paired = c->sequential = true;
 	c->n_old = c->n_new = n;
 	c->margin = o->noise_floor;
-	c->ratio = r.ratio;
-	c->ci_low = r.ratio_lo;
-	c->ci_high = r.ratio_hi;
+	c->ratio = use->r.ratio;
+	c->ci_low = use->r.ratio_lo;
+	c->ci_high = use->r.ratio_hi;
 	c->p_value = NAN;
-	c->unit_sd = r.sd / sqrt(2);
+	c->unit_sd = use->r.sd / sqrt(2);
 	c->med_old = pm_geomean(a->runs.v, n);
-	c->med_new = c->med_old * r.ratio;
-	c->spread_old = c->spread_new = expm1(r.sd);
+	c->med_new = c->med_old * use->r.ratio;
+	c->spread_old = c->spread_new = expm1(use->r.sd);
 	c->rel_ci_old = side_rel_ci(&a->runs, c->level);
 	c->rel_ci_new = side_rel_ci(&b->runs, c->level);
-	c->verdict = r.verdict == PM_SEQ_REGRESSION ? PM_REGRESSION :
-		     r.verdict == PM_SEQ_IMPROVEMENT ? PM_IMPROVEMENT :
-		     r.verdict == PM_SEQ_SAME ? PM_NO_CHANGE : PM_INCONCLUSIVE;
+	c->verdict = use->r.verdict == PM_SEQ_REGRESSION ? PM_REGRESSION :
+		     use->r.verdict == PM_SEQ_IMPROVEMENT ? PM_IMPROVEMENT :
+		     use->r.verdict == PM_SEQ_SAME ? PM_NO_CHANGE : PM_INCONCLUSIVE;
 	if (c->verdict == PM_INCONCLUSIVE)
-		sequential_settle(c, &r);
-	free(d);
+		sequential_settle(c, &use->r);
+	pairs_free(&p);
 	return true;
 }
 
@@ -1288,6 +1378,7 @@ void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
 	if (!(o->sequential || one_experiment(old, new)) || !a.first || !b.first ||
 	    a.first->measured || !compare_sequential(c, &a, &b, o))
 		compare_samples(c, old, new, name, o, &a, &b);
+	c->at_once = c->paired && one_experiment(old, new) && taken_at_once(new);
 	c->figure = (struct pm_pair){ fig_old, fig_new };
 	side_free(&a);
 	side_free(&b);
@@ -1367,6 +1458,25 @@ static double share_others(double o, double cpus)
 
 /* Could a difference in competition explain c's change?  If so, make it
  * inconclusive, say why and return true. */
+/* Runs in a guest pmbench ab booted: whatever else ran there is the
+ * kernel compared (its threads, its interrupts), no competition. */
+static bool in_ab_guests(const struct pm_explanation *x)
+{
+	const struct pm_side *s[2] = { x->old, x->new };
+	size_t k, i;
+
+	if (x->opts.guests)
+		return true;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < s[k]->nruns; i++) {
+			const json_t *ab = json_object_get(s[k]->runs[i].options, "ab");
+
+			if (!ab || json_is_true(json_object_get(ab, "local")))
+				return false;
+		}
+	return true;
+}
+
 static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	const json_t *on = pm_sysinfo_at(x->old->runs[0].sysinfo, PM_FP_CPU_ONLINE);
@@ -1377,6 +1487,8 @@ static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanat
 
 	if (isnan(inner))
 		inner = log(c->ratio);
+	if (in_ab_guests(x))
+		return false;
 	if (!isnan(c->busy.old) && !isnan(c->busy.new) && fabs(c->busy.new - c->busy.old) >= 0.5) {
 		stretch[0] = share_busy(c->busy.old, cpus) / share_busy(c->busy.new, cpus);
 		snprintf(why[0], sizeof(why[0]), "other runnable tasks averaged %.1f during "
@@ -1407,9 +1519,12 @@ static bool contention_explains(struct pm_bench_cmp *c, const struct pm_explanat
 			continue;
 		c->verdict = PM_INCONCLUSIVE;
 		free(c->settle);
+		/* the bound the change was held against, as compared */
 		c->settle = pm_xasprintf("runs while the machine is as busy on both sides "
-					 "(better: idle): %s, which alone could make it x%.2f",
-					 why[k], stretch[k]);
+					 "(better: idle): %s, which alone could make it x%.2f "
+					 "(twice the stretch of its share of the CPUs, x%.2f: "
+					 "several processes feel it more)",
+					 why[k], exp(2 * ls), stretch[k]);
 		return true;
 	}
 	return false;

@@ -307,8 +307,9 @@ void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 	}
 
 	/* symbols */
-	c->have_hotspots = side_has_hotspots(old, c->name, &ks_old) &&
-			   side_has_hotspots(new, c->name, &ks_new);
+	c->hot_old = side_has_hotspots(old, c->name, &ks_old);
+	c->hot_new = side_has_hotspots(new, c->name, &ks_new);
+	c->have_hotspots = c->hot_old && c->hot_new;
 	c->have_kernel_syms = ks_old && ks_new;
 	if (c->have_hotspots) {
 		add_side_symbols(c, old, false);
@@ -384,7 +385,8 @@ static const enum pm_fp_key fp_keys[] = {
 	PM_FP_CPU_GOVERNOR, PM_FP_CPU_CUR_MHZ, PM_FP_CPU_MAX_MHZ, PM_FP_CPU_SMT,
 	PM_FP_MITIGATIONS, PM_FP_CLOCKSOURCE_CURRENT, PM_FP_HYPERVISOR_VENDOR,
 	PM_FP_THP_ENABLED, PM_FP_THP_DEFRAG, PM_FP_MEMORY_NUMA_NODES,
-	PM_FP_PERF_EVENT_PARANOID, PM_FP_LIBC,
+	PM_FP_PERF_EVENT_PARANOID, PM_FP_LIBC, PM_FP_PROCESS_TRACER, PM_FP_PROCESS_WRAPPER,
+	PM_FP_PROCESS_PRELOAD, PM_FP_PROCESS_SECCOMP_FILTERS,
 };
 
 /* Members of object item k added, removed or changed ("n" when absent). */

@@ -218,6 +218,13 @@ static void fold_tied(struct pm_bench_cmp *c, const struct pm_switch *sw)
 	}
 }
 
+/* ab --local: runs of this host, not boots of a guest. */
+static bool local_runs(const struct pm_explanation *x)
+{
+	return json_is_true(json_object_get(json_object_get(x->new->runs[0].options, "ab"),
+					     "local"));
+}
+
 /* One difference: it caused the change. */
 static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *x,
 			   const json_t *d)
@@ -225,8 +232,9 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 	const struct pm_switch *sw = switch_of(x, d);
 	const char *text = jstr(d, "text");
 	char *how = pm_xasprintf("%s is the only difference between the sides (pmbench ab "
-				 "booted them alike otherwise), so it caused this change.",
-				 text ? text : "one difference");
+				 "%s them alike otherwise), so it caused this change.",
+				 text ? text : "one difference",
+				 local_runs(x) ? "ran" : "booted");
 	bool image = !strcmp(jstr(d, "kind") ? jstr(d, "kind") : "", "image");
 	size_t i;
 
@@ -339,6 +347,5 @@ void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x
 	if (json_array_size(d) == 1)
 		one_difference(c, x, json_array_get(d, 0));
 	else if (json_array_size(d) > 1)
-		reversals(c, x, e, json_is_true(json_object_get(json_object_get(
-					x->new->runs[0].options, "ab"), "local")) ? "runs" : "boots");
+		reversals(c, x, e, local_runs(x) ? "runs" : "boots");
 }

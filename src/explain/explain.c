@@ -65,10 +65,17 @@ static bool side_imported(const struct pm_side *s)
 	return false;
 }
 
+/* Which side lacks something: "OLD", "NEW", or both ("either side"). */
+static const char *lacking(bool old_has, bool new_has)
+{
+	return !old_has && !new_has ? "either side" : !old_has ? "OLD" : "NEW";
+}
+
 /* What evidence was missing, and what that weakens. */
 static void missing_evidence(struct pm_explanation *x)
 {
 	size_t i, counters = 0, hot = 0, ksyms = 0, changed = 0;
+	bool ctr_old = true, ctr_new = true, hot_old = true, hot_new = true;
 
 	for (i = 0; i < x->ncmp; i++) {
 		const struct pm_bench_cmp *c = &x->cmp[i];
@@ -79,6 +86,10 @@ static void missing_evidence(struct pm_explanation *x)
 		counters += c->have_counters;
 		hot += c->have_hotspots;
 		ksyms += c->have_kernel_syms;
+		ctr_old = ctr_old && !isnan(c->instructions.old) && !isnan(c->cycles.old);
+		ctr_new = ctr_new && !isnan(c->instructions.new) && !isnan(c->cycles.new);
+		hot_old = hot_old && c->hot_old;
+		hot_new = hot_new && c->hot_new;
 	}
 	if (side_imported(x->old) || side_imported(x->new))
 		note(x, pm_xasprintf("%s is imported from a text report: figures only, with "
@@ -91,15 +102,15 @@ static void missing_evidence(struct pm_explanation *x)
 	if (!changed)
 		return;
 	if (counters < changed)
-		note(x, pm_xstrdup("no hardware counters on both sides (no PMU, or not "
-				   "supported): instructions per op, IPC and icache/iTLB misses "
-				   "are unavailable, so a longer code path cannot be told from "
-				   "the same code running slower, and icache bloat stays a "
-				   "hypothesis"));
+		note(x, pm_xasprintf("no hardware counters on %s (no PMU, or not "
+				     "supported): instructions per op, IPC and icache/iTLB misses "
+				     "are unavailable, so a longer code path cannot be told from "
+				     "the same code running slower, and icache bloat stays a "
+				     "hypothesis", lacking(ctr_old, ctr_new)));
 	if (hot < changed)
-		note(x, pm_xstrdup("no sampled hotspots on both sides (--no-profile, or "
-				   "imported): the change cannot be placed in kernel or user "
-				   "symbols"));
+		note(x, pm_xasprintf("no sampled hotspots on %s (--no-profile, or "
+				     "imported): the change cannot be placed in kernel or user "
+				     "symbols", lacking(hot_old, hot_new)));
 	else if (ksyms < changed)
 		note(x, pm_xstrdup("no kernel symbols on a side (kernel addresses hidden: "
 				   "perf_event_paranoid/kptr_restrict): rules that need kernel "

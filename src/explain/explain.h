@@ -150,6 +150,7 @@ struct pm_bench_cmp {
 	bool by_runs;		/* unit == PM_UNIT_RUNS */
 	bool paired;		/* runs taken in turn, compared pair by pair (signed ranks) */
 	bool sequential;	/* ... by the sequential rule of pmbench ab (stats/seq.h) */
+	bool at_once;		/* the pairs' runs were taken at once (ab's duet) */
 	/*
 	 * The per-op figure of each side the verdict judged: med_new /
 	 * med_old is its estimate (ratio), and every part of the change
@@ -216,6 +217,7 @@ struct pm_bench_cmp {
 	size_t nmechs;
 	bool have_counters;	/* hardware counters on both sides */
 	bool have_hotspots;	/* samples on both sides */
+	bool hot_old, hot_new;	/* ... on each side */
 	bool have_kernel_syms;
 
 	/* 3. why? ranked */
@@ -237,6 +239,9 @@ struct pm_explain_opts {
 	/* runs taken in turn are pairs decided by the sequential rule (as
 	 * pmbench ab does; also on when both sides are one ab experiment) */
 	bool sequential;
+	/* the runs are guests pmbench ab booted: what else ran there is the
+	 * kernel compared, not competition (also when every run says so) */
+	bool guests;
 	/* other runs that show how much runs differ on these machines (the
 	 * result history by default; NULL: none); see pm_spread_load() */
 	const struct pm_side *spread;
@@ -341,6 +346,26 @@ void pm_cause_remove(struct pm_bench_cmp *c, size_t i);
  * exceeds the change or moves against it, that. */
 void pm_share_words(char *buf, size_t len, const struct pm_bench_cmp *c, double part,
 		    bool named);
+
+/* invariants.c: what every explanation guarantees (pmbench-explain(1),
+ * GUARANTEES), checked on it and on its text report (NULL: unchecked) */
+struct pm_invariant_info {
+	const char *id, *text;
+};
+size_t pm_invariant_count(void);
+const struct pm_invariant_info *pm_invariant_at(size_t i);
+struct pm_violation {
+	const char *invariant;	/* an id of pm_invariant_at() */
+	char *bench;		/* "" for the whole report */
+	char *what;
+};
+struct pm_violations {
+	struct pm_violation *v;
+	size_t n;
+};
+void pm_explain_check(const struct pm_explanation *x, const char *text,
+		      struct pm_violations *out);
+void pm_violations_free(struct pm_violations *v);
 
 /* report.c */
 void pm_report_text(const struct pm_explanation *x, FILE *f, bool markdown,

@@ -321,9 +321,19 @@ struct pass {
 	const struct pm_bench_cmp *c;
 };
 
-static bool runs_alone(const struct acc *x, int side)
+/*
+ * Code that runs on one side only: by shares (code under every chain
+ * grows with whatever it calls) and by time per op (a share that shrank
+ * because everything else grew is still code that runs, and took more
+ * time: process creation at 132 -> 155 ns per op is not switched off).
+ */
+static bool runs_alone(const struct acc *x, int side, const struct pm_bench_cmp *c)
 {
-	return x->incl[side] >= ACTIVE_SHARE && x->incl[!side] <= ACTIVE_OTHER * x->incl[side];
+	double here = x->incl[side] * (side ? c->med_new : c->med_old);
+	double there = x->incl[!side] * (side ? c->med_old : c->med_new);
+
+	return x->incl[side] >= ACTIVE_SHARE && x->incl[!side] <= ACTIVE_OTHER * x->incl[side] &&
+	       there <= ACTIVE_OTHER * here;
 }
 
 static void set_text(char **dst, const char *src)
@@ -360,7 +370,7 @@ static void count_chain(const struct frame *f, size_t n, double ns, int side, vo
 		const struct pm_mech *k = runs[i].entry->mech;
 
 		x = acc_get(p->a, runs[i].key);
-		if (k && (k->owns || k->top->owns) && runs_alone(x, side)) {
+		if (k && (k->owns || k->top->owns) && runs_alone(x, side, p->c)) {
 			own = i;
 			break;
 		}
@@ -478,8 +488,8 @@ void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation
 		d->entry = s->entry;
 		d->old_ns = s->own[0];
 		d->new_ns = s->own[1];
-		d->started = runs_alone(s, 1);
-		d->stopped = runs_alone(s, 0);
+		d->started = runs_alone(s, 1, c);
+		d->stopped = runs_alone(s, 0, c);
 		tie_switches(d, x, m);
 	}
 	free(a.v);

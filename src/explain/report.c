@@ -99,8 +99,8 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 	switch (c->unit) {
 	case PM_UNIT_RUNS:
 		if (c->paired)
-			snprintf(buf, len, "%zu vs %zu runs taken in turn, compared in pairs",
-				 c->n_old, c->n_new);
+			snprintf(buf, len, "%zu vs %zu runs taken %s, compared in pairs",
+				 c->n_old, c->n_new, c->at_once ? "at once" : "in turn");
 		else if (!c->prior_runs)
 			snprintf(buf, len, "%zu vs %zu runs", c->n_old, c->n_new);
 		else if (c->runs_old < 2 || c->runs_new < 2)
@@ -152,7 +152,7 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 
 static void change_line(const struct pm_bench_cmp *c, char *buf, size_t len)
 {
-	char a[32], b[32], why[448];
+	char a[32], b[32], why[768];
 
 	fmt_val(a, sizeof(a), c, c->med_old);
 	fmt_val(b, sizeof(b), c, c->med_new);
@@ -243,7 +243,7 @@ static void where_lines(const struct pm_bench_cmp *c, FILE *f, const char *ind)
 
 static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 {
-	char line[640];
+	char line[1024];
 	size_t i, j;
 
 	change_line(c, line, sizeof(line));
@@ -658,11 +658,112 @@ static json_t *mechanisms_json(const struct pm_bench_cmp *c)
 	return v;
 }
 
+/* A benchmark's verdict: figures, estimate, interval, how it was had. */
+static void verdict_json(json_t *b, const struct pm_bench_cmp *c)
+{
+	json_object_set_new(b, "name", json_string(c->name));
+	json_object_set_new(b, "verdict", json_string(pm_verdict_name(c->verdict)));
+	json_object_set_new(b, "median_old_ns", num(c->med_old));
+	json_object_set_new(b, "median_new_ns", num(c->med_new));
+	json_object_set_new(b, "figure_old_ns", num(c->figure.old));
+	json_object_set_new(b, "figure_new_ns", num(c->figure.new));
+	json_object_set_new(b, "ratio", num(c->ratio));
+	json_object_set_new(b, "change", num(shown_ratio(c)));
+	json_object_set_new(b, "raw_ratio", num(c->raw_ratio));
+	json_object_set_new(b, "reference_ratio", num(c->ref_ratio));
+	if (c->machine_note)
+		json_object_set_new(b, "machine", json_string(c->machine_note));
+	json_object_set_new(b, "ci_low", num(c->ci_low));
+	json_object_set_new(b, "ci_high", num(c->ci_high));
+	json_object_set_new(b, "p_value", num(c->p_value));
+	json_object_set_new(b, "n_old", json_integer((json_int_t)c->n_old));
+	json_object_set_new(b, "n_new", json_integer((json_int_t)c->n_new));
+	json_object_set_new(b, "by_runs", json_boolean(c->by_runs));
+	json_object_set_new(b, "unit", json_string(pm_unit_name(c->unit)));
+	json_object_set_new(b, "margin", num(c->margin));
+	json_object_set_new(b, "paired", json_boolean(c->paired));
+	json_object_set_new(b, "at_once", json_boolean(c->at_once));
+	json_object_set_new(b, "left_out_old", json_integer((json_int_t)c->left_out_old));
+	json_object_set_new(b, "left_out_new", json_integer((json_int_t)c->left_out_new));
+	json_object_set_new(b, "probe_slope",
+			    c->probe_adjusted ? json_real(c->probe_slope) : json_null());
+	json_object_set_new(b, "spread_runs", json_integer((json_int_t)c->prior_runs));
+	json_object_set_new(b, "spread_sd", c->prior_runs ? num(expm1(c->prior_sd)) :
+			    json_null());
+	json_object_set_new(b, "runs_old", json_integer((json_int_t)c->runs_old));
+	json_object_set_new(b, "runs_new", json_integer((json_int_t)c->runs_new));
+	json_object_set_new(b, "rounds_old", json_integer((json_int_t)c->rounds_old));
+	json_object_set_new(b, "rounds_new", json_integer((json_int_t)c->rounds_new));
+	json_object_set_new(b, "spread_old", num(c->spread_old));
+	json_object_set_new(b, "spread_new", num(c->spread_new));
+	json_object_set_new(b, "p_rank", num(c->p_rank));
+	if (c->settle)
+		json_object_set_new(b, "settle", json_string(c->settle));
+}
+
+/* Where the time went: the split, counters, symbols. */
+static void where_json(json_t *b, const struct pm_bench_cmp *c)
+{
+	json_t *syms = json_array();
+	size_t j;
+
+	json_object_set_new(b, "delta_ns", num(c->delta_ns));
+	json_object_set_new(b, "split_source", c->split_source ?
+			    json_string(c->split_source) : json_null());
+	json_object_set_new(b, "kernel_ns", pair_json(c->kernel_ns));
+	json_object_set_new(b, "user_ns", pair_json(c->user_ns));
+	json_object_set_new(b, "instructions", pair_json(c->instructions));
+	json_object_set_new(b, "ipc", pair_json(c->ipc));
+	json_object_set_new(b, "icache_mpki", pair_json(c->icache_mpki));
+	json_object_set_new(b, "page_faults", pair_json(c->faults));
+	json_object_set_new(b, "context_switches", pair_json(c->ctxsw));
+	json_object_set_new(b, "migrations", pair_json(c->migrations));
+	for (j = 0; j < c->nsyms && j < 20; j++) {
+		const struct pm_sym_delta *s = &c->syms[j];
+
+		json_array_append_new(syms, json_pack("{s:s,s:s,s:b,s:o,s:o,s:b,s:b}",
+			"name", s->name, "object", s->object, "kernel", s->kernel,
+			"old_ns_per_op", num(s->old_ns), "new_ns_per_op", num(s->new_ns),
+			"new", s->is_new, "vanished", s->vanished));
+	}
+	json_object_set_new(b, "symbols", syms);
+	json_object_set_new(b, "mechanisms", mechanisms_json(c));
+}
+
+static json_t *causes_json(const struct pm_bench_cmp *c)
+{
+	json_t *causes = json_array();
+	size_t j, k;
+
+	for (j = 0; j < c->ncauses; j++) {
+		const struct pm_cause *cs = &c->causes[j];
+		json_t *ev = json_array();
+
+		for (k = 0; k < cs->nevidence; k++)
+			json_array_append_new(ev, json_string(cs->evidence[k]));
+		json_array_append_new(causes, json_pack("{s:s,s:s,s:f,s:s,s:s,s:o,s:s?,s:s?,s:s?}",
+			"rule", cs->rule, "title", cs->title, "confidence", cs->confidence,
+			"level", level(cs->confidence), "sentence", cs->sentence,
+			"evidence", ev, "proof", cs->proof, "mechanism", cs->mechanism,
+			"switched_by", cs->switched_by));
+	}
+	return causes;
+}
+
+static json_t *strings_json(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
 json_t *pm_report_json(const struct pm_explanation *x)
 {
 	json_t *o = json_object(), *benches = json_array(), *diffs = json_array();
-	json_t *un = json_array(), *oo = json_array(), *on = json_array();
-	size_t i, j, k;
+	json_t *w = json_array();
+	size_t i;
 
 	json_object_set_new(o, "old", json_pack("{s:s,s:I}", "path", x->old->name,
 						"runs", (json_int_t)x->old->nruns));
@@ -674,80 +775,11 @@ json_t *pm_report_json(const struct pm_explanation *x)
 						       "old", x->diffs[i].old, "new", x->diffs[i].new));
 	json_object_set_new(o, "fingerprint_differences", diffs);
 	for (i = 0; i < x->ncmp; i++) {
-		const struct pm_bench_cmp *c = &x->cmp[i];
-		json_t *b = json_object(), *causes = json_array(), *syms = json_array();
+		json_t *b = json_object();
 
-		json_object_set_new(b, "name", json_string(c->name));
-		json_object_set_new(b, "verdict", json_string(pm_verdict_name(c->verdict)));
-		json_object_set_new(b, "median_old_ns", num(c->med_old));
-		json_object_set_new(b, "median_new_ns", num(c->med_new));
-		json_object_set_new(b, "figure_old_ns", num(c->figure.old));
-		json_object_set_new(b, "figure_new_ns", num(c->figure.new));
-		json_object_set_new(b, "ratio", num(c->ratio));
-		json_object_set_new(b, "change", num(shown_ratio(c)));
-		json_object_set_new(b, "raw_ratio", num(c->raw_ratio));
-		json_object_set_new(b, "reference_ratio", num(c->ref_ratio));
-		if (c->machine_note)
-			json_object_set_new(b, "machine", json_string(c->machine_note));
-		json_object_set_new(b, "ci_low", num(c->ci_low));
-		json_object_set_new(b, "ci_high", num(c->ci_high));
-		json_object_set_new(b, "p_value", num(c->p_value));
-		json_object_set_new(b, "n_old", json_integer((json_int_t)c->n_old));
-		json_object_set_new(b, "n_new", json_integer((json_int_t)c->n_new));
-		json_object_set_new(b, "by_runs", json_boolean(c->by_runs));
-		json_object_set_new(b, "unit", json_string(pm_unit_name(c->unit)));
-		json_object_set_new(b, "margin", num(c->margin));
-		json_object_set_new(b, "paired", json_boolean(c->paired));
-		json_object_set_new(b, "left_out_old", json_integer((json_int_t)c->left_out_old));
-		json_object_set_new(b, "left_out_new", json_integer((json_int_t)c->left_out_new));
-		json_object_set_new(b, "probe_slope",
-				    c->probe_adjusted ? json_real(c->probe_slope) : json_null());
-		json_object_set_new(b, "spread_runs", json_integer((json_int_t)c->prior_runs));
-		json_object_set_new(b, "spread_sd", c->prior_runs ? num(expm1(c->prior_sd)) :
-				    json_null());
-		json_object_set_new(b, "runs_old", json_integer((json_int_t)c->runs_old));
-		json_object_set_new(b, "runs_new", json_integer((json_int_t)c->runs_new));
-		json_object_set_new(b, "rounds_old", json_integer((json_int_t)c->rounds_old));
-		json_object_set_new(b, "rounds_new", json_integer((json_int_t)c->rounds_new));
-		json_object_set_new(b, "spread_old", num(c->spread_old));
-		json_object_set_new(b, "spread_new", num(c->spread_new));
-		json_object_set_new(b, "p_rank", num(c->p_rank));
-		if (c->settle)
-			json_object_set_new(b, "settle", json_string(c->settle));
-		json_object_set_new(b, "delta_ns", num(c->delta_ns));
-		json_object_set_new(b, "split_source", c->split_source ?
-				    json_string(c->split_source) : json_null());
-		json_object_set_new(b, "kernel_ns", pair_json(c->kernel_ns));
-		json_object_set_new(b, "user_ns", pair_json(c->user_ns));
-		json_object_set_new(b, "instructions", pair_json(c->instructions));
-		json_object_set_new(b, "ipc", pair_json(c->ipc));
-		json_object_set_new(b, "icache_mpki", pair_json(c->icache_mpki));
-		json_object_set_new(b, "page_faults", pair_json(c->faults));
-		json_object_set_new(b, "context_switches", pair_json(c->ctxsw));
-		json_object_set_new(b, "migrations", pair_json(c->migrations));
-		for (j = 0; j < c->nsyms && j < 20; j++) {
-			const struct pm_sym_delta *s = &c->syms[j];
-
-			json_array_append_new(syms, json_pack("{s:s,s:s,s:b,s:o,s:o,s:b,s:b}",
-				"name", s->name, "object", s->object, "kernel", s->kernel,
-				"old_ns_per_op", num(s->old_ns), "new_ns_per_op", num(s->new_ns),
-				"new", s->is_new, "vanished", s->vanished));
-		}
-		json_object_set_new(b, "symbols", syms);
-		for (j = 0; j < c->ncauses; j++) {
-			const struct pm_cause *cs = &c->causes[j];
-			json_t *ev = json_array();
-
-			for (k = 0; k < cs->nevidence; k++)
-				json_array_append_new(ev, json_string(cs->evidence[k]));
-			json_array_append_new(causes, json_pack("{s:s,s:s,s:f,s:s,s:s,s:o,s:s?,s:s?,s:s?}",
-				"rule", cs->rule, "title", cs->title, "confidence", cs->confidence,
-				"level", level(cs->confidence), "sentence", cs->sentence,
-				"evidence", ev, "proof", cs->proof, "mechanism", cs->mechanism,
-				"switched_by", cs->switched_by));
-		}
-		json_object_set_new(b, "causes", causes);
-		json_object_set_new(b, "mechanisms", mechanisms_json(c));
+		verdict_json(b, &x->cmp[i]);
+		where_json(b, &x->cmp[i]);
+		json_object_set_new(b, "causes", causes_json(&x->cmp[i]));
 		json_array_append_new(benches, b);
 	}
 	json_object_set_new(o, "benchmarks", benches);
@@ -755,25 +787,16 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		"compared", (json_int_t)x->suite_n, "moved", (json_int_t)x->suite_moved,
 		"direction", x->suite_dir > 0 ? "slower" : x->suite_dir < 0 ? "faster" : NULL,
 		"median_ratio", num(x->suite_ratio), "held_back", x->suite_held));
-	for (i = 0; i < x->nonly_old; i++)
-		json_array_append_new(oo, json_string(x->only_old[i]));
-	for (i = 0; i < x->nonly_new; i++)
-		json_array_append_new(on, json_string(x->only_new[i]));
-	json_object_set_new(o, "only_old", oo);
-	json_object_set_new(o, "only_new", on);
-	for (i = 0; i < x->nunavailable; i++)
-		json_array_append_new(un, json_string(x->unavailable[i]));
-	json_object_set_new(o, "evidence_unavailable", un);
-	{
-		json_t *w = json_array();
-
-		for (i = 0; i < x->old->nwarnings; i++)
-			json_array_append_new(w, json_pack("{s:s,s:s}", "side", "old",
-							   "warning", x->old->warnings[i]));
-		for (i = 0; i < x->new->nwarnings; i++)
-			json_array_append_new(w, json_pack("{s:s,s:s}", "side", "new",
-							   "warning", x->new->warnings[i]));
-		json_object_set_new(o, "warnings", w);
-	}
+	json_object_set_new(o, "only_old", strings_json(x->only_old, x->nonly_old));
+	json_object_set_new(o, "only_new", strings_json(x->only_new, x->nonly_new));
+	json_object_set_new(o, "evidence_unavailable", strings_json(x->unavailable,
+								    x->nunavailable));
+	for (i = 0; i < x->old->nwarnings; i++)
+		json_array_append_new(w, json_pack("{s:s,s:s}", "side", "old",
+						   "warning", x->old->warnings[i]));
+	for (i = 0; i < x->new->nwarnings; i++)
+		json_array_append_new(w, json_pack("{s:s,s:s}", "side", "new",
+						   "warning", x->new->warnings[i]));
+	json_object_set_new(o, "warnings", w);
 	return o;
 }

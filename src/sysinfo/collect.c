@@ -222,6 +222,7 @@ json_t *pm_sysinfo_collect(void)
 	put_group(si, PM_FP_HYPERVISOR_PRESENT, si_collect_hypervisor(&c));
 	put_group(si, PM_FP_MEMORY_TOTAL_KB, si_collect_memory(&c));
 	put_group(si, PM_FP_THP_ENABLED, si_collect_thp(&c));
+	put_group(si, PM_FP_PROCESS_TRACER, si_collect_process(&c));
 	put_group(si, PM_FP_PERF_EVENT_PARANOID, collect_perf(&c));
 	put_self(&c, si);
 	si_put(si, PM_FP_UNAVAILABLE, c.unavail);

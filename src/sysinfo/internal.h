@@ -76,6 +76,9 @@ void si_put_preemption(struct si_ctx *c, json_t *k);
 void si_put_vulnerabilities(struct si_ctx *c, json_t *si);
 void si_put_mitigations(struct si_ctx *c, json_t *si);
 
+/* process.c */
+json_t *si_collect_process(struct si_ctx *c);
+
 /* memory.c */
 json_t *si_collect_memory(struct si_ctx *c);
 json_t *si_collect_thp(struct si_ctx *c);

@@ -20,6 +20,7 @@
 #define MITIGATIONS "Mitigations"
 #define CLOCKS "Clocks"
 #define MEMORY "Memory"
+#define PROCESS "Process"
 #define PERF "Perf access"
 #define UNAVAILABLE "Unavailable items"
 
@@ -138,6 +139,16 @@ static const struct pm_fp_key_info keys[PM_FP_NKEYS] = {
 		"transparent hugepages: selected word of defrag"),
 	KEY(PM_FP_THP_SHMEM_ENABLED, "thp.shmem_enabled", "string", "", MEMORY,
 		"transparent hugepages: selected word of shmem_enabled"),
+
+	KEY(PM_FP_PROCESS_TRACER, "process.tracer", "string", "", PROCESS,
+		"command name of the process tracing pmbench (TracerPid: strace, gdb), or none"),
+	KEY(PM_FP_PROCESS_WRAPPER, "process.wrapper", "string", "", PROCESS,
+		"the command pmbench ran under as its child (strace -f, perf stat, taskset ...: "
+		"an ancestor whose command line ends with pmbench's), or none"),
+	KEY(PM_FP_PROCESS_PRELOAD, "process.preload", "string", "", PROCESS,
+		"LD_PRELOAD, or none"),
+	KEY(PM_FP_PROCESS_SECCOMP_FILTERS, "process.seccomp_filters", "integer", "", PROCESS,
+		"seccomp filters every system call of pmbench passes (/proc/self/status)"),
 
 	KEY(PM_FP_PERF_EVENT_PARANOID, "perf.perf_event_paranoid", "integer", "", PERF,
 		"kernel.perf_event_paranoid sysctl"),

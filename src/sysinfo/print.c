@@ -346,6 +346,11 @@ void pm_sysinfo_print(const json_t *si, FILE *f)
 	print_mitigations(si, f);
 	print_clocks(si, f);
 	print_memory(si, f);
+	fprintf(f, "process\n");
+	row(f, si, "tracer", PM_FP_PROCESS_TRACER);
+	row(f, si, "wrapper", PM_FP_PROCESS_WRAPPER);
+	row(f, si, "LD_PRELOAD", PM_FP_PROCESS_PRELOAD);
+	row(f, si, "seccomp filters", PM_FP_PROCESS_SECCOMP_FILTERS);
 	fprintf(f, "perf access\n");
 	row(f, si, "perf_event_paranoid", PM_FP_PERF_EVENT_PARANOID);
 	row(f, si, "kptr_restrict", PM_FP_PERF_KPTR_RESTRICT);

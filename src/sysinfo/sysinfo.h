@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "sysinfo/keys.h"
 #include "util.h"
@@ -20,6 +21,23 @@ json_t *pm_sysinfo_collect(void);
 
 /* Human-readable rendering (pmbench sysinfo). */
 void pm_sysinfo_print(const json_t *si, FILE *f);
+
+/*
+ * The processes of the side measured besides pmbench's own: the tracer
+ * attached to it and the wrappers that run it as their child (their
+ * command before pmbench's).  Their work is the side's, not competition.
+ */
+struct pm_process_side {
+	pid_t tracer;		/* 0: none */
+	char tracer_comm[32];
+	pid_t wrappers[4];	/* innermost first */
+	size_t nwrappers;
+	char *wrapper;		/* their command, shell-quoted, or NULL */
+};
+void pm_process_side_find(struct pm_process_side *s);
+void pm_process_side_free(struct pm_process_side *s);
+/* The tracer and wrappers (each once), at most max: their count. */
+size_t pm_process_side_pids(const struct pm_process_side *s, pid_t *out, size_t max);
 
 /*
  * Parse helpers, exposed for unit tests with fixture text.

@@ -99,7 +99,7 @@ cp "$T/out" "$T/explain.json"
 for b in null stat; do
 	fa=$(row "$b" "$T/show-a"); fa=${fa% *}
 	fb=$(row "$b" "$T/show-b"); fb=${fb% *}
-	grep -q "^$b  [A-Z]*  $fa -> $fb  " "$T/explain" ||
+	grep -q "^$b  [A-Z ]*  $fa -> $fb  " "$T/explain" ||
 	awk -v b="$b" '$1 == b { on = 1; next } /^[a-z]/ { on = 0 } on' "$T/explain" |
 		grep -q "^  figures of the runs (as show gives them): $fa -> $fb, " ||
 		fail "$b: explain gives neither headline nor figures line $fa -> $fb"
@@ -116,7 +116,7 @@ for b in null stat; do
 		exit !(d < 2e-5 && lo <= r && r <= hi) }' ||
 		fail "$b: the judged figures $1 -> $2 are not the estimate $3 inside $4 .. $5"
 	pct=$(awk -v r="$3" 'BEGIN { printf "%+.1f%%\n", 100 * (r - 1) }')
-	grep -q "^$b  [A-Z]*  [^(]* $pct (" "$T/explain" || {
+	grep -q "^$b  [A-Z ]*  [^(]* $pct (" "$T/explain" || {
 		fail "$b: the headline's percent is not the estimate's $pct"
 		grep -E "^$b  " "$T/explain" | sed 's/^/  explain: /' >&2
 	}
