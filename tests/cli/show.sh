@@ -109,6 +109,29 @@ expect_status 0
 expect_out '^### fork: fork\+exit\+wait'
 expect_out '^- time/op: '
 
+# The counted pass ran 40% slower than the trials.  null's CPU time per
+# op (task-clock) stayed at the latency: it was off the CPU (waited on a
+# busy host), counting did not slow it.  stat's task-clock grew with it:
+# counting slowed the operation.
+sed -e 's/"ns_per_op": 231.2868241,/"ns_per_op": 327.43,/' \
+    -e 's/"perturbation": 0.9889058452,/"perturbation": 1.4,/' \
+    -e 's/"ns_per_op": 1392.93888,/"ns_per_op": 1961.87,/' \
+    -e 's/"perturbation": 0.994007743,/"perturbation": 1.4,/' \
+    -e 's/"per_op": 1393.697685,/"per_op": 1961.0,/' \
+    "$TEST_DATA/good-small.json" > "$T/perturbed.json"
+pm show --format table "$T/perturbed.json"
+expect_status 0 "show of a perturbed counted pass"
+expect_out '^  counting slowed the operation \(.*\): stat 40%$' "stat's task-clock grew"
+expect_no_out 'counting slowed.*null' "null's task-clock did not grow"
+expect_out '^  the counted pass took longer per op than the trials, but off the CPU .*: null 40%$'
+# the pass's own measure of its waiting, when the file has it
+sed 's/"perturbation": 1.4,/&\n    "waited": 0.29,/' "$T/perturbed.json" > "$T/waited.json"
+pm show --format table "$T/waited.json"
+expect_out 'off the CPU .*: null 40% \(it waited for a CPU 29% of the pass\), stat 40% \(it waited'
+expect_no_out 'counting slowed'
+pm show -v "$T/waited.json"
+expect_out 'ran at 1.40x the timed latency, waited for a CPU 29% of it\):$'
+
 # No file: the newest run of the history, which is empty here.
 pm show
 expect_status 2
