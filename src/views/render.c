@@ -659,13 +659,14 @@ static double harness_share(const json_t *h)
 	return share;
 }
 
-/* A symbol's time per op: its share of the samples times the figure
- * every view shows (the file stores it against the trials' median). */
+/* A symbol's time per op (per run of a workload): its share of the
+ * samples times the figure every view shows (the file stores it against
+ * the trials' median, or a workload's mean). */
 static double sym_cost(const struct pm_bench_result *b, const json_t *x)
 {
 	struct pm_figure f;
 
-	if (!b->workload && !b->measured && pm_render_figure(b, &f) &&
+	if (!b->measured && pm_render_figure(b, &f) &&
 	    !isnan(jnumber(x, "share")))
 		return jnumber(x, "share") * f.value;
 	return jnumber(x, "cost_ns_per_op");

@@ -132,6 +132,19 @@ expect_no_out 'counting slowed'
 pm show -v "$T/waited.json"
 expect_out 'ran at 1.40x the timed latency, waited for a CPU 29% of it\):$'
 
+# A result of pmbench stat (runs of 12.6 12.0 13.4 12.1 12.3 ms): its
+# elapsed time is the one figure, alone and beside another file (the
+# faster half of the runs, 12.0 ms; their mean, 12.5 ms, follows it).
+pm show "$TEST_DATA/stat-runs.json"
+expect_status 0 "show of a stat result"
+expect_out '^  elapsed +12\.0 ms  ±9\.6%  \(99% CI 11\.0 ms \.\. 13\.2 ms; .* 5 runs; mean 12\.5 ms, min 12\.0 ms, max 13\.4 ms\)$'
+alone=$(sed -n 's/^  elapsed  *\([0-9.]* [mun]*s\)  ±\([0-9.]*%\).*/\1 \2/p' "$T/out")
+pm show "$TEST_DATA/stat-runs.json" "$TEST_DATA/good-small.json"
+expect_status 0 "show of a stat result beside another"
+beside=$(sed -n 's/^true  *\([0-9.]* [mun]*s\)  *\([0-9.]*%\).*/\1 \2/p' "$T/out")
+[ -n "$alone" ] && [ "$alone" = "$beside" ] ||
+	fail "stat's elapsed: '$alone' alone, '$beside' beside another file"
+
 # No file: the newest run of the history, which is empty here.
 pm show
 expect_status 2
