@@ -33,6 +33,17 @@ expect_err "did you mean 'fork'\?"
 pm list prco
 expect_status 2
 expect_err "unknown benchmark or group 'prco'; did you mean 'proc'\?"
+# the groups that are no family: quick and all
+pm run quik
+expect_status 2 "run quik"
+expect_err "unknown benchmark or group 'quik'; did you mean 'quick'\?"
+expect_one_line_error
+pm quik
+expect_status 2 "quik"
+expect_err "'quik' is not a command, benchmark or group; did you mean 'quick'\?"
+pm list al
+expect_status 2 "list al"
+expect_err "unknown benchmark or group 'al'; did you mean 'all'\?"
 pm run --events cycels null
 expect_status 2
 expect_err "unknown event 'cycels'.*did you mean 'cycles' for 'cycels'\?"
