@@ -145,6 +145,27 @@ beside=$(sed -n 's/^true  *\([0-9.]* [mun]*s\)  *\([0-9.]*%\).*/\1 \2/p' "$T/out
 [ -n "$alone" ] && [ "$alone" = "$beside" ] ||
 	fail "stat's elapsed: '$alone' alone, '$beside' beside another file"
 
+# lmbench's layout: rows of two files of one host and OS (Host and OS
+# cut to 9 and 13 characters) say which file they are, by its name; a
+# file of another host keeps the host; names that still read alike
+# (cut to 9) get their place on the command line.
+cp "$TEST_DATA/good-small.json" "$T/a.json"
+cp "$TEST_DATA/good-small.json" "$T/c.json"
+sed 's/"hostname": "fixture"/"hostname": "otherhost"/' "$TEST_DATA/good-small.json" > "$T/o.json"
+pm show --format lmbench "$T/a.json" "$T/c.json" "$T/o.json"
+expect_status 0 "show --format lmbench of two files of one host"
+expect_out '^a         Linux 6\.1\.0-t      0\.23      1\.40$'
+expect_out '^c         Linux 6\.1\.0-t      0\.23      1\.40$'
+expect_out '^otherhost Linux 6\.1\.0-t      0\.23      1\.40$'
+# no two rows of a table alike in Host and OS
+[ -z "$(awk '/^$/ { delete seen } /^[a-z0-9]/ && seen[substr($0, 1, 23)]++' "$T/out")" ] ||
+	fail "lmbench: two rows of a table read alike"
+cp "$TEST_DATA/good-small.json" "$T/before-fix-1.json"
+cp "$TEST_DATA/good-small.json" "$T/before-fix-2.json"
+pm show --format lmbench "$T/before-fix-1.json" "$T/before-fix-2.json"
+expect_out '^before-#1 Linux 6\.1\.0-t '
+expect_out '^before-#2 Linux 6\.1\.0-t '
+
 # No file: the newest run of the history, which is empty here.
 pm show
 expect_status 2
