@@ -65,18 +65,22 @@ const char *pm_did_you_mean(const char *word, const char *const *cands, size_t n
 	return tie ? NULL : pick;
 }
 
-/* The benchmark or group nearest to word, NULL when none is near. */
+/* The benchmark or group (the registry's, "quick" and "all" too) nearest
+ * to word, NULL when none is near. */
 const char *pm_suggest_bench(const char *word)
 {
 	const struct pm_bench *b;
-	const char **v = NULL;
+	const char **v = NULL, *g;
 	const char *pick;
 	size_t n = 0, i;
 
 	for (i = 0; (b = pm_bench_at(i)); i++) {
-		v = pm_xrealloc(v, (n + 2) * sizeof(*v));
+		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
 		v[n++] = b->name;
-		v[n++] = b->group;
+	}
+	for (i = 0; (g = pm_group_at(i)); i++) {
+		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = g;
 	}
 	pick = pm_did_you_mean(word, v, n);
 	free(v);

@@ -393,7 +393,7 @@ int cmd_import(int argc, char **argv)
 
 		for (i = 0; i < n; i++)
 			v[i] = &runs[i];
-		pm_render_lmbench(v, n, stdout);
+		pm_render_lmbench(v, NULL, n, stdout);
 	} else {
 		render_aim9(runs, n, stdout);
 	}

@@ -254,7 +254,7 @@ int cmd_show(int argc, char **argv)
 		/* one table for all files: a row each */
 		const struct pm_result **runs = result_ptrs(r, n);
 
-		pm_render_lmbench(runs, n, stdout);
+		pm_render_lmbench(runs, (const char *const *)names, n, stdout);
 		free(runs);
 	} else if (n > 1 && !verbose && !hotspots && strcmp(format, "json") &&
 		   strcmp(format, "folded")) {

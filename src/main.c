@@ -94,10 +94,12 @@ int main(int argc, char **argv)
 	pm_argc = argc;
 	pm_argv = argv;
 	pm_catalog_set(&pm_bench_catalog);
-	/* as git: the usage on stdout, status 1 */
+	/* a usage error, as git's: the message and usage on stderr, 2
+	 * (-h asks for the usage: stdout, 0) */
 	if (argc < 2) {
-		print_usage(stdout);
-		return PM_EXIT_RUNTIME;
+		pm_error("no command or benchmark given");
+		print_usage(stderr);
+		return PM_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("pmbench %s\n", PACKAGE_VERSION);

@@ -138,6 +138,8 @@ struct pm_catalog;
 extern const struct pm_catalog pm_bench_catalog;
 /* Iterate every benchmark: i from 0 until NULL. */
 const struct pm_bench *pm_bench_at(size_t i);
+/* Iterate every group name ("all", "quick", the families) until NULL. */
+const char *pm_group_at(size_t i);
 bool pm_group_exists(const char *group);
 bool pm_bench_in_group(const struct pm_bench *b, const char *group);
 /* Set why and return false when b cannot run here. */

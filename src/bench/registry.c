@@ -97,15 +97,24 @@ const struct pm_catalog pm_bench_catalog = {
 	ident_by_name, ident_by_lmbench, ident_by_aim9,
 };
 
-/* Groups: every family, plus "quick" and "all". */
+/* Groups: "all", "quick", then every family. */
+static const char *const pm_sets[] = { "all", "quick" };
+
+const char *pm_group_at(size_t i)
+{
+	if (i < PM_ARRAY_SIZE(pm_sets))
+		return pm_sets[i];
+	i -= PM_ARRAY_SIZE(pm_sets);
+	return i < pm_family_count() ? pm_families[i]->name : NULL;
+}
+
 bool pm_group_exists(const char *group)
 {
-	size_t f;
+	const char *g;
+	size_t i;
 
-	if (!strcmp(group, "all") || !strcmp(group, "quick"))
-		return true;
-	for (f = 0; f < pm_family_count(); f++)
-		if (!strcmp(pm_families[f]->name, group))
+	for (i = 0; (g = pm_group_at(i)); i++)
+		if (!strcmp(g, group))
 			return true;
 	return false;
 }

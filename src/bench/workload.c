@@ -703,7 +703,7 @@ static void begin_entry(struct cmd_state *s, const struct pm_stat_opts *o)
 	b->ops_per_iter = 1;
 	b->cpu = -1;
 	b->reference_ns = b->busy = NAN;
-	b->counters.ns_per_op = b->counters.perturbation = NAN;
+	b->counters.ns_per_op = b->counters.perturbation = b->counters.waited = NAN;
 	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
 	for (i = 0; s->c->argv[i]; i++)
 		json_array_append_new(argv, pm_json_text(s->c->argv[i]));

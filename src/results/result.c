@@ -90,7 +90,7 @@ void pm_bench_result_defaults(struct pm_bench_result *b)
 {
 	b->cpu = -1;
 	b->ops_per_iter = 1;
-	b->counters.ns_per_op = b->counters.perturbation = NAN;
+	b->counters.ns_per_op = b->counters.perturbation = b->counters.waited = NAN;
 	b->counters.ru_user_ns = b->counters.ru_sys_ns = NAN;
 	b->reference_ns = NAN;
 	b->busy = NAN;
@@ -424,6 +424,7 @@ static int read_counters(struct reader *rd, json_t *o,
 	v = 0;
 	if ((err = get_num(rd, o, "ns_per_op", false, &cp->ns_per_op)) ||
 	    (err = get_num(rd, o, "perturbation", false, &cp->perturbation)) ||
+	    (err = get_real(rd, o, "waited", false, NONNEG, &cp->waited)) ||
 	    (err = get_bool(rd, o, "inherit", &cp->inherit)) ||
 	    (err = get_int(rd, o, "processes", false, 0, 1 << 20, &v)) ||
 	    (err = get_obj(rd, o, "rusage", false, &ru)))

@@ -48,6 +48,8 @@ struct pm_counted_pass {
 	uint64_t ops;
 	double ns_per_op;	/* wall time per op in the counted pass */
 	double perturbation;	/* ns_per_op / timed median */
+	double waited;		/* share of the pass its processes waited
+				   for a CPU, NAN unknown */
 	bool inherit;		/* children counted */
 	int processes;		/* processes counted (main + peers) */
 	double ru_user_ns, ru_sys_ns;	/* getrusage per op, self+children */

@@ -73,6 +73,7 @@ static json_t *counters_to_json(const struct pm_counted_pass *cp)
 	json_object_set_new(o, "ops", json_integer((json_int_t)cp->ops));
 	json_object_set_new(o, "ns_per_op", jnum(cp->ns_per_op));
 	json_object_set_new(o, "perturbation", jnum(cp->perturbation));
+	json_object_set_new(o, "waited", jnum(cp->waited));
 	json_object_set_new(o, "inherit", json_boolean(cp->inherit));
 	json_object_set_new(o, "processes", json_integer(cp->processes));
 	json_object_set_new(o, "rusage", json_pack("{s:o,s:o}",

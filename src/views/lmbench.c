@@ -150,16 +150,87 @@ static void put_line(FILE *f, const char *line)
 	fprintf(f, "%.*s\n", (int)n, line);
 }
 
-static void render_row(const struct pm_lmb_section *s, const struct pm_result *r,
-		       FILE *f)
+/* getsummary's "%-9.9s %13.13s": a row's Host and OS fields. */
+static void row_key(char *buf, size_t size, const char *host, const struct pm_result *r)
 {
-	const char *host = si_str(r, PM_FP_HOSTNAME), *rel = si_str(r, PM_FP_KERNEL_RELEASE);
-	char line[512], field[64], os[64];
+	const char *rel = si_str(r, PM_FP_KERNEL_RELEASE);
+	char os[64];
+
+	snprintf(os, sizeof(os), "Linux %s", rel ? rel : "");
+	snprintf(buf, size, "%-9.9s %13.13s", host, os);
+}
+
+/* Does the row of file i read as another's, its Host cell being host[i]? */
+static bool reads_alike(const struct pm_result *const *runs, char **host, size_t n, size_t i)
+{
+	char a[32], b[32];
+	size_t j;
+
+	row_key(a, sizeof(a), host[i], runs[i]);
+	for (j = 0; j < n; j++) {
+		row_key(b, sizeof(b), host[j], runs[j]);
+		if (j != i && !strcmp(a, b))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The Host cell of each file.  getsummary prints the name of the result
+ * file, which lmbench names after the host; pmbench prints the host name.
+ * Files whose rows would read alike (one host and OS, as cut to their
+ * fields) get the file's own name instead (names[i]: its label, else the
+ * file name, as the side-by-side header names it); names that still read
+ * alike, cut shorter with "#N", N the file's place on the command line.
+ * Without names, the rows as lmbench printed them (pmbench import).
+ */
+static char **host_cells(const struct pm_result *const *runs, const char *const *names,
+			 size_t n)
+{
+	char **host = pm_xcalloc(n ? n : 1, sizeof(*host));
+	bool *alike = pm_xcalloc(n ? n : 1, sizeof(*alike));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *h = si_str(runs[i], PM_FP_HOSTNAME);
+
+		host[i] = pm_xstrdup(h ? h : "");
+	}
+	if (!names) {
+		free(alike);
+		return host;
+	}
+	for (i = 0; i < n; i++)
+		alike[i] = reads_alike(runs, host, n, i);
+	for (i = 0; i < n; i++)
+		if (alike[i]) {
+			free(host[i]);
+			host[i] = pm_xstrdup(names[i]);
+		}
+	for (i = 0; i < n; i++)
+		alike[i] = reads_alike(runs, host, n, i);
+	for (i = 0; i < n; i++)
+		if (alike[i]) {
+			char num[24], *t;
+			int len = snprintf(num, sizeof(num), "#%zu", i + 1);
+
+			t = pm_xasprintf("%.*s%s", len < 9 ? 9 - len : 0, host[i], num);
+			free(host[i]);
+			host[i] = t;
+		}
+	free(alike);
+	return host;
+}
+
+static void render_row(const struct pm_lmb_section *s, const struct pm_result *r,
+		       const char *host, FILE *f)
+{
+	char line[512], field[64];
 	size_t c, n;
 	double v;
 
-	snprintf(os, sizeof(os), "Linux %s", rel ? rel : "");
-	n = (size_t)snprintf(line, sizeof(line), "%-9.9s %13.13s", host ? host : "", os);
+	row_key(line, sizeof(line), host, r);
+	n = strlen(line);
 	for (c = 0; c < s->ncols && n < sizeof(line); c++) {
 		const struct pm_lmb_column *col = &s->cols[c];
 
@@ -195,8 +266,10 @@ static void render_row(const struct pm_lmb_section *s, const struct pm_result *r
 	put_line(f, line);
 }
 
-void pm_render_lmbench(const struct pm_result *const *runs, size_t n, FILE *f)
+void pm_render_lmbench(const struct pm_result *const *runs, const char *const *names,
+		       size_t n, FILE *f)
 {
+	char **host = host_cells(runs, names, n);
 	bool first = true;
 	size_t s, i, h;
 
@@ -220,6 +293,9 @@ void pm_render_lmbench(const struct pm_result *const *runs, size_t n, FILE *f)
 		put_line(f, sec->dashes);
 		for (i = 0; i < n; i++)
 			if (section_has_figures(sec, runs[i]))
-				render_row(sec, runs[i], f);
+				render_row(sec, runs[i], host[i], f);
 	}
+	for (i = 0; i < n; i++)
+		free(host[i]);
+	free(host);
 }

@@ -559,27 +559,70 @@ static void target_notes(const struct pm_result *r, struct notes *ns)
 	free(work);
 }
 
+/* The counted processes' CPU time per op: task-clock, else rusage. */
+static double counted_cpu_per_op(const struct pm_bench_result *b)
+{
+	const struct pm_counter_value *v = pm_bench_result_counter(b, "task-clock");
+
+	if (v && v->status == PM_CV_OK && !isnan(v->per_op))
+		return v->per_op;
+	return b->counters.ru_user_ns + b->counters.ru_sys_ns;
+}
+
+/*
+ * How much counting slowed the operation, as the counted pass shows it:
+ * its time per op less the time it waited for a CPU, and no more than
+ * its processes' CPU time per op, over the timed latency.  A pass that
+ * took longer only off the CPU (waiting for one, or blocked) did the
+ * same work per op: counting did not slow it.
+ */
+static double counting_slowdown(const struct pm_bench_result *b)
+{
+	const struct pm_counted_pass *cp = &b->counters;
+	double on_cpu = cp->ns_per_op, cpu = counted_cpu_per_op(b);
+
+	if (!isnan(cp->waited))
+		on_cpu *= 1 - fmin(cp->waited, 1);
+	if (cpu > 0)
+		on_cpu = fmin(on_cpu, cpu);
+	return on_cpu * cp->perturbation / cp->ns_per_op;
+}
+
 /* What did not run, did not reach its target or was perturbed: one note
  * each, naming every benchmark it concerns. */
 static void bench_notes(const struct pm_result *r, struct notes *ns)
 {
-	char *slow = NULL;
+	char *slow = NULL, *off = NULL;
 	size_t i;
 
 	not_run_notes(r, ns);
 	target_notes(r, ns);
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_counted_pass *cp = &r->bench[i].counters;
+		double slowed;
 
-		if (r->bench[i].status == PM_BENCH_OK && cp->done && cp->perturbation > 1.05)
-			list_add(&slow, "%s %.0f%%%s", r->bench[i].name,
-				 100 * (cp->perturbation - 1),
+		if (r->bench[i].status != PM_BENCH_OK || !cp->done || !(cp->perturbation > 1.05) ||
+		    !(cp->ns_per_op > 0))
+			continue;
+		slowed = counting_slowdown(&r->bench[i]);
+		if (slowed > 1.05)
+			list_add(&slow, "%s %.0f%%%s", r->bench[i].name, 100 * (slowed - 1),
 				 cp->inherit ? " (children counted)" : "");
+		else if (cp->waited >= 0.01)
+			list_add(&off, "%s %.0f%% (it waited for a CPU %.0f%% of the pass)",
+				 r->bench[i].name, 100 * (cp->perturbation - 1), 100 * cp->waited);
+		else
+			list_add(&off, "%s %.0f%%", r->bench[i].name, 100 * (cp->perturbation - 1));
 	}
 	if (slow)
 		note_add(ns, pm_xasprintf("counting slowed the operation (the latency comes from the "
 					  "uncounted trials; the counts describe a slower run): %s", slow));
+	if (off)
+		note_add(ns, pm_xasprintf("the counted pass took longer per op than the trials, but "
+					  "off the CPU (its CPU time per op did not grow: it waited "
+					  "or blocked; counting did not slow it): %s", off));
 	free(slow);
+	free(off);
 }
 
 /* ---- hotspots ---- */
@@ -616,13 +659,14 @@ static double harness_share(const json_t *h)
 	return share;
 }
 
-/* A symbol's time per op: its share of the samples times the figure
- * every view shows (the file stores it against the trials' median). */
+/* A symbol's time per op (per run of a workload): its share of the
+ * samples times the figure every view shows (the file stores it against
+ * the trials' median, or a workload's mean). */
 static double sym_cost(const struct pm_bench_result *b, const json_t *x)
 {
 	struct pm_figure f;
 
-	if (!b->workload && !b->measured && pm_render_figure(b, &f) &&
+	if (!b->measured && pm_render_figure(b, &f) &&
 	    !isnan(jnumber(x, "share")))
 		return jnumber(x, "share") * f.value;
 	return jnumber(x, "cost_ns_per_op");
@@ -1141,16 +1185,19 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 	const struct pm_counted_pass *cp = &b->counters;
 	bool md = fmt == PM_TABLE_MARKDOWN;
 	struct pm_table *t = pm_table_new();
-	char t0[32], t1[32], t2[32];
+	char t0[32], t1[32], t2[32], waited[48] = "";
 	size_t i;
 
+	if (cp->waited >= 0.01)
+		snprintf(waited, sizeof(waited), ", waited for a CPU %.0f%% of it",
+			 100 * cp->waited);
 	if (md)
 		fputc('\n', f);
 	if (cp->done)
-		fprintf(f, "%scounters per op (separate counted pass of %llu ops, %d process%s%s, ran at %.2fx the timed latency):\n",
+		fprintf(f, "%scounters per op (separate counted pass of %llu ops, %d process%s%s, ran at %.2fx the timed latency%s):\n",
 			md ? "" : "  ", (unsigned long long)cp->ops, cp->processes,
 			cp->processes == 1 ? "" : "es",
-			cp->inherit ? ", children included" : "", cp->perturbation);
+			cp->inherit ? ", children included" : "", cp->perturbation, waited);
 	else
 		fprintf(f, "%scounters:\n", md ? "" : "  ");
 	if (md)

@@ -55,9 +55,12 @@ char *pm_render_machine(const struct pm_result *r);
  * results/lmbench.h: one row per result (Host, OS, Mhz from its
  * sysinfo); sections without any figure are left out, and a result
  * without figures in a section has no row there, as getsummary does.
- * Trailing blanks are not printed.
+ * Trailing blanks are not printed.  Rows of files that would read
+ * alike (one host and OS) say which file they are: names[i], cut to the
+ * Host field, "#N" where needed; names NULL: the host, as lmbench does.
  */
-void pm_render_lmbench(const struct pm_result *const *runs, size_t n, FILE *f);
+void pm_render_lmbench(const struct pm_result *const *runs, const char *const *names,
+		       size_t n, FILE *f);
 
 /* What a result is called in a comparison: its label, else the name it
  * was given by (@latest...), else the file name without ".json". */

@@ -1,7 +1,8 @@
 /*
- * Rendering a workload entry (pmbench stat): the mean and interval of
- * elapsed, user and system time over its runs, its counters per run, and
- * how several commands of one call compare.  Everything is computed from
+ * Rendering a workload entry (pmbench stat): its elapsed time as the
+ * figure every view shows (results/figure.c), the mean and interval of
+ * user and system time over its runs, its counters per run, and how
+ * several commands of one call compare.  Everything else is computed from
  * the runs stored in the entry's "workload" object.
  */
 #include "config.h"
@@ -101,40 +102,66 @@ static void figure_row(struct pm_table *t, const char *what, const char *figure)
 	pm_table_cell(t, 1, figure, NULL);
 }
 
-static void time_line(struct pm_table *t, const char *what, const double *v, size_t n,
-		      bool detail)
+/* user and system: the mean of the runs, with its interval */
+static void time_line(struct pm_table *t, const char *what, const double *v, size_t n)
 {
-	char m[32], lo[32], hi[32], a[32], b[32], pmtext[32];
+	char m[32], pmtext[32];
 	double mean, half;
-	const char *sep;
 
 	pm_mean_ci(v, n, LEVEL, &mean, &half);
 	pm_fmt_time(m, sizeof(m), mean);
 	fmt_pm(pmtext, sizeof(pmtext), mean, half);
 	figure_row(t, what, m);
-	sep = *pmtext ? "  " : "";
-	if (!detail && mean < RUSAGE_RESOLUTION_NS) {
+	if (mean < RUSAGE_RESOLUTION_NS)
 		pm_table_cell(t, 2, "(getrusage, tick-based: below its resolution, no interval)",
 			      NULL);
-		return;
-	}
-	if (detail && !isnan(half) && half / mean > PM_FIGURE_WIDE) {
-		pm_fmt_time(a, sizeof(a), min_of(v, n));
-		pm_fmt_time(b, sizeof(b), max_of(v, n));
-		pm_table_cellf(t, 2, "(unbounded: too few runs to bound it, %zu runs; mean of "
-			       "%zu runs, min %s, max %s)", n, n, a, b);
-	} else if (detail && !isnan(half)) {
-		pm_fmt_time(lo, sizeof(lo), mean - half);
-		pm_fmt_time(hi, sizeof(hi), mean + half);
-		pm_fmt_time(a, sizeof(a), min_of(v, n));
-		pm_fmt_time(b, sizeof(b), max_of(v, n));
-		pm_table_cellf(t, 2, "%s%s(%.0f%% CI %s .. %s; mean of %zu runs, min %s, max %s)",
-			       pmtext, sep, 100 * LEVEL, lo, hi, n, a, b);
-	} else if (detail) {
-		pm_table_cellf(t, 2, "%s%s(%zu run%s, no interval)", pmtext, sep, n,
-			       n == 1 ? "" : "s");
-	} else {
+	else
 		pm_table_cell(t, 2, pmtext, NULL);
+}
+
+/* What the figure of a workload's elapsed time is made of. */
+static void figure_basis(char *buf, size_t len, const struct pm_figure *f, size_t nruns)
+{
+	if (f->basis == PM_FIG_RUNS)
+		snprintf(buf, len, "over %zu invocations the geometric mean of the faster half "
+			 "of each one's runs; %zu runs", f->n, nruns);
+	else if (f->basis == PM_FIG_ROUNDS)
+		snprintf(buf, len, "the geometric mean of the faster half of %zu runs", f->n);
+	else
+		snprintf(buf, len, "%zu run%s", nruns, nruns == 1 ? "" : "s");
+}
+
+/*
+ * elapsed: the benchmark's figure, as the side-by-side and every other
+ * view show it (a busy minute only adds time, to a run or two), then the
+ * runs' mean, min and max.
+ */
+static void elapsed_line(struct pm_table *t, const struct pm_bench_result *b,
+			 const double *v, size_t n)
+{
+	char fig[32], lo[32], hi[32], mean[32], a[32], c[32], basis[160];
+	struct pm_figure f;
+	double m, half;
+
+	if (!pm_render_figure(b, &f))
+		return;
+	pm_mean_ci(v, n, LEVEL, &m, &half);
+	pm_fmt_time(fig, sizeof(fig), f.value);
+	pm_fmt_time(mean, sizeof(mean), m);
+	pm_fmt_time(a, sizeof(a), min_of(v, n));
+	pm_fmt_time(c, sizeof(c), max_of(v, n));
+	figure_basis(basis, sizeof(basis), &f, n);
+	figure_row(t, "elapsed", fig);
+	if (pm_figure_unbounded(&f)) {
+		pm_table_cellf(t, 2, "(unbounded: too few runs to bound it, %zu runs; %s; mean %s, "
+			       "min %s, max %s)", n, basis, mean, a, c);
+	} else if (!isnan(pm_figure_rel(&f))) {
+		pm_fmt_time(lo, sizeof(lo), f.lo);
+		pm_fmt_time(hi, sizeof(hi), f.hi);
+		pm_table_cellf(t, 2, "±%.1f%%  (%.0f%% CI %s .. %s; %s; mean %s, min %s, max %s)",
+			       100 * pm_figure_rel(&f), 100 * f.level, lo, hi, basis, mean, a, c);
+	} else {
+		pm_table_cellf(t, 2, "(%zu run%s, no interval)", n, n == 1 ? "" : "s");
 	}
 }
 
@@ -332,11 +359,11 @@ void pm_render_workload(const struct pm_bench_result *b, FILE *f)
 
 	runs_row(t, w, n);
 	if (ne)
-		time_line(t, "elapsed", el, ne, true);
+		elapsed_line(t, b, el, ne);
 	if (nu)
-		time_line(t, "user", us, nu, false);
+		time_line(t, "user", us, nu);
 	if (ns)
-		time_line(t, "system", sy, ns, false);
+		time_line(t, "system", sy, ns);
 	cpu_rows(t, el, ne, us, nu, sy, ns, cpu);
 	other_rows(t, b, n, cpu);
 	pm_table_print(t, f, PM_TABLE_TEXT);

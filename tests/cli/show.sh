@@ -109,6 +109,63 @@ expect_status 0
 expect_out '^### fork: fork\+exit\+wait'
 expect_out '^- time/op: '
 
+# The counted pass ran 40% slower than the trials.  null's CPU time per
+# op (task-clock) stayed at the latency: it was off the CPU (waited on a
+# busy host), counting did not slow it.  stat's task-clock grew with it:
+# counting slowed the operation.
+sed -e 's/"ns_per_op": 231.2868241,/"ns_per_op": 327.43,/' \
+    -e 's/"perturbation": 0.9889058452,/"perturbation": 1.4,/' \
+    -e 's/"ns_per_op": 1392.93888,/"ns_per_op": 1961.87,/' \
+    -e 's/"perturbation": 0.994007743,/"perturbation": 1.4,/' \
+    -e 's/"per_op": 1393.697685,/"per_op": 1961.0,/' \
+    "$TEST_DATA/good-small.json" > "$T/perturbed.json"
+pm show --format table "$T/perturbed.json"
+expect_status 0 "show of a perturbed counted pass"
+expect_out '^  counting slowed the operation \(.*\): stat 40%$' "stat's task-clock grew"
+expect_no_out 'counting slowed.*null' "null's task-clock did not grow"
+expect_out '^  the counted pass took longer per op than the trials, but off the CPU .*: null 40%$'
+# the pass's own measure of its waiting, when the file has it
+sed 's/"perturbation": 1.4,/&\n    "waited": 0.29,/' "$T/perturbed.json" > "$T/waited.json"
+pm show --format table "$T/waited.json"
+expect_out 'off the CPU .*: null 40% \(it waited for a CPU 29% of the pass\), stat 40% \(it waited'
+expect_no_out 'counting slowed'
+pm show -v "$T/waited.json"
+expect_out 'ran at 1.40x the timed latency, waited for a CPU 29% of it\):$'
+
+# A result of pmbench stat (runs of 12.6 12.0 13.4 12.1 12.3 ms): its
+# elapsed time is the one figure, alone and beside another file (the
+# faster half of the runs, 12.0 ms; their mean, 12.5 ms, follows it).
+pm show "$TEST_DATA/stat-runs.json"
+expect_status 0 "show of a stat result"
+expect_out '^  elapsed +12\.0 ms  ±9\.6%  \(99% CI 11\.0 ms \.\. 13\.2 ms; .* 5 runs; mean 12\.5 ms, min 12\.0 ms, max 13\.4 ms\)$'
+alone=$(sed -n 's/^  elapsed  *\([0-9.]* [mun]*s\)  ±\([0-9.]*%\).*/\1 \2/p' "$T/out")
+pm show "$TEST_DATA/stat-runs.json" "$TEST_DATA/good-small.json"
+expect_status 0 "show of a stat result beside another"
+beside=$(sed -n 's/^true  *\([0-9.]* [mun]*s\)  *\([0-9.]*%\).*/\1 \2/p' "$T/out")
+[ -n "$alone" ] && [ "$alone" = "$beside" ] ||
+	fail "stat's elapsed: '$alone' alone, '$beside' beside another file"
+
+# lmbench's layout: rows of two files of one host and OS (Host and OS
+# cut to 9 and 13 characters) say which file they are, by its name; a
+# file of another host keeps the host; names that still read alike
+# (cut to 9) get their place on the command line.
+cp "$TEST_DATA/good-small.json" "$T/a.json"
+cp "$TEST_DATA/good-small.json" "$T/c.json"
+sed 's/"hostname": "fixture"/"hostname": "otherhost"/' "$TEST_DATA/good-small.json" > "$T/o.json"
+pm show --format lmbench "$T/a.json" "$T/c.json" "$T/o.json"
+expect_status 0 "show --format lmbench of two files of one host"
+expect_out '^a         Linux 6\.1\.0-t      0\.23      1\.40$'
+expect_out '^c         Linux 6\.1\.0-t      0\.23      1\.40$'
+expect_out '^otherhost Linux 6\.1\.0-t      0\.23      1\.40$'
+# no two rows of a table alike in Host and OS
+[ -z "$(awk '/^$/ { delete seen } /^[a-z0-9]/ && seen[substr($0, 1, 23)]++' "$T/out")" ] ||
+	fail "lmbench: two rows of a table read alike"
+cp "$TEST_DATA/good-small.json" "$T/before-fix-1.json"
+cp "$TEST_DATA/good-small.json" "$T/before-fix-2.json"
+pm show --format lmbench "$T/before-fix-1.json" "$T/before-fix-2.json"
+expect_out '^before-#1 Linux 6\.1\.0-t '
+expect_out '^before-#2 Linux 6\.1\.0-t '
+
 # No file: the newest run of the history, which is empty here.
 pm show
 expect_status 2

@@ -2,15 +2,38 @@
 # Top-level usage, dispatch, and -h agreeing with each man page SYNOPSIS.
 . "$TEST_LIB"
 
-# as git: the usage on stdout, status 1
+# As git: usage after an error on stderr, status 2; asked for with -h,
+# on stdout, status 0; as pmbench(1) says in OPTIONS and EXIT STATUS.
 pm
-expect_status 1 "pmbench with no arguments"
-expect_out '^usage: pmbench'
+expect_status 2 "pmbench with no arguments"
+expect_err '^pmbench: no command or benchmark given$'
+expect_err '^usage: pmbench'
+expect_err '^  run '
+[ -s "$T/out" ] && fail "pmbench with no arguments: usage on stdout"
 
 pm -h
 expect_status 0 "pmbench -h"
 expect_out '^usage: pmbench'
 expect_out '^  run '
+[ -s "$T/err" ] && fail "pmbench -h: output on stderr"
+pm run --no-such-option
+expect_status 2 "pmbench run --no-such-option"
+expect_err "^pmbench run: unknown option '--no-such-option'$"
+expect_err '^usage: pmbench run'
+[ -s "$T/out" ] && fail "pmbench run --no-such-option: usage on stdout"
+pm run -h
+expect_status 0 "pmbench run -h"
+[ -s "$T/err" ] && fail "pmbench run -h: output on stderr"
+# the page says the same in both places
+page="${PMBENCH_DATADIR:?}/man/pmbench.1"
+sed -n '/^\.SH OPTIONS/,/^\.SH COMMANDS/p' "$page" | tr '\n' ' ' |
+	grep -q 'Without any argument .* on standard error and exits with status 2' ||
+	fail "pmbench(1) OPTIONS: no arguments is not a usage error on stderr, status 2"
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | tr '\n' ' ' |
+	grep -q 'Bad usage or bad input: no command at all' ||
+	fail "pmbench(1) EXIT STATUS: no command at all is not under status 2"
+! sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | grep -q 'exits 1' ||
+	fail "pmbench(1) EXIT STATUS still says pmbench exits 1 for usage"
 
 pm --version
 expect_status 0
@@ -33,6 +56,17 @@ expect_err "did you mean 'fork'\?"
 pm list prco
 expect_status 2
 expect_err "unknown benchmark or group 'prco'; did you mean 'proc'\?"
+# the groups that are no family: quick and all
+pm run quik
+expect_status 2 "run quik"
+expect_err "unknown benchmark or group 'quik'; did you mean 'quick'\?"
+expect_one_line_error
+pm quik
+expect_status 2 "quik"
+expect_err "'quik' is not a command, benchmark or group; did you mean 'quick'\?"
+pm list al
+expect_status 2 "list al"
+expect_err "unknown benchmark or group 'al'; did you mean 'all'\?"
 pm run --events cycels null
 expect_status 2
 expect_err "unknown event 'cycels'.*did you mean 'cycles' for 'cycels'\?"

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				v[i] = &runs[i];
 				pm_result_dump(&runs[i], pm_fuzz_sink());
 			}
-			pm_render_lmbench(v, n, pm_fuzz_sink());
+			pm_render_lmbench(v, NULL, n, pm_fuzz_sink());
 		}
 		pm_import_free(runs, n);
 	}

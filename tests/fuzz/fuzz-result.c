@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pm_render_csv_header(out);
 		pm_render_csv(&r, out);
 		one[0] = &r;
-		pm_render_lmbench(one, 1, out);
+		pm_render_lmbench(one, NULL, 1, out);
 		for (i = 0; i < r.nbench; i++)
 			pm_hotspots_write_folded(r.bench[i].hotspots, r.bench[i].name, false, out);
 		pm_result_dump(&r, out);

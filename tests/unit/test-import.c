@@ -1038,7 +1038,7 @@ START_TEST(not_measured_cells)
 		"unavailable"), "cpu.cur_mhz")), "not measured (Mhz -1 or blank in the lmbench summary)");
 	v[0] = &runs[1];
 	f = open_memstream(&out, &len);
-	pm_render_lmbench(v, 1, f);
+	pm_render_lmbench(v, NULL, 1, f);
 	fclose(f);
 	ck_assert_msg(strstr(out, shown) != NULL, "%s", out);
 	free(out);
@@ -1267,7 +1267,7 @@ START_TEST(render_round_trip)
 		import_ok(seeds[s], 0, &a, &na, NULL);
 		for (r = 0; r < na; r++)
 			v[r] = &a[r];
-		pm_render_lmbench(v, na, f);
+		pm_render_lmbench(v, NULL, na, f);
 		fclose(f);
 		ck_assert_msg(pm_import_lmbench(text, "rendered", &b, &nb, &e) == 0, "%s: %s",
 			      seeds[s], e.msg);

@@ -61,6 +61,7 @@ static void make_result(struct pm_result *r)
 	b->counters.ops = 460000;
 	b->counters.ns_per_op = 101;
 	b->counters.perturbation = 1.01;
+	b->counters.waited = 0.25;
 	b->counters.processes = 1;
 	b->counters.ru_user_ns = 20;
 	b->counters.ru_sys_ns = 80;
@@ -116,6 +117,7 @@ START_TEST(round_trip)
 	ck_assert_uint_eq(b->iterations, 46000);
 	ck_assert_int_eq(b->cpu, 0);
 	ck_assert_double_eq_tol(b->counters.perturbation, 1.01, 1e-9);
+	ck_assert_double_eq_tol(b->counters.waited, 0.25, 1e-9);
 	v = pm_bench_result_counter(b, "cycles");
 	ck_assert_int_eq(v->status, PM_CV_OK);
 	ck_assert_double_eq(v->kernel, 300);
