@@ -130,6 +130,7 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 			     bool is_new)
 {
 	size_t r, i, runs = 0;
+	double total, scale;
 
 	for (r = 0; r < s->nruns; r++) {
 		const struct pm_bench_result *b = pm_result_find(&s->runs[r], c->name);
@@ -141,6 +142,12 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 		if (!json_is_array(syms))
 			continue;
 		runs++;
+		/* shares of one run's samples: together at most all of them
+		 * (a file that says more is scaled back, not believed) */
+		total = 0;
+		json_array_foreach(syms, i, x)
+			total += isnan(jnum(x, "share")) ? 0 : jnum(x, "share");
+		scale = total > 1 ? 1 / total : 1;
 		json_array_foreach(syms, i, x) {
 			const char *name = json_string_value(json_object_get(x, "name"));
 			const char *obj = json_string_value(json_object_get(x, "object"));
@@ -148,7 +155,8 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 			struct pm_sym_delta *d;
 			/* one basis: a share of the side's figure the verdict
 			 * judged, as every other part of the change */
-			double share = jnum(x, "share"), base = is_new ? c->med_new : c->med_old;
+			double share = jnum(x, "share") * scale;
+			double base = is_new ? c->med_new : c->med_old;
 			double cost = isnan(share) ? NAN : share * base;
 			double at = jnum(x, "syscall_samples"), all = jnum(x, "samples");
 			double trap = !isnan(cost) && at > 0 && all > 0 ? cost * at / all : 0;
@@ -298,6 +306,9 @@ void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->split_source = "getrusage";
 	}
 	if (pair_ok(ks)) {
+		/* a share: counters that say more than all (a multiplexed or
+		 * damaged count) are held to it */
+		ks = (struct pm_pair){ fmin(fmax(ks.old, 0), 1), fmin(fmax(ks.new, 0), 1) };
 		c->kernel_ns = (struct pm_pair){ ks.old * c->med_old, ks.new * c->med_new };
 		c->user_ns = (struct pm_pair){ (1 - ks.old) * c->med_old,
 					       (1 - ks.new) * c->med_new };

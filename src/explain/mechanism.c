@@ -285,13 +285,17 @@ static void each_chain(const struct pm_side *s, const char *name, const struct p
 	for (r = 0; r < s->nruns; r++) {
 		const struct pm_bench_result *b = pm_result_find(&s->runs[r], name);
 		const json_t *stacks, *st, *sources;
-		double nsps, all;
+		double nsps, all, chained = 0;
 
 		if (!b || b->status != PM_BENCH_OK || !b->hotspots)
 			continue;
 		stacks = json_object_get(b->hotspots, "stacks");
 		sources = json_object_get(b->hotspots, "sources");
 		all = json_number_value(json_object_get(b->hotspots, "samples"));
+		/* chains of one run's samples: together at most all of them */
+		json_array_foreach(stacks, i, st)
+			chained += json_number_value(json_object_get(st, "samples"));
+		all = fmax(all, chained);
 		if (!json_is_array(stacks) || !(all > 0) || !(base > 0))
 			continue;
 		nsps = base / all;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -480,6 +481,86 @@ static char *path_stem(const char *p)
 	return pm_xasprintf("%.*s", (int)((dot ? dot : end) - start), start);
 }
 
+/* A candidate stem of a section, and the functions that carry it. */
+struct cand {
+	char *text;
+	const struct pm_mech *k;
+	size_t all, own;
+};
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(((const struct cand *)a)->text, ((const struct cand *)b)->text);
+}
+
+/* The section of a linux.syms file, cached by the file's string (the
+ * functions of one line share it). */
+struct file_cache {
+	const char *file[8192];
+	const struct pm_mech *mech[8192];
+	bool known[8192];
+};
+
+static const struct pm_mech *file_mech(const struct pm_mechmap *m, struct file_cache *fc,
+				       const char *file)
+{
+	size_t h = ((uintptr_t)file >> 4) & 8191, i;
+	bool exact;
+
+	for (i = 0; i < 8192; i++, h = (h + 1) & 8191) {
+		if (fc->known[h] && fc->file[h] == file)
+			return fc->mech[h];
+		if (!fc->known[h])
+			break;
+	}
+	if (i == 8192)
+		return by_path(m, file, &exact);
+	fc->known[h] = true;
+	fc->file[h] = file;
+	fc->mech[h] = by_path(m, file, &exact);
+	return fc->mech[h];
+}
+
+/* Count each function under every candidate stem it carries. */
+static void count_carriers(const struct pm_mechmap *m, struct cand *c, size_t nc)
+{
+	struct file_cache *fc = pm_xcalloc(1, sizeof(*fc));
+	size_t f, i;
+
+	for (f = 0; f < m->syms.n; f++) {
+		char buf[256];
+		char *base = (char *)stem_base(m->syms.v[f].name, buf, sizeof(buf));
+		const struct pm_mech *fk = NULL;
+		bool got = false;
+
+		/* each prefix ending at an underscore, and the whole name */
+		for (i = 1; base[i - 1]; i++) {
+			struct cand key, *hit;
+			char save = base[i];
+
+			if (base[i] != '_' && base[i] != '\0')
+				continue;
+			base[i] = '\0';
+			key.text = base;
+			hit = bsearch(&key, c, nc, sizeof(*c), by_text);
+			for (; hit && hit > c && !strcmp(hit[-1].text, base); hit--)
+				;
+			for (; hit && hit < c + nc && !strcmp(hit->text, base); hit++) {
+				if (!got) {
+					fk = file_mech(m, fc, m->syms.v[f].files[0]);
+					got = true;
+				}
+				hit->all++;
+				hit->own += fk && fk->top == hit->k->top;
+			}
+			base[i] = save;
+			if (!save)
+				break;
+		}
+	}
+	free(fc);
+}
+
 /*
  * The stems each mechanism owns: the names of its files ("ptrace",
  * "audit", "seccomp", "kprobes") that at least two of its own functions
@@ -489,46 +570,40 @@ static char *path_stem(const char *p)
  */
 static void find_stems(struct pm_mechmap *m)
 {
-	size_t i, j, f, cap = 0;
+	struct cand *c = NULL;
+	size_t nc = 0, i, j;
 
-	for (i = 0; i < m->n; i++) {
-		const struct pm_mech *k = &m->v[i];
+	for (i = 0; i < m->n; i++)
+		for (j = 0; !m->v[i].generic && j < m->v[i].npaths; j++) {
+			char *stem = path_stem(m->v[i].paths[j]);
 
-		for (j = 0; !k->generic && j < k->npaths; j++) {
-			char *stem = path_stem(k->paths[j]), buf[256];
-			size_t all = 0, own = 0, s;
-			bool exact;
-
-			for (f = 0; strlen(stem) >= 3 && f < m->syms.n; f++) {
-				const struct pm_mech *fk;
-
-				if (!has_stem(stem_base(m->syms.v[f].name, buf, sizeof(buf)), stem))
-					continue;
-				all++;
-				fk = by_path(m, m->syms.v[f].files[0], &exact);
-				own += fk && fk->top == k->top;
-			}
-			for (s = 0; s < m->nstems && strcmp(m->stems[s].text, stem); s++)
-				;
-			if (own < 2 || 2 * own < all ||
-			    (s < m->nstems && (m->stems[s].own > own ||
-					       (m->stems[s].own == own &&
-						dots(m->stems[s].mech->id) <= dots(k->id))))) {
+			if (strlen(stem) < 3) {
 				free(stem);
 				continue;
 			}
-			if (s < m->nstems) {
-				free(m->stems[s].text);
-				m->stems[s] = (struct stem){ stem, k, own };
-				continue;
-			}
-			if (m->nstems == cap) {
-				cap = cap ? 2 * cap : 32;
-				m->stems = pm_xrealloc(m->stems, cap * sizeof(*m->stems));
-			}
-			m->stems[m->nstems++] = (struct stem){ stem, k, own };
+			c = pm_xrealloc(c, (nc + 1) * sizeof(*c));
+			c[nc++] = (struct cand){ stem, &m->v[i], 0, 0 };
 		}
+	if (!nc)
+		return;
+	qsort(c, nc, sizeof(*c), by_text);
+	count_carriers(m, c, nc);
+	m->stems = pm_xcalloc(nc, sizeof(*m->stems));
+	for (i = 0; i < nc; i = j) {
+		const struct cand *best = NULL;
+
+		for (j = i; j < nc && !strcmp(c[j].text, c[i].text); j++)
+			if (c[j].own >= 2 && 2 * c[j].own >= c[j].all &&
+			    (!best || c[j].own > best->own ||
+			     (c[j].own == best->own && dots(c[j].k->id) < dots(best->k->id))))
+				best = &c[j];
+		if (best && (!m->nstems || strcmp(m->stems[m->nstems - 1].text, best->text)))
+			m->stems[m->nstems++] = (struct stem){ pm_xstrdup(best->text), best->k,
+							       best->own };
 	}
+	for (i = 0; i < nc; i++)
+		free(c[i].text);
+	free(c);
 }
 
 const char *const *pm_mechmap_param_files(const struct pm_mechmap *m, const char *name,

@@ -28,6 +28,29 @@ static size_t first_document(const uint8_t *data, size_t size)
 	return (size_t)je.position <= size ? (size_t)je.position : size;
 }
 
+/* Every explanation keeps its guarantees (pmbench-explain(1)): a broken
+ * one is a finding, as a crash is. */
+static void check_guarantees(const struct pm_explanation *x)
+{
+	struct pm_violations v = { 0 };
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	pm_report_text(x, m, false, true);
+	fclose(m);
+	pm_explain_check(x, text, &v);
+	for (i = 0; i < v.n; i++)
+		fprintf(stderr, "guarantee '%s' broken: %s: %s\n", v.v[i].invariant,
+			v.v[i].bench, v.v[i].what);
+	if (v.n)
+		abort();
+	pm_violations_free(&v);
+	free(text);
+}
+
 /* The page of n results, with explain's findings when n is 2. */
 static void page(const struct pm_result *const *r, const char *const *names, size_t n,
 		 const struct pm_report_opts *o)
@@ -41,6 +64,7 @@ static void page(const struct pm_result *const *r, const char *const *names, siz
 
 	pm_explain_opts_default(&xo);
 	if (n == 2 && pm_explain(&x, &old, &new, &xo, &e) == 0) {
+		check_guarantees(&x);
 		pm_report_html(r, names, n, &x, o, pm_fuzz_sink());
 		pm_explanation_free(&x);
 		return;
