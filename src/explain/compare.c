@@ -206,6 +206,18 @@ const char *pm_unit_name(enum pm_unit u)
 	return names[u];
 }
 
+/*
+ * A run whose machine-speed probe (the fixed user-space loop timed after
+ * every trial) ran this much slower than in the fastest run of either
+ * side was taken while the host was busy.  Under QEMU's TCG on a shared host, a
+ * whole boot now and then runs at half speed (probe 1.9-2.3 ns against
+ * 1.37-1.56 in the others, the benchmark 1.5-2.1 times slower); on the
+ * host itself the probe stayed within 9% of its fastest run in 40 quick
+ * runs, busy minutes included.  The probe does not depend on the code
+ * or the kernel compared, so leaving out by it cannot make a change.
+ */
+#define BUSY_PROBE 0.20
+
 /* A growing array of doubles. */
 struct vec {
 	double *v;
@@ -228,6 +240,7 @@ struct side_data {
 	struct vec runs, rounds, trials, refs, busy, waited, others;
 	struct vec run_t;	/* when each run was taken (s since the epoch, NAN unknown) */
 	struct vec run_ref;	/* each run's probe: its rounds' median, NAN unknown */
+	struct vec round_ref;	/* each round's probe (NAN unknown), as rounds */
 	double within_ss, within_df;	/* log round medians around their run's mean */
 	size_t left_out;	/* runs skipped (leave_out_busy_runs) */
 	const struct pm_bench_result *first;
@@ -286,6 +299,7 @@ static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 			if (b->trials[k] > 0 && isfinite(b->trials[k]))
 				vec_push(&d->trials, b->trials[k]);
 		vec_push(&d->rounds, med[idx[i]]);
+		vec_push(&d->round_ref, rd->reference_ns > 0 ? rd->reference_ns : NAN);
 		vec_push(&r, med[idx[i]]);
 		if (!isnan(rd->reference_ns)) {
 			vec_push(&d->refs, rd->reference_ns);
@@ -398,6 +412,7 @@ static void side_free(struct side_data *d)
 {
 	free(d->run_t.v);
 	free(d->run_ref.v);
+	free(d->round_ref.v);
 	free(d->runs.v);
 	free(d->rounds.v);
 	free(d->trials.v);
@@ -493,6 +508,58 @@ static bool same_settings(const struct pm_result *r, char **keys, size_t n)
 }
 
 /*
+ * Units at equal host speed.  On a shared host the machine's speed
+ * swings between minutes (here between two speeds 40% apart), and a run
+ * or a round taken in the slow phase is slower throughout: the history's
+ * runs differed by 18.6% though two runs whose probes agreed to 0.2%
+ * differed by 1%.  Within each group of units of one thing (a side's
+ * rounds, the history's runs of one kernel), log value on log probe:
+ * the Theil-Sen slope of the points centred on their group says how much
+ * this benchmark feels the host's speed.  Taken when the probes moved
+ * (by BUSY_PROBE), its interval excludes 0 and it narrows the spread by
+ * a fifth, as compare_sequential takes it for pairs.
+ */
+static bool probe_slope(const double *v, const double *p, const size_t *g, size_t n,
+			double level, double *slope, double *ss_raw, double *ss_adj)
+{
+	double *x = pm_xcalloc(n + 1, sizeof(*x)), *y = pm_xcalloc(n + 1, sizeof(*y));
+	double lo = INFINITY, hi = 0, sx, sy;
+	size_t i, j, m = 0, cnt;
+	struct pm_slope sl;
+	bool ok = false;
+
+	*ss_raw = *ss_adj = 0;
+	for (i = 0; i < n; i++) {
+		if (!(v[i] > 0) || !(p[i] > 0))
+			continue;
+		sx = sy = 0;
+		cnt = 0;
+		for (j = 0; j < n; j++)
+			if (g[j] == g[i] && v[j] > 0 && p[j] > 0) {
+				sx += log(p[j]);
+				sy += log(v[j]);
+				cnt++;
+			}
+		x[m] = log(p[i]) - sx / (double)cnt;
+		y[m++] = log(v[i]) - sy / (double)cnt;
+		lo = fmin(lo, p[i]);
+		hi = fmax(hi, p[i]);
+	}
+	if (m >= 6 && hi > (1 + BUSY_PROBE) * lo && pm_theil_sen(x, y, m, level, &sl) == 0 &&
+	    isfinite(sl.lo) && sl.lo > 0) {
+		for (i = 0; i < m; i++) {
+			*ss_raw += y[i] * y[i];
+			*ss_adj += (y[i] - sl.slope * x[i]) * (y[i] - sl.slope * x[i]);
+		}
+		*slope = sl.slope;
+		ok = *ss_adj < 0.64 * *ss_raw;
+	}
+	free(x);
+	free(y);
+	return ok;
+}
+
+/*
  * How much runs differ, from other runs taken as the sides' runs were
  * (the same host, settings and benchmarks; any kernel): each run's value
  * as side_collect makes it, grouped by run_group_key (a real difference
@@ -506,10 +573,12 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 {
 	struct group {
 		char *key;
-		struct vec v;
+		struct vec v, p;
 	} *g = NULL;
 	size_t ng = 0, nkeys, i, j, k;
 	char **keys = side_settings_keys(old, new, &nkeys);
+	struct vec all_v = { 0 }, all_p = { 0 };
+	size_t *all_g = NULL;
 
 	*ss = 0;
 	c->prior_df = 0;
@@ -532,12 +601,15 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 			g = pm_xrealloc(g, (ng + 1) * sizeof(*g));
 			g[ng].key = key;
 			memset(&g[ng].v, 0, sizeof(g[ng].v));
+			memset(&g[ng].p, 0, sizeof(g[ng].p));
 			ng++;
 		} else {
 			free(key);
 		}
-		for (k = 0; k < d.runs.n; k++)
+		for (k = 0; k < d.runs.n; k++) {
 			vec_push(&g[j].v, d.runs.v[k]);
+			vec_push(&g[j].p, k < d.run_ref.n ? d.run_ref.v[k] : NAN);
+		}
 		side_free(&d);
 	}
 	for (j = 0; j < ng; j++) {
@@ -550,11 +622,34 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 			c->prior_df += (double)(n - 1);
 			c->prior_runs += n;
 			c->prior_groups++;
+			for (k = 0; k < n; k++) {
+				vec_push(&all_v, g[j].v.v[k]);
+				vec_push(&all_p, g[j].p.v[k]);
+				all_g = pm_xrealloc(all_g, all_v.n * sizeof(*all_g));
+				all_g[all_v.n - 1] = j;
+			}
 		}
 		free(g[j].key);
 		free(g[j].v.v);
+		free(g[j].p.v);
 	}
 	free(g);
+	/* at equal host speed: the history's spread is the host's speed
+	 * swings as much as the benchmark's own */
+	c->prior_slope = NAN;
+	if (c->prior_df > 1) {
+		double slope, ss_raw, ss_adj;
+
+		if (probe_slope(all_v.v, all_p.v, all_g, all_v.n, c->level, &slope, &ss_raw,
+				&ss_adj)) {
+			*ss = ss_adj;
+			c->prior_df -= 1;
+			c->prior_slope = slope;
+		}
+	}
+	free(all_v.v);
+	free(all_p.v);
+	free(all_g);
 	for (i = 0; i < nkeys; i++)
 		free(keys[i]);
 	free(keys);
@@ -784,17 +879,6 @@ static bool taken_in_turn(const struct side_data *a, const struct side_data *b, 
 	return ok;
 }
 
-/*
- * A run whose machine-speed probe (the fixed user-space loop timed after
- * every trial) ran this much slower than in the fastest run of either
- * side was taken while the host was busy.  Under QEMU's TCG on a shared host, a
- * whole boot now and then runs at half speed (probe 1.9-2.3 ns against
- * 1.37-1.56 in the others, the benchmark 1.5-2.1 times slower); on the
- * host itself the probe stayed within 9% of its fastest run in 40 quick
- * runs, busy minutes included.  The probe does not depend on the code
- * or the kernel compared, so leaving out by it cannot make a change.
- */
-#define BUSY_PROBE 0.20
 
 /* The fastest probe of a side's runs, INFINITY when none has one. */
 static double fastest_probe(const struct side_data *d)
@@ -1258,6 +1342,74 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct side_data *a,
 	return true;
 }
 
+/*
+ * The units compared at equal host speed (probe_slope): runs of one a
+ * side against the history by the history's slope, the rounds of one run
+ * a side by their own.  Each unit less the slope times its probe's log
+ * ratio to OLD's typical probe, so OLD keeps its figure.  *ua, *ub point
+ * at aa, ab when adjusted.
+ */
+static void equal_speed(struct pm_bench_cmp *c, const struct side_data *pa,
+			const struct side_data *pb, bool use_prior, const struct vec **ua,
+			const struct vec **ub, struct vec *aa, struct vec *ab)
+{
+	const struct vec *qa, *qb;
+	double slope = NAN, lo = INFINITY, hi = 0, pref = 0, raw, adj;
+	size_t i, n = (*ua)->n + (*ub)->n;
+
+	if (c->unit == PM_UNIT_RUNS && use_prior && !isnan(c->prior_slope)) {
+		qa = &pa->run_ref;
+		qb = &pb->run_ref;
+		slope = c->prior_slope;
+	} else if (c->unit == PM_UNIT_ROUNDS) {
+		double *v = pm_xcalloc(n + 1, sizeof(*v)), *p = pm_xcalloc(n + 1, sizeof(*p));
+		size_t *g = pm_xcalloc(n + 1, sizeof(*g));
+		bool ok;
+
+		qa = &pa->round_ref;
+		qb = &pb->round_ref;
+		for (i = 0; i < n; i++) {
+			bool b = i >= (*ua)->n;
+			size_t k = b ? i - (*ua)->n : i;
+
+			v[i] = (b ? *ub : *ua)->v[k];
+			p[i] = k < (b ? qb : qa)->n ? (b ? qb : qa)->v[k] : NAN;
+			g[i] = b;
+		}
+		ok = probe_slope(v, p, g, n, c->level, &slope, &raw, &adj);
+		free(v);
+		free(p);
+		free(g);
+		if (!ok)
+			return;
+	} else {
+		return;
+	}
+	if (qa->n != (*ua)->n || qb->n != (*ub)->n)
+		return;
+	for (i = 0; i < n; i++) {
+		double q = i < qa->n ? qa->v[i] : qb->v[i - qa->n];
+
+		if (!(q > 0))
+			return;
+		lo = fmin(lo, q);
+		hi = fmax(hi, q);
+		if (i < qa->n)
+			pref += log(q) / (double)qa->n;
+	}
+	memset(aa, 0, sizeof(*aa));
+	memset(ab, 0, sizeof(*ab));
+	for (i = 0; i < qa->n; i++)
+		vec_push(aa, (*ua)->v[i] * exp(slope * (pref - log(qa->v[i]))));
+	for (i = 0; i < qb->n; i++)
+		vec_push(ab, (*ub)->v[i] * exp(slope * (pref - log(qb->v[i]))));
+	*ua = aa;
+	*ub = ab;
+	c->probe_adjusted = true;
+	c->probe_slope = slope;
+	c->probe_range = hi / lo;
+}
+
 /* Runs not taken as pairs of one experiment: the units each side has. */
 static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
 			    const struct pm_side *new, const char *name,
@@ -1265,6 +1417,7 @@ static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
 			    struct side_data *pb)
 {
 	const struct vec *ua, *ub;
+	struct vec aa = { 0 }, ab = { 0 };
 	struct pm_log_cmp lc;
 	double min_var = 0, prior_ss, prior_df;
 	bool use_prior;
@@ -1297,6 +1450,7 @@ static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
 	c->by_runs = c->unit == PM_UNIT_RUNS;
 	ua = side_units(pa, c->unit);
 	ub = side_units(pb, c->unit);
+	equal_speed(c, pa, pb, use_prior, &ua, &ub, &aa, &ab);
 	c->n_old = ua->n;
 	c->n_new = ub->n;
 	c->converged_old = pa->converged;
@@ -1356,6 +1510,8 @@ static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
 		c->ratio = c->med_new / c->med_old;
 		c->ci_low = c->ci_high = c->p_value = c->unit_sd = NAN;
 	}
+	free(aa.v);
+	free(ab.v);
 	compare_paired(c, pa, pb);
 }
 
@@ -1663,10 +1819,13 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	 */
 	if (c->probe_adjusted) {
 		c->machine_note = pm_xasprintf(
-			"the machine-speed probe differed by up to %.0f%% between runs; the pairs "
-			"were compared at equal host speed (each pair's difference less %.2f "
-			"times its probe's), so the machine's speed is taken out",
-			100 * (c->probe_range - 1), c->probe_slope);
+			"the machine-speed probe differed by up to %.0f%% between %s; the %s "
+			"were compared at equal host speed (each %s less %.2f times its "
+			"probe's), so the machine's speed is taken out",
+			100 * (c->probe_range - 1), c->unit == PM_UNIT_ROUNDS ? "rounds" : "runs",
+			c->paired ? "pairs" : c->unit == PM_UNIT_ROUNDS ? "rounds" : "runs",
+			c->paired ? "pair's difference" : c->unit == PM_UNIT_ROUNDS ?
+			"round's value" : "run's value", c->probe_slope);
 		return;
 	}
 	if (isnan(r) || !(r > 0)) {

@@ -132,10 +132,12 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	if (!changed && c->verdict != PM_INCONCLUSIVE)
 		return;
 	pm_rule_causes(c, x);
-	if (changed) {
+	/* a decided difference in what runs names its mechanism also while
+	 * the time's verdict waits */
+	if (changed || c->nfacts)
 		pm_mechanism_causes(c, x);
+	if (changed)
 		pm_experiment_causes(c, x);
-	}
 	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }
 
@@ -190,6 +192,7 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 	for (i = 0; i < x->ncmp; i++) {
 		pm_gather_evidence(&x->cmp[i], old, new);
 		pm_attribute_mechanisms(&x->cmp[i], x);
+		pm_decided_facts(&x->cmp[i], x);
 		pm_adjust_for_machine(&x->cmp[i], x);
 		pm_apply_rules(&x->cmp[i], x);
 	}

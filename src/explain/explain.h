@@ -97,6 +97,10 @@ struct pm_mech_delta {
 	char *entry;		/* the symbol it was entered through */
 	double old_ns, new_ns;	/* per op */
 	bool started, stopped;	/* runs on NEW only / OLD only */
+	struct pm_pair samples;	/* the samples of the chains it owns */
+	/* running on one side only, by samples: the chance of as few on
+	 * the other side if it ran alike on both (NAN: not alone) */
+	double alone_p;
 	const struct pm_switch *sw;	/* the difference that switches it, or NULL */
 	int link;		/* how sw is tied to it: 3 named switch, 2 its code,
 				   1 its family or directory, 0 none */
@@ -175,6 +179,9 @@ struct pm_bench_cmp {
 	 * when none were used */
 	size_t prior_runs, prior_groups;
 	double prior_df, prior_sd;
+	/* ... at equal host speed: their values less this slope times their
+	 * probes' (compare.c, probe_slope), NAN when not */
+	double prior_slope;
 	/* runs left out of each side: their machine-speed probe says the
 	 * host was busy (compare.c, BUSY_PROBE); by pairs when paired */
 	size_t left_out_old, left_out_new;
@@ -215,6 +222,11 @@ struct pm_bench_cmp {
 	struct pm_pair scale_eff[16], scale_tput[16];
 	struct pm_mech_delta *mechs;	/* sorted by |delta| */
 	size_t nmechs;
+	struct pm_pair samples;	/* the kernel chains' samples of each side */
+	/* differences decided on their own, whatever the time's verdict:
+	 * code that runs on one side only by its samples */
+	char **facts;
+	size_t nfacts;
 	bool have_counters;	/* hardware counters on both sides */
 	bool have_hotspots;	/* samples on both sides */
 	bool hot_old, hot_new;	/* ... on each side */
@@ -305,6 +317,8 @@ bool pm_fp_compared(enum pm_fp_key k);
 void pm_find_switches(struct pm_explanation *x);
 void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation *x);
 void pm_mech_deltas_free(struct pm_bench_cmp *c);
+/* The differences the samples decide (c->facts), after the mechanisms. */
+void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* After the rules: the mechanism as a cause (or under the rule that names
  * it), kernel time and hotspots folded under it. */
 void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);

@@ -26,6 +26,9 @@
  * on the other side (shares, not times: code under every chain, as
  * entry code, grows with whatever it calls) */
 #define ACTIVE_SHARE	0.02
+/* ... and decided so by its samples (pm_decided_facts) */
+#define ALONE_P 0.001
+#define ALONE_MIN_SAMPLES 10
 #define ACTIVE_OTHER	0.2
 
 /* ---- switches: the differences that can turn kernel code on or off ---- */
@@ -202,6 +205,7 @@ struct acc {
 	const char *key;
 	char *file, *entry;	/* of the chain that gave it most time */
 	double incl[2], own[2], best[2];	/* incl: share of the side's time */
+	double samples[2];	/* the samples of the chains it owns */
 };
 
 struct accs {
@@ -265,14 +269,22 @@ static size_t chain_frames(char *stack, const json_t *st, const json_t *hot,
 	return n - start;
 }
 
-typedef void (*chain_fn)(const struct frame *f, size_t n, double ns, int side, void *arg);
+struct pass {
+	struct accs *a;
+	bool owning;			/* second pass: time to owners */
+	const struct pm_bench_cmp *c;
+	double total[2];		/* samples of each side's sampled runs */
+};
+
+typedef void (*chain_fn)(const struct frame *f, size_t n, double ns, double samples,
+			 int side, void *arg);
 
 /* Every kernel chain of benchmark name on one side, with its time per
  * op: its share of the run's samples times base, the side's figure the
  * verdict judged (one basis with every other part), averaged over the
  * side's sampled runs. */
 static void each_chain(const struct pm_side *s, const char *name, const struct pm_mechmap *m,
-		       int side, double base, chain_fn fn, void *arg)
+		       int side, double base, double *total, chain_fn fn, void *arg)
 {
 	size_t r, runs = 0, i;
 
@@ -299,6 +311,7 @@ static void each_chain(const struct pm_side *s, const char *name, const struct p
 		if (!json_is_array(stacks) || !(all > 0) || !(base > 0))
 			continue;
 		nsps = base / all;
+		*total += all;
 		json_array_foreach(stacks, i, st) {
 			const char *text = json_string_value(json_object_get(st, "stack"));
 			const json_t *k = json_object_get(st, "samples");
@@ -313,17 +326,13 @@ static void each_chain(const struct pm_side *s, const char *name, const struct p
 			for (j = 0; j < n; j++)
 				classify(&f[j], m, sources);
 			if (n)
-				fn(f, n, json_number_value(k) * nsps / (double)runs, side, arg);
+				fn(f, n, json_number_value(k) * nsps / (double)runs,
+				   json_number_value(k), side, arg);
 			free(copy);
 		}
 	}
 }
 
-struct pass {
-	struct accs *a;
-	bool owning;			/* second pass: time to owners */
-	const struct pm_bench_cmp *c;
-};
 
 /*
  * Code that runs on one side only: by shares (code under every chain
@@ -346,7 +355,8 @@ static void set_text(char **dst, const char *src)
 	*dst = src ? pm_xstrdup(src) : NULL;
 }
 
-static void count_chain(const struct frame *f, size_t n, double ns, int side, void *arg)
+static void count_chain(const struct frame *f, size_t n, double ns, double samples,
+			int side, void *arg)
 {
 	struct pass *p = arg;
 	struct run runs[32];
@@ -381,6 +391,7 @@ static void count_chain(const struct frame *f, size_t n, double ns, int side, vo
 	}
 	x = acc_get(p->a, runs[own].key);
 	x->own[side] += ns;
+	x->samples[side] += samples;
 	if (ns > x->best[side] && (side == 1 || !x->entry)) {
 		x->best[side] = ns;
 		set_text(&x->entry, runs[own].entry->sym);
@@ -464,17 +475,19 @@ void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation
 {
 	const struct pm_mechmap *m = pm_mechmap_get(NULL);
 	struct accs a = { 0 };
-	struct pass p = { &a, false, c };
+	struct pass p = { &a, false, c, { 0, 0 } };
 	size_t i;
 
 	if (!m || !c->have_hotspots || !c->have_kernel_syms)
 		return;
 	for (p.owning = false; ; p.owning = true) {
-		each_chain(x->old, c->name, m, 0, c->med_old, count_chain, &p);
-		each_chain(x->new, c->name, m, 1, c->med_new, count_chain, &p);
+		p.total[0] = p.total[1] = 0;
+		each_chain(x->old, c->name, m, 0, c->med_old, &p.total[0], count_chain, &p);
+		each_chain(x->new, c->name, m, 1, c->med_new, &p.total[1], count_chain, &p);
 		if (p.owning)
 			break;
 	}
+	c->samples = (struct pm_pair){ p.total[0], p.total[1] };
 	c->mechs = pm_xcalloc(a.n ? a.n : 1, sizeof(*c->mechs));
 	for (i = 0; i < a.n; i++) {
 		struct acc *s = &a.v[i];
@@ -494,10 +507,52 @@ void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation
 		d->new_ns = s->own[1];
 		d->started = runs_alone(s, 1, c);
 		d->stopped = runs_alone(s, 0, c);
+		d->samples = (struct pm_pair){ s->samples[0], s->samples[1] };
+		d->alone_p = d->started || d->stopped ?
+			     pm_fewer_samples_p(s->samples[!d->started], p.total[!d->started],
+						s->samples[d->started], p.total[d->started]) : NAN;
 		tie_switches(d, x, m);
 	}
 	free(a.v);
 	pm_sort(c->mechs, c->nmechs, sizeof(*c->mechs), by_delta);
+}
+
+/*
+ * Code that runs on one side only is a decided difference in what runs
+ * when as few samples on the other side would be a one-in-a-thousand
+ * chance had it run alike there (the test is asked of every mechanism:
+ * a thousandth, not the verdicts' hundredth), whatever the time's
+ * verdict still waits for.
+ */
+
+void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
+	size_t i;
+
+	(void)x;
+	for (i = 0; i < c->nmechs; i++) {
+		const struct pm_mech_delta *d = &c->mechs[i];
+		int here = d->started ? 1 : 0;
+		double k = here ? d->samples.new : d->samples.old;
+		double o = here ? d->samples.old : d->samples.new;
+		double n = here ? c->samples.new : c->samples.old;
+		double on = here ? c->samples.old : c->samples.new;
+		char few[48];
+
+		if (!(d->started || d->stopped) || !(d->alone_p < ALONE_P) ||
+		    k < ALONE_MIN_SAMPLES)
+			continue;
+		if (o > 0)
+			snprintf(few, sizeof(few), "%.0f", o);
+		else
+			snprintf(few, sizeof(few), "none");
+		c->facts = pm_xrealloc(c->facts, (c->nfacts + 1) * sizeof(*c->facts));
+		c->facts[c->nfacts++] = pm_xasprintf(
+			"%s runs in %s only: %.0f of %s's %.0f kernel samples, %s of %s's %.0f "
+			"(p %s %.2g)", d->name, here ? "NEW" : "OLD", k, here ? "NEW" : "OLD", n,
+			few, here ? "OLD" : "NEW", on, d->alone_p < 1e-6 ? "<" : "=",
+			fmax(d->alone_p, 1e-6));
+	}
 }
 
 void pm_mech_deltas_free(struct pm_bench_cmp *c)
@@ -511,6 +566,11 @@ void pm_mech_deltas_free(struct pm_bench_cmp *c)
 	free(c->mechs);
 	c->mechs = NULL;
 	c->nmechs = 0;
+	for (size_t i = 0; i < c->nfacts; i++)
+		free(c->facts[i]);
+	free(c->facts);
+	c->facts = NULL;
+	c->nfacts = 0;
 }
 
 /* ---- the mechanism as a cause ---- */
@@ -533,6 +593,19 @@ static const struct pm_mech_delta *carrier(const struct pm_bench_cmp *c, double 
 {
 	size_t i;
 
+	/* code a difference switched on (or off), decided by its samples:
+	 * the path into it (system call entry) grows with it, and is not
+	 * the cause */
+	for (i = 0; i < c->nmechs; i++) {
+		const struct pm_mech_delta *d = &c->mechs[i];
+		double v = d->new_ns - d->old_ns;
+
+		if ((d->started || d->stopped) && d->alone_p < ALONE_P && d->link >= 2 &&
+		    same_direction(c, v) && v / c->delta_ns >= 0.15) {
+			*share = fmin(v / c->delta_ns, 1);
+			return d;
+		}
+	}
 	for (i = 0; i < c->nmechs; i++) {
 		const struct pm_mech_delta *d = &c->mechs[i];
 		double v = d->new_ns - d->old_ns;

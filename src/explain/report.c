@@ -133,8 +133,13 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 		size_t at = strlen(buf);
 
 		snprintf(buf + at, len - at, ", at equal host speed (the machine-speed probe "
-			 "differed by up to %.0f%% between runs; each pair's difference less "
-			 "%.2f times its probe's)", 100 * (c->probe_range - 1), c->probe_slope);
+			 "differed by up to %.0f%% between %s; each %s less %.2f times its "
+			 "probe's, the slope %s)", 100 * (c->probe_range - 1),
+			 c->unit == PM_UNIT_ROUNDS ? "rounds" : "runs",
+			 c->paired ? "pair's difference" : c->unit == PM_UNIT_ROUNDS ?
+			 "round's value" : "run's value", c->probe_slope,
+			 c->paired ? "of the pairs" : c->unit == PM_UNIT_ROUNDS ?
+			 "of the rounds within each side" : "of the history's runs");
 	}
 	if (c->left_out_old || c->left_out_new) {
 		size_t at = strlen(buf);
@@ -281,6 +286,8 @@ static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 		fprintf(f, "%s  %s  %s\n", c->name, up, line);
 	}
 	figures_line(c, f, "  ");
+	for (i = 0; i < c->nfacts; i++)
+		fprintf(f, "  decided: %s\n", c->facts[i]);
 	if (c->machine_note)
 		fprintf(f, "  machine: %s\n", c->machine_note);
 	{
@@ -460,7 +467,12 @@ static void undecided(const struct pm_explanation *x, FILE *f, bool md)
 	for (i = 0; open <= 3 && i < x->ncmp; i++) {
 		const struct pm_bench_cmp *c = &x->cmp[i];
 
-		if (c->verdict == PM_INCONCLUSIVE && c->ncauses)
+		if (c->verdict != PM_INCONCLUSIVE)
+			continue;
+		for (j = 0; j < c->nfacts; j++)
+			fprintf(f, md ? "  - %s: decided: %s\n" : "  %s: decided: %s\n", c->name,
+				c->facts[j]);
+		if (c->ncauses)
 			fprintf(f, md ? "  - %s: %s\n" : "  %s: %s\n", c->name,
 				c->causes[0].sentence);
 	}
@@ -780,6 +792,8 @@ json_t *pm_report_json(const struct pm_explanation *x)
 		verdict_json(b, &x->cmp[i]);
 		where_json(b, &x->cmp[i]);
 		json_object_set_new(b, "causes", causes_json(&x->cmp[i]));
+		json_object_set_new(b, "decided", strings_json(x->cmp[i].facts,
+							      x->cmp[i].nfacts));
 		json_array_append_new(benches, b);
 	}
 	json_object_set_new(o, "benchmarks", benches);

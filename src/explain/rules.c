@@ -1579,8 +1579,9 @@ void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 
 		if (!rules[i].fn)
 			continue;
-		/* an inconclusive comparison only gets the noise diagnosis */
-		if (c->verdict == PM_INCONCLUSIVE && rules[i].fn != rule_noise)
+		/* an inconclusive comparison only gets the noise diagnosis,
+		 * unless its samples decided a difference in what runs */
+		if (c->verdict == PM_INCONCLUSIVE && !c->nfacts && rules[i].fn != rule_noise)
 			continue;
 		if (!rule_fits_imports(&rules[i], c, x))
 			continue;

@@ -839,3 +839,16 @@ int pm_theil_sen(const double *x, const double *y, size_t n, double level,
 	free(s);
 	return 0;
 }
+
+double pm_fewer_samples_p(double k, double n, double k2, double n2)
+{
+	double m = floor(k + k2 + 0.5), q = n / (n + n2), sum = 0;
+	double i;
+
+	if (!(n > 0) || !(n2 > 0) || !(m >= 1) || !(k >= 0))
+		return NAN;
+	for (i = 0; i <= floor(k + 0.5) && i <= m; i++)
+		sum += exp(lgamma(m + 1) - lgamma(i + 1) - lgamma(m - i + 1) + i * log(q) +
+			   (m - i) * log1p(-q));
+	return fmin(sum, 1);
+}

@@ -142,6 +142,13 @@ struct pm_signed_rank {
  */
 int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_rank *out);
 
+/*
+ * Samples of one piece of code on two sides: k of n on one side, k2 of
+ * n2 on the other.  The chance of k or fewer if it took the same share
+ * of the samples on both (the binomial of k + k2 split by n : n2).
+ */
+double pm_fewer_samples_p(double k, double n, double k2, double n2);
+
 /* A straight line's slope, robustly: y = a + slope * x. */
 struct pm_slope {
 	double slope;		/* Theil-Sen: the median of the slopes of all pairs */

@@ -539,6 +539,21 @@ END_TEST
  * (0.7) to the 6th (0.8); a point with no value is skipped; too few
  * points refused.
  */
+/* Samples of code on one side only: the binomial's lower tail. */
+START_TEST(test_fewer_samples)
+{
+	/* none of 3463 against 409 of 2165: far beyond chance */
+	ck_assert(pm_fewer_samples_p(0, 3463, 409, 2165) < 1e-6);
+	/* equal totals: 0 of 10 split evenly is 0.5^10 */
+	ck_assert_double_eq_tol(pm_fewer_samples_p(0, 100, 10, 100), pow(0.5, 10), 1e-12);
+	/* the same share on both sides is no evidence */
+	ck_assert(pm_fewer_samples_p(50, 1000, 50, 1000) > 0.5);
+	/* few samples in all say little */
+	ck_assert(pm_fewer_samples_p(0, 1000, 3, 1000) > 0.1);
+	ck_assert(isnan(pm_fewer_samples_p(0, 0, 3, 1000)));
+}
+END_TEST
+
 START_TEST(test_theil_sen)
 {
 	double x[10], y[10];
@@ -621,6 +636,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_mean_ci);
 	tcase_add_test(tc, test_signed_rank);
 	tcase_add_test(tc, test_theil_sen);
+	tcase_add_test(tc, test_fewer_samples);
 	suite_add_tcase(s, tc);
 	return s;
 }

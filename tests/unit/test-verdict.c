@@ -987,6 +987,64 @@ START_TEST(sequential_pairs_at_equal_host_speed)
 }
 END_TEST
 
+/*
+ * One run a side against a history taken on a host that flips between
+ * two speeds 40% apart (the probe 1.0 or 1.4, the benchmark as slow):
+ * the history's runs differ by some 17%, at equal host speed by 1%.  A
+ * +10% change with both runs at one speed is found in nearly every case,
+ * and an A/A whose NEW ran in the slow phase (raw +40%) is never called
+ * a change.  The history's own spread, unadjusted, finds neither.
+ */
+static void one_run_side(struct pm_side *s, double median, double speed, struct pm_rng *rng)
+{
+	const struct shape one = { 1, 5, 10, 0.01, 0.005, 0.005, 0, 0 };
+
+	make_side(s, &one, median, rng);
+	busy_run(s, 0, speed, speed);
+	set_fingerprint(s, "h", "k");
+}
+
+START_TEST(one_run_at_equal_host_speed)
+{
+	const struct shape hist = { 12, 5, 10, 0.01, 0.005, 0.005, 0, 0 };
+	struct pm_explain_opts o;
+	struct pm_side h;
+	struct pm_rng rng;
+	size_t i, found = 0, called = 0, adjusted = 0;
+
+	pm_rng_seed(&rng, 77);
+	make_side(&h, &hist, 1000, &rng);
+	for (i = 0; i < h.nruns; i++)
+		if (pm_rng_below(&rng, 2))
+			busy_run(&h, i, 1.4, 1.4);
+	set_fingerprint(&h, "h", "k");
+	pm_explain_opts_default(&o);
+	o.spread = &h;
+	for (i = 0; i < 100; i++) {
+		struct pm_side a, b;
+		struct pm_bench_cmp c = { 0 };
+
+		one_run_side(&a, 1000, 1.0, &rng);
+		one_run_side(&b, 1100, 1.0, &rng);
+		pm_compare_bench(&c, &a, &b, "x", &o);
+		found += c.verdict == PM_REGRESSION;
+		adjusted += c.probe_adjusted && !isnan(c.prior_slope);
+		release(&c, &a, &b);
+		one_run_side(&a, 1000, 1.0, &rng);
+		one_run_side(&b, 1000, 1.4, &rng);
+		pm_compare_bench(&c, &a, &b, "x", &o);
+		called += c.verdict == PM_REGRESSION || c.verdict == PM_IMPROVEMENT;
+		ck_assert_msg(fabs(c.ratio - 1) < 0.05, "A/A at equal host speed: ratio %.3f",
+			      c.ratio);
+		release(&c, &a, &b);
+	}
+	ck_assert_uint_eq(adjusted, 100);
+	ck_assert_msg(found >= 95, "+10%%, one run a side: found in %zu of 100", found);
+	ck_assert_uint_eq(called, 0);
+	pm_side_free(&h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -1014,6 +1072,7 @@ int main(void)
 	tcase_add_test(tc, busy_runs_left_out_by_probe);
 	tcase_add_test(tc, pairs_compared_at_equal_host_speed);
 	tcase_add_test(tc, sequential_pairs_at_equal_host_speed);
+	tcase_add_test(tc, one_run_at_equal_host_speed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
