@@ -241,6 +241,8 @@ struct side_data {
 	struct vec run_t;	/* when each run was taken (s since the epoch, NAN unknown) */
 	struct vec run_ref;	/* each run's probe: its rounds' median, NAN unknown */
 	struct vec round_ref;	/* each round's probe (NAN unknown), as rounds */
+	struct vec round_waited;	/* each round's share waiting for a CPU, as rounds */
+	struct vec run_waited;	/* each run's: the mean of its rounds' (NAN unknown) */
 	double within_ss, within_df;	/* log round medians around their run's mean */
 	size_t left_out;	/* runs skipped (leave_out_busy_runs) */
 	const struct pm_bench_result *first;
@@ -289,8 +291,8 @@ static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 			 const size_t *idx, size_t n, double t)
 {
 	struct vec r = { 0 }, probe = { 0 };
-	double all;
-	size_t i, k;
+	double all, wsum = 0;
+	size_t i, k, wn = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct pm_round *rd = &rounds[idx[i]];
@@ -300,6 +302,11 @@ static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 				vec_push(&d->trials, b->trials[k]);
 		vec_push(&d->rounds, med[idx[i]]);
 		vec_push(&d->round_ref, rd->reference_ns > 0 ? rd->reference_ns : NAN);
+		vec_push(&d->round_waited, rd->waited >= 0 ? rd->waited : NAN);
+		if (rd->waited >= 0) {
+			wsum += rd->waited;
+			wn++;
+		}
 		vec_push(&r, med[idx[i]]);
 		if (!isnan(rd->reference_ns)) {
 			vec_push(&d->refs, rd->reference_ns);
@@ -324,6 +331,7 @@ static void side_add_run(struct side_data *d, const struct pm_bench_result *b,
 	vec_push(&d->runs, pm_geomean_faster_half(r.v, r.n));
 	vec_push(&d->run_t, t);
 	vec_push(&d->run_ref, probe.n ? pm_median(probe.v, probe.n) : NAN);
+	vec_push(&d->run_waited, wn ? wsum / (double)wn : NAN);
 	all = log(pm_geomean(r.v, r.n));
 	for (i = 0; i < r.n; i++)
 		d->within_ss += (log(r.v[i]) - all) * (log(r.v[i]) - all);
@@ -413,6 +421,8 @@ static void side_free(struct side_data *d)
 	free(d->run_t.v);
 	free(d->run_ref.v);
 	free(d->round_ref.v);
+	free(d->round_waited.v);
+	free(d->run_waited.v);
 	free(d->runs.v);
 	free(d->rounds.v);
 	free(d->trials.v);
@@ -519,33 +529,34 @@ static bool same_settings(const struct pm_result *r, char **keys, size_t n)
  * (by BUSY_PROBE), its interval excludes 0 and it narrows the spread by
  * a fifth, as compare_sequential takes it for pairs.
  */
-static bool probe_slope(const double *v, const double *p, const size_t *g, size_t n,
-			double level, double *slope, double *ss_raw, double *ss_adj)
+static bool host_slope(const double *v, const double *cov, const size_t *g, size_t n,
+		       double moved, double level, double *slope, double *ss_raw,
+		       double *ss_adj)
 {
 	double *x = pm_xcalloc(n + 1, sizeof(*x)), *y = pm_xcalloc(n + 1, sizeof(*y));
-	double lo = INFINITY, hi = 0, sx, sy;
+	double lo = INFINITY, hi = -INFINITY, sx, sy;
 	size_t i, j, m = 0, cnt;
 	struct pm_slope sl;
 	bool ok = false;
 
 	*ss_raw = *ss_adj = 0;
 	for (i = 0; i < n; i++) {
-		if (!(v[i] > 0) || !(p[i] > 0))
+		if (!(v[i] > 0) || !isfinite(cov[i]))
 			continue;
 		sx = sy = 0;
 		cnt = 0;
 		for (j = 0; j < n; j++)
-			if (g[j] == g[i] && v[j] > 0 && p[j] > 0) {
-				sx += log(p[j]);
+			if (g[j] == g[i] && v[j] > 0 && isfinite(cov[j])) {
+				sx += cov[j];
 				sy += log(v[j]);
 				cnt++;
 			}
-		x[m] = log(p[i]) - sx / (double)cnt;
+		x[m] = cov[i] - sx / (double)cnt;
 		y[m++] = log(v[i]) - sy / (double)cnt;
-		lo = fmin(lo, p[i]);
-		hi = fmax(hi, p[i]);
+		lo = fmin(lo, cov[i]);
+		hi = fmax(hi, cov[i]);
 	}
-	if (m >= 6 && hi > (1 + BUSY_PROBE) * lo && pm_theil_sen(x, y, m, level, &sl) == 0 &&
+	if (m >= 6 && hi - lo > moved && pm_theil_sen(x, y, m, level, &sl) == 0 &&
 	    isfinite(sl.lo) && sl.lo > 0) {
 		for (i = 0; i < m; i++) {
 			*ss_raw += y[i] * y[i];
@@ -557,6 +568,34 @@ static bool probe_slope(const double *v, const double *p, const size_t *g, size_
 	free(x);
 	free(y);
 	return ok;
+}
+
+/*
+ * The host's state a unit was taken in, as a covariate of its log value:
+ * the machine-speed probe's logarithm (the host's speed), or the share
+ * of the time the benchmark waited for a CPU (contention; only a single
+ * process's waiting is competition, see contention_explains).
+ */
+enum host_cov { COV_PROBE, COV_WAITED };
+
+/* One process of the benchmark's own: its waiting is competition. */
+static bool single_process(const struct pm_bench_cmp *c)
+{
+	return c->ref_old && !c->ref_old->placement && !c->ref_old->counters.inherit;
+}
+
+/* how far the covariate must move before a slope is looked for */
+#define WAITED_MOVED 0.10
+
+static double cov_of(enum host_cov k, double probe, double waited)
+{
+	return k == COV_PROBE ? (probe > 0 ? log(probe) : NAN) :
+	       waited >= 0 && waited <= 1 ? waited : NAN;
+}
+
+static double cov_moved(enum host_cov k)
+{
+	return k == COV_PROBE ? log1p(BUSY_PROBE) : WAITED_MOVED;
 }
 
 /*
@@ -573,11 +612,11 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 {
 	struct group {
 		char *key;
-		struct vec v, p;
+		struct vec v, p, w;
 	} *g = NULL;
 	size_t ng = 0, nkeys, i, j, k;
 	char **keys = side_settings_keys(old, new, &nkeys);
-	struct vec all_v = { 0 }, all_p = { 0 };
+	struct vec all_v = { 0 }, all_p = { 0 }, all_w = { 0 };
 	size_t *all_g = NULL;
 
 	*ss = 0;
@@ -602,6 +641,7 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 			g[ng].key = key;
 			memset(&g[ng].v, 0, sizeof(g[ng].v));
 			memset(&g[ng].p, 0, sizeof(g[ng].p));
+			memset(&g[ng].w, 0, sizeof(g[ng].w));
 			ng++;
 		} else {
 			free(key);
@@ -609,6 +649,7 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		for (k = 0; k < d.runs.n; k++) {
 			vec_push(&g[j].v, d.runs.v[k]);
 			vec_push(&g[j].p, k < d.run_ref.n ? d.run_ref.v[k] : NAN);
+			vec_push(&g[j].w, k < d.run_waited.n ? d.run_waited.v[k] : NAN);
 		}
 		side_free(&d);
 	}
@@ -624,7 +665,8 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 			c->prior_groups++;
 			for (k = 0; k < n; k++) {
 				vec_push(&all_v, g[j].v.v[k]);
-				vec_push(&all_p, g[j].p.v[k]);
+				vec_push(&all_p, cov_of(COV_PROBE, g[j].p.v[k], NAN));
+				vec_push(&all_w, cov_of(COV_WAITED, NAN, g[j].w.v[k]));
 				all_g = pm_xrealloc(all_g, all_v.n * sizeof(*all_g));
 				all_g[all_v.n - 1] = j;
 			}
@@ -632,23 +674,28 @@ static void spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		free(g[j].key);
 		free(g[j].v.v);
 		free(g[j].p.v);
+		free(g[j].w.v);
 	}
 	free(g);
 	/* at equal host speed: the history's spread is the host's speed
 	 * swings as much as the benchmark's own */
 	c->prior_slope = NAN;
-	if (c->prior_df > 1) {
+	for (k = 0; c->prior_df > 1 && isnan(c->prior_slope) && k < 2; k++) {
 		double slope, ss_raw, ss_adj;
 
-		if (probe_slope(all_v.v, all_p.v, all_g, all_v.n, c->level, &slope, &ss_raw,
-				&ss_adj)) {
+		if (k == COV_WAITED && !single_process(c))
+			break;
+		if (host_slope(all_v.v, k == COV_PROBE ? all_p.v : all_w.v, all_g, all_v.n,
+			       cov_moved(k), c->level, &slope, &ss_raw, &ss_adj)) {
 			*ss = ss_adj;
 			c->prior_df -= 1;
 			c->prior_slope = slope;
+			c->prior_cov = (int)k;
 		}
 	}
 	free(all_v.v);
 	free(all_p.v);
+	free(all_w.v);
 	free(all_g);
 	for (i = 0; i < nkeys; i++)
 		free(keys[i]);
@@ -1353,61 +1400,66 @@ static void equal_speed(struct pm_bench_cmp *c, const struct side_data *pa,
 			const struct side_data *pb, bool use_prior, const struct vec **ua,
 			const struct vec **ub, struct vec *aa, struct vec *ab)
 {
-	const struct vec *qa, *qb;
-	double slope = NAN, lo = INFINITY, hi = 0, pref = 0, raw, adj;
-	size_t i, n = (*ua)->n + (*ub)->n;
+	size_t i, n = (*ua)->n + (*ub)->n, k;
+	double slope = NAN, ref = 0, raw, adj, *v, *x;
+	enum host_cov cov = COV_PROBE;
+	size_t *g;
+	bool rounds = c->unit == PM_UNIT_ROUNDS;
 
-	if (c->unit == PM_UNIT_RUNS && use_prior && !isnan(c->prior_slope)) {
-		qa = &pa->run_ref;
-		qb = &pb->run_ref;
-		slope = c->prior_slope;
-	} else if (c->unit == PM_UNIT_ROUNDS) {
-		double *v = pm_xcalloc(n + 1, sizeof(*v)), *p = pm_xcalloc(n + 1, sizeof(*p));
-		size_t *g = pm_xcalloc(n + 1, sizeof(*g));
-		bool ok;
-
-		qa = &pa->round_ref;
-		qb = &pb->round_ref;
+	if (!(rounds || (c->unit == PM_UNIT_RUNS && use_prior && !isnan(c->prior_slope))))
+		return;
+	if ((rounds ? pa->round_ref.n : pa->run_ref.n) != (*ua)->n ||
+	    (rounds ? pb->round_ref.n : pb->run_ref.n) != (*ub)->n)
+		return;
+	v = pm_xcalloc(n + 1, sizeof(*v));
+	x = pm_xcalloc(n + 1, sizeof(*x));
+	g = pm_xcalloc(n + 1, sizeof(*g));
+	for (k = 0; k < 2 && isnan(slope); k++) {
+		cov = rounds ? (enum host_cov)k : (enum host_cov)c->prior_cov;
+		if (cov == COV_WAITED && !single_process(c))
+			break;
 		for (i = 0; i < n; i++) {
 			bool b = i >= (*ua)->n;
-			size_t k = b ? i - (*ua)->n : i;
+			size_t j = b ? i - (*ua)->n : i;
+			const struct side_data *d = b ? pb : pa;
 
-			v[i] = (b ? *ub : *ua)->v[k];
-			p[i] = k < (b ? qb : qa)->n ? (b ? qb : qa)->v[k] : NAN;
+			v[i] = (b ? *ub : *ua)->v[j];
+			x[i] = rounds ? cov_of(cov, d->round_ref.v[j], d->round_waited.v[j]) :
+			       cov_of(cov, d->run_ref.v[j], d->run_waited.v[j]);
 			g[i] = b;
 		}
-		ok = probe_slope(v, p, g, n, c->level, &slope, &raw, &adj);
-		free(v);
-		free(p);
-		free(g);
-		if (!ok)
-			return;
-	} else {
-		return;
+		if (!rounds)
+			slope = c->prior_slope;
+		else if (!host_slope(v, x, g, n, cov_moved(cov), c->level, &slope, &raw, &adj))
+			slope = NAN;
+		if (!rounds)
+			break;
 	}
-	if (qa->n != (*ua)->n || qb->n != (*ub)->n)
-		return;
-	for (i = 0; i < n; i++) {
-		double q = i < qa->n ? qa->v[i] : qb->v[i - qa->n];
+	for (i = 0; !isnan(slope) && i < n; i++)
+		if (!isfinite(x[i]))
+			slope = NAN;
+	if (!isnan(slope)) {
+		double lo = INFINITY, hi = -INFINITY;
 
-		if (!(q > 0))
-			return;
-		lo = fmin(lo, q);
-		hi = fmax(hi, q);
-		if (i < qa->n)
-			pref += log(q) / (double)qa->n;
+		for (i = 0; i < (*ua)->n; i++)
+			ref += x[i] / (double)(*ua)->n;
+		memset(aa, 0, sizeof(*aa));
+		memset(ab, 0, sizeof(*ab));
+		for (i = 0; i < n; i++) {
+			vec_push(i < (*ua)->n ? aa : ab, v[i] * exp(slope * (ref - x[i])));
+			lo = fmin(lo, x[i]);
+			hi = fmax(hi, x[i]);
+		}
+		*ua = aa;
+		*ub = ab;
+		c->probe_adjusted = true;
+		c->probe_slope = slope;
+		c->adjusted_by = (int)cov;
+		c->probe_range = cov == COV_PROBE ? exp(hi - lo) : hi - lo;
 	}
-	memset(aa, 0, sizeof(*aa));
-	memset(ab, 0, sizeof(*ab));
-	for (i = 0; i < qa->n; i++)
-		vec_push(aa, (*ua)->v[i] * exp(slope * (pref - log(qa->v[i]))));
-	for (i = 0; i < qb->n; i++)
-		vec_push(ab, (*ub)->v[i] * exp(slope * (pref - log(qb->v[i]))));
-	*ua = aa;
-	*ub = ab;
-	c->probe_adjusted = true;
-	c->probe_slope = slope;
-	c->probe_range = hi / lo;
+	free(v);
+	free(x);
+	free(g);
 }
 
 /* Runs not taken as pairs of one experiment: the units each side has. */
@@ -1817,6 +1869,14 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 	 * benchmark, on the same CPU: the machine ran at another speed, which
 	 * is not a change of the code.  When it did not move, say that too.
 	 */
+	if (c->probe_adjusted && c->adjusted_by == 1) {
+		c->machine_note = pm_xasprintf(
+			"the benchmark waited for a CPU a share of the time that differed by up "
+			"to %.0f points between %s; they were compared at equal contention, so "
+			"the competition for the CPUs is taken out", 100 * c->probe_range,
+			c->unit == PM_UNIT_ROUNDS ? "rounds" : "runs");
+		return;
+	}
 	if (c->probe_adjusted) {
 		c->machine_note = pm_xasprintf(
 			"the machine-speed probe differed by up to %.0f%% between %s; the %s "

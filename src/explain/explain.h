@@ -182,6 +182,7 @@ struct pm_bench_cmp {
 	/* ... at equal host speed: their values less this slope times their
 	 * probes' (compare.c, probe_slope), NAN when not */
 	double prior_slope;
+	int prior_cov;		/* ... of the probe (0) or of the share waited for a CPU (1) */
 	/* runs left out of each side: their machine-speed probe says the
 	 * host was busy (compare.c, BUSY_PROBE); by pairs when paired */
 	size_t left_out_old, left_out_new;
@@ -191,6 +192,10 @@ struct pm_bench_cmp {
 	 * probe's (compare.c, compare_adjusted) */
 	bool probe_adjusted;
 	double probe_slope, probe_range;	/* range: slowest probe / fastest */
+	/* what the units were adjusted by: the probe (0), or, for a single
+	 * process, the share of the time it waited for a CPU (1: range is
+	 * then the largest difference of that share) */
+	int adjusted_by;
 	const char *prior_from;	/* where those runs are (opts.spread_name) */
 	double rel_ci_old, rel_ci_new;	/* relative CI half-widths of the sides */
 	bool converged_old, converged_new;

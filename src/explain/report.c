@@ -129,7 +129,17 @@ static void basis(const struct pm_bench_cmp *c, char *buf, size_t len)
 			 "exceed %.0f%%", c->n_old, c->n_new, 100 * c->margin);
 		break;
 	}
-	if (c->probe_adjusted) {
+	if (c->probe_adjusted && c->adjusted_by == 1) {
+		size_t at = strlen(buf);
+
+		snprintf(buf + at, len - at, ", at equal contention (the share of the time it "
+			 "waited for a CPU differed by up to %.0f points between %s; each %s's "
+			 "value less %.2f times its share's difference to OLD's, the slope %s)",
+			 100 * c->probe_range, c->unit == PM_UNIT_ROUNDS ? "rounds" : "runs",
+			 c->unit == PM_UNIT_ROUNDS ? "round" : "run", c->probe_slope,
+			 c->unit == PM_UNIT_ROUNDS ? "of the rounds within each side" :
+			 "of the history's runs");
+	} else if (c->probe_adjusted) {
 		size_t at = strlen(buf);
 
 		snprintf(buf + at, len - at, ", at equal host speed (the machine-speed probe "
