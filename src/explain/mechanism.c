@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "explain/explain.h"
 #include "explain/mechmap.h"
@@ -715,41 +716,103 @@ static const char *release_of(const struct pm_side *s)
 	return json_string_value(r);
 }
 
+/* The difference of fingerprint item key ("process.wrapper"), or NULL. */
+static const struct pm_switch *fp_switch(const struct pm_explanation *x, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < x->nswitches; i++)
+		if (x->switches[i].kind == PM_SW_FP && !strncmp(x->switches[i].key, "fp:", 3) &&
+		    !strcmp(x->switches[i].key + 3, key))
+			return &x->switches[i];
+	return NULL;
+}
+
 /*
- * The pmbench ab command that would prove (or rule out) switch sw as the
- * cause of benchmark name: the two kernels, and the argument on the side
- * that has it.  NULL when the releases are unknown.
+ * One kernel on both sides, run differently: ab --local with NEW's
+ * set-up, when the fingerprint says what it was (the wrapper pmbench ran
+ * under, LD_PRELOAD).  NULL when it does not.
+ */
+static char *local_command(const struct pm_explanation *x, const char *name)
+{
+	const struct pm_switch *w = fp_switch(x, "process.wrapper");
+	const struct pm_switch *p = fp_switch(x, "process.preload");
+	char *wrap = NULL, *q, *out;
+
+	if (w && w->new && strcmp(w->new, "none"))
+		wrap = pm_xstrdup(w->new);
+	else if (p && p->new && strcmp(p->new, "none"))
+		wrap = pm_xasprintf("env LD_PRELOAD=%s", p->new);
+	/* a set-up that left no command behind (a filter installed before
+	 * an exec, a tracer attached): the experiment in words */
+	if (!wrap && (fp_switch(x, "process.seccomp_filters") || fp_switch(x, "process.tracer")))
+		return pm_xasprintf("pmbench ab --local --wrap-b COMMAND -- %s, COMMAND being what "
+				    "ran NEW (it %s)", name, fp_switch(x, "process.tracer") ?
+				    "attached a tracer" : "installed the seccomp filters");
+	if (!wrap)
+		return NULL;
+	q = pm_sh_quote(wrap);
+	free(wrap);
+	wrap = pm_sh_quote(name);
+	out = pm_xasprintf("pmbench ab --local --wrap-b %s -- %s", q, wrap);
+	free(q);
+	free(wrap);
+	return out;
+}
+
+/*
+ * The experiment that would prove (or rule out) switch sw as the cause
+ * of benchmark name, one that can run here: on one kernel, ab --local
+ * with NEW's set-up; across kernels, ab with the two images and the
+ * argument on the side that has it, an image this machine does not have
+ * named with the package that installs it.  NULL when nothing runnable
+ * can be said.
  */
 static char *experiment_command(const struct pm_explanation *x, const struct pm_switch *sw,
 				const char *name)
 {
 	const char *ro = release_of(x->old), *rn = release_of(x->new);
-	char *kb, *args, *out, *q;
+	char *kb, *args, *out, *q, *missing = NULL;
+	char img_a[512], img_b[512];
 
 	if (!ro || !rn)
 		return NULL;
+	if (!strcmp(ro, rn) && !pm_fp_find(x, PM_FP_KERNEL_CMDLINE))
+		return local_command(x, name);
+	snprintf(img_a, sizeof(img_a), "/boot/vmlinuz-%s", ro);
+	snprintf(img_b, sizeof(img_b), "/boot/vmlinuz-%s", rn);
+	if (access(img_a, R_OK) || access(img_b, R_OK)) {
+		bool a = access(img_a, R_OK) != 0, b = access(img_b, R_OK) != 0 && strcmp(ro, rn);
+
+		missing = pm_xasprintf(" (not installed here: %s%s%s; on Debian apt-get install "
+				       "%s%s%s%s)", a ? img_a : "", a && b ? " and " : "",
+				       b ? img_b : "", a ? "linux-image-" : "", a ? ro : "",
+				       b ? " linux-image-" : "", b ? rn : "");
+	}
 	args = pm_xstrdup("");
-	kb = strcmp(ro, rn) ? pm_xasprintf(" --kernel-b /boot/vmlinuz-%s", rn) : pm_xstrdup("");
+	kb = strcmp(ro, rn) ? pm_xasprintf(" --kernel-b %s", img_b) : pm_xstrdup("");
 	if (sw && sw->kind == PM_SW_PARAM) {
-		char *a = sw->old ? (*sw->old ? pm_xasprintf("%s=%s", sw->key, sw->old) :
-				     pm_xstrdup(sw->key)) : NULL;
-		char *b = sw->new ? (*sw->new ? pm_xasprintf("%s=%s", sw->key, sw->new) :
-				     pm_xstrdup(sw->key)) : NULL;
-		char *qa = a ? pm_sh_quote(a) : NULL, *qb = b ? pm_sh_quote(b) : NULL;
+		char *pa = sw->old ? (*sw->old ? pm_xasprintf("%s=%s", sw->key, sw->old) :
+				      pm_xstrdup(sw->key)) : NULL;
+		char *pb = sw->new ? (*sw->new ? pm_xasprintf("%s=%s", sw->key, sw->new) :
+				      pm_xstrdup(sw->key)) : NULL;
+		char *qa = pa ? pm_sh_quote(pa) : NULL, *qb = pb ? pm_sh_quote(pb) : NULL;
 
 		free(args);
 		args = pm_xasprintf("%s%s%s%s", qa ? " --append-a " : "", qa ? qa : "",
 				    qb ? " --append-b " : "", qb ? qb : "");
-		free(a);
-		free(b);
+		free(pa);
+		free(pb);
 		free(qa);
 		free(qb);
 	}
 	q = pm_sh_quote(name);
-	out = pm_xasprintf("pmbench ab --kernel /boot/vmlinuz-%s%s%s -- %s", ro, kb, args, q);
+	out = pm_xasprintf("pmbench ab --kernel %s%s%s -- %s%s", img_a, kb, args, q,
+			   missing ? missing : "");
 	free(q);
 	free(kb);
 	free(args);
+	free(missing);
 	return out;
 }
 

@@ -54,6 +54,22 @@ if command -v strace >/dev/null 2>&1; then
 	*" ptrace "*) ;;
 	*) fail "null under strace: first cause is not ptrace: $(first_cause null)" ;;
 	esac
+	# the experiment it suggests runs here, and proves the wrapper
+	pm explain --spread-from none "$T/a.json" "$T/traced.json"
+	sug=$(sed -n 's/.*the experiment that would prove it: \(pmbench ab --local .* -- null\)$/\1/p' \
+		"$T/out" | head -n 1)
+	[ -n "$sug" ] || fail "no runnable ab --local suggested under strace: $(grep 'experiment' "$T/out")"
+	if [ -n "$sug" ]; then
+		status=0
+		eval "\"\$PMBENCH\" ab --duet off --rounds 2 --budget 60 --max-time 0.1 -o \"\$T/sug\" ${sug#pmbench ab}" \
+			>"$T/out" 2>"$T/err" || status=$?
+		expect_status 0 "the suggested experiment: $sug"
+		pm explain --format json "$T/sug/a.json" "$T/sug/b.json"
+		cp "$T/out" "$T/last.json"
+		jq -e '.benchmarks[] | select(.name == "null") | .causes[0] |
+			.mechanism == "ptrace" and .proof != null' "$T/last.json" >/dev/null ||
+			fail "the suggested experiment did not prove ptrace: $(first_cause null)"
+	fi
 	explained "$T/traced.json" "$T/a.json"
 else
 	not_run="$not_run; strace (not installed)"
