@@ -379,9 +379,11 @@ static void count_chain(const struct frame *f, size_t n, double ns, double sampl
 		}
 		return;
 	}
-	/* the outermost mechanism that owns chains (owns = yes) and runs on
-	 * this side only takes the chain */
-	for (i = nr; i-- > 0;) {
+	/* the innermost mechanism that owns chains (owns = yes) and runs on
+	 * this side only takes the chain: a security module's slab
+	 * allocations are the module's, a BPF program run from a tracepoint
+	 * is the program's */
+	for (i = 0; i < nr; i++) {
 		const struct pm_mech *k = runs[i].entry->mech;
 
 		x = acc_get(p->a, runs[i].key);
@@ -540,8 +542,11 @@ void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		double on = here ? c->samples.old : c->samples.new;
 		char few[48];
 
+		/* absent, not only smaller: a share falls when other code is
+		 * added, so the other side may have a fiftieth of the samples
+		 * this side's share would give it */
 		if (!(d->started || d->stopped) || !(d->alone_p < ALONE_P) ||
-		    k < ALONE_MIN_SAMPLES)
+		    k < ALONE_MIN_SAMPLES || o > 0.02 * k * on / n)
 			continue;
 		if (o > 0)
 			snprintf(few, sizeof(few), "%.0f", o);
@@ -549,10 +554,10 @@ void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x)
 			snprintf(few, sizeof(few), "none");
 		c->facts = pm_xrealloc(c->facts, (c->nfacts + 1) * sizeof(*c->facts));
 		c->facts[c->nfacts++] = pm_xasprintf(
-			"%s runs in %s only: %.0f of %s's %.0f kernel samples, %s of %s's %.0f "
-			"(p %s %.2g)", d->name, here ? "NEW" : "OLD", k, here ? "NEW" : "OLD", n,
-			few, here ? "OLD" : "NEW", on, d->alone_p < 1e-6 ? "<" : "=",
-			fmax(d->alone_p, 1e-6));
+			"%s runs in %s %s: %.0f of %s's %.0f kernel samples, %s of %s's %.0f "
+			"(p %s %.2g)", d->name, here ? "NEW" : "OLD", o > 0 ? "nearly only" : "only",
+			k, here ? "NEW" : "OLD", n, few, here ? "OLD" : "NEW", on,
+			d->alone_p < 1e-6 ? "<" : "=", fmax(d->alone_p, 1e-6));
 	}
 }
 
