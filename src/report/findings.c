@@ -252,21 +252,35 @@ static void why(FILE *f, const struct pm_bench_cmp *c)
 	fputs("</ol>\n", f);
 }
 
-/* The figures of a side as the results table shows them. */
-static char *side_figure(const struct pm_result *r, const struct pm_bench_cmp *c, double alt)
+/* The figures of the results table (each file's), when they differ by
+ * more than 1% from those the verdict judged. */
+static void table_figures(FILE *f, const struct pm_result *const *r,
+			  const struct pm_bench_cmp *c)
 {
-	const struct pm_bench_result *b = pm_result_find(r, c->name);
-	struct pm_figure fg;
+	const struct pm_bench_result *ba = pm_result_find(r[0], c->name);
+	const struct pm_bench_result *bb = pm_result_find(r[1], c->name);
+	struct pm_figure fa, fb;
+	char *a, *b;
 
-	if (b && b->status == PM_BENCH_OK && pm_bench_figure(b, PM_REPORT_LEVEL, &fg) == 0)
-		return pm_page_value(b, fg.value);
-	return pm_page_value(c->ref_old, alt);
+	if (!pm_page_figure(ba, &fa) || !pm_page_figure(bb, &fb) || !(fa.value > 0) ||
+	    !(fb.value > 0) || (fabs(fa.value / c->med_old - 1) <= 0.01 &&
+				fabs(fb.value / c->med_new - 1) <= 0.01))
+		return;
+	a = pm_page_value(ba, fa.value);
+	b = pm_page_value(bb, fb.value);
+	fputs("<p class=\"small\">The figures of the results table: ", f);
+	put(f, a, NAME_MAX_CHARS);
+	fputs(" &rarr; ", f);
+	put(f, b, NAME_MAX_CHARS);
+	fputs(" (the verdict judged the units compared above).</p>\n", f);
+	free(a);
+	free(b);
 }
 
 /* A changed benchmark: its verdict, where the time went, why. */
 static void finding(FILE *f, const struct pm_result *const *r, const struct pm_bench_cmp *c)
 {
-	char *a = side_figure(r[0], c, c->med_old), *b = side_figure(r[1], c, c->med_new);
+	char *a = pm_page_value(c->ref_old, c->med_old), *b = pm_page_value(c->ref_old, c->med_new);
 	char ch[24], ci[48];
 
 	pm_page_change(ch, sizeof(ch), pm_page_ratio(r, c));
@@ -289,6 +303,12 @@ static void finding(FILE *f, const struct pm_result *const *r, const struct pm_b
 			100 * c->level, c->sequential ? "sequential " : "", ci, c->n_old, c->n_new,
 			pm_unit_name(c->unit));
 	fputs("</p>\n", f);
+	table_figures(f, r, c);
+	for (size_t i = 0; i < c->nfacts; i++) {
+		fputs("<p class=\"small\">Decided: ", f);
+		put(f, c->facts[i], LINE_MAX_CHARS);
+		fputs(".</p>\n", f);
+	}
 	if (c->machine_note) {
 		fputs("<p class=\"small\">Machine: ", f);
 		put(f, c->machine_note, LINE_MAX_CHARS);

@@ -165,13 +165,13 @@ awk '/<section class="finding/ { on = 1 } on { print } /<\/section>/ { on = 0 }'
 grep -q '<section class="finding[^"]*" id="f-\(null\|stat\|open\)' "$T/findings" &&
 	fail "pt: a finding for a benchmark that did not change"
 awk '/id="f-fork"/ { on = 1 } on { print } on && /<\/section>/ { exit }' "$f" > "$T/fork"
-grep -q '<p class="change">165 us → 233 us, <b>+41\.5%</b> <span class="small">(99% interval +[0-9.]*% \.\. +[0-9.]*%; 5 vs 5 rounds)</span></p>' "$T/fork" ||
+grep -q '<p class="change">166 us → 235 us, <b>+41\.5%</b> <span class="small">(99% interval +[0-9.]*% \.\. +[0-9.]*%; 5 vs 5 rounds)</span></p>' "$T/fork" ||
 	fail "pt: fork's verdict line"
 grep -q '<h4>Where the time went</h4>' "$T/fork" || fail "pt: fork has no 'where'"
-grep -q '<p>Kernel +68.5 us per op, user −3.58 ns per op' "$T/fork" || fail "pt: fork's kernel/user split"
-grep -Eq '<tr><td>page tables</td><td class="n">46.0 us</td><td class="n">103 us</td><td class="n">\+57.0 us</td><td><code>copy_page_range</code></td></tr>' "$T/fork" ||
+grep -q '<p>Kernel +68.9 us per op, user −2.42 ns per op' "$T/fork" || fail "pt: fork's kernel/user split"
+grep -Eq '<tr><td>page tables</td><td class="n">45.9 us</td><td class="n">103 us</td><td class="n">\+56.9 us</td><td><code>copy_page_range</code></td></tr>' "$T/fork" ||
 	fail "pt: fork's mechanism row"
-grep -q '<tr><td><code>__pud_alloc</code></td><td class="small">\[kernel\]</td><td class="n">–</td><td class="n">6.00 us</td><td class="n">new</td></tr>' "$T/fork" ||
+grep -q '<tr><td><code>__pud_alloc</code></td><td class="small">\[kernel\]</td><td class="n">–</td><td class="n">5.99 us</td><td class="n">new</td></tr>' "$T/fork" ||
 	fail "pt: fork's symbols (a new one)"
 grep -q '<li>context switches per op 0.002 → 0.82</li>' "$T/fork" ||
 	fail "pt: fork's context switches (0.002 -> 0.82) not among the counts that moved"
