@@ -26,6 +26,7 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_report(int argc, char **argv);
