@@ -16,7 +16,7 @@
 #define PM_EXIT_FOUND 3
 
 static const char usage[] =
-	"usage: pmbench explain [--format text|markdown|csv|json] [--noise PCT]\n"
+	"usage: pmbench explain [--format text|markdown|csv|json|lkp] [--noise PCT]\n"
 	"                       [--single-run-margin PCT] [--all]\n"
 	"                       [--fail-on regression|change] [--spread-from SRC]\n"
 	"                       [--check] [-b BENCH] OLD NEW\n"
@@ -26,7 +26,8 @@ static const char usage[] =
 	"  runs of the same kernel/config/machine), or @latest, @-N, @LABEL from\n"
 	"  the result history (pmbench-log(1)).\n"
 	"      --format FMT      text (default), markdown (for mails and reviews), csv\n"
-	"                        (a row per benchmark), json\n"
+	"                        (a row per benchmark), json, lkp (the %stddev %change\n"
+	"                        %stddev table of Intel's 0-day mails)\n"
 	"      --noise PCT       changes smaller than this are not changes (default 3)\n"
 	"      --single-run-margin PCT\n"
 	"                        with one run on a side, a change must exceed this\n"
@@ -43,12 +44,9 @@ static const char usage[] =
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
-	{ "noise", required_argument, NULL, 'n' },
-	{ "single-run-margin", required_argument, NULL, 'm' },
+	PM_CLI_EXPLAIN_OPTIONS,
 	{ "all", no_argument, NULL, 'a' },
 	{ "fail-on", required_argument, NULL, 'F' },
-	{ "bench", required_argument, NULL, 'b' },
-	{ "spread-from", required_argument, NULL, 's' },
 	{ "rules", no_argument, NULL, 'R' },
 	{ "check", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'H' },
@@ -178,6 +176,8 @@ static void print_explanation(const struct pm_explanation *x, const char *format
 
 		pm_table_print(t, stdout, PM_TABLE_CSV);
 		pm_table_free(t);
+	} else if (!strcmp(format, "lkp")) {
+		pm_report_lkp(x, stdout, all);
 	} else {
 		pm_report_text(x, stdout, !strcmp(format, "markdown"), all);
 	}
@@ -210,36 +210,33 @@ static size_t check_guarantees(const struct pm_explanation *x)
 
 int cmd_explain(int argc, char **argv)
 {
-	struct pm_explain_opts o;
+	struct pm_cli_explain ce;
 	struct pm_explanation x;
-	struct pm_side old, new, spread = { 0 };
-	const char *format = "text", *fail_on = NULL, *spread_from = "history";
+	struct pm_side old, new;
+	const char *format = "text", *fail_on = NULL;
 	bool all = false, same = false, check = false;
-	struct pm_err e;
 	int c, status = PM_EXIT_OK;
 	size_t i;
 
-	pm_explain_opts_default(&o);
+	pm_cli_explain_init(&ce);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:h", long_options, NULL)) != -1) {
+		int st = pm_cli_explain_option("explain", usage, &ce, c, optarg);
+
+		if (st != 1) {
+			if (st)
+				return st;
+			continue;
+		}
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") &&
-			    strcmp(optarg, "csv") && strcmp(optarg, "json"))
+			    strcmp(optarg, "csv") && strcmp(optarg, "json") && strcmp(optarg, "lkp"))
 				return pm_usage_error("explain", usage,
-					"--format: '%s' is not one of text, markdown, csv, json", optarg);
+					"--format: '%s' is not one of text, markdown, csv, json, lkp",
+					optarg);
 			format = optarg;
-			break;
-		case 'n':
-			if (pm_cli_percent("explain", usage, "--noise", optarg, 100,
-					   &o.noise_floor))
-				return PM_EXIT_USAGE;
-			break;
-		case 'm':
-			if (pm_cli_percent("explain", usage, "--single-run-margin", optarg, 1000,
-					   &o.single_run_margin))
-				return PM_EXIT_USAGE;
 			break;
 		case 'a':
 			all = true;
@@ -249,15 +246,6 @@ int cmd_explain(int argc, char **argv)
 				return pm_usage_error("explain", usage,
 					"--fail-on: '%s' is not one of regression, change", optarg);
 			fail_on = optarg;
-			break;
-		case 'b':
-			o.only = optarg;
-			break;
-		case 's':
-			if (!*optarg)
-				return pm_usage_error("explain", usage,
-					"--spread-from: an empty name (history, none, or a file or directory)");
-			spread_from = optarg;
 			break;
 		case 'R':
 			list_rules();
@@ -280,25 +268,12 @@ int cmd_explain(int argc, char **argv)
 		return PM_EXIT_USAGE;
 	if (same)
 		return PM_EXIT_OK;
-	if (strcmp(spread_from, "none")) {
-		bool hist = !strcmp(spread_from, "history");
-
-		if (pm_spread_load(&spread, hist ? NULL : spread_from, &old, &new, &e)) {
-			pm_error("--spread-from: %s", e.msg);
-			pm_side_free(&old);
-			pm_side_free(&new);
-			pm_side_free(&spread);
-			return PM_EXIT_USAGE;
-		}
-		o.spread = &spread;
-		o.spread_name = hist ? "the result history" : spread_from;
-	}
-	if (pm_explain(&x, &old, &new, &o, &e)) {
-		pm_error("%s", e.msg);
+	status = pm_cli_explain_run(&ce, &old, &new, &x);
+	if (status) {
 		pm_side_free(&old);
 		pm_side_free(&new);
-		pm_side_free(&spread);
-		return PM_EXIT_USAGE;
+		pm_cli_explain_free(&ce);
+		return status;
 	}
 	print_explanation(&x, format, all);
 	fflush(stdout);
@@ -314,6 +289,6 @@ int cmd_explain(int argc, char **argv)
 	pm_explanation_free(&x);
 	pm_side_free(&old);
 	pm_side_free(&new);
-	pm_side_free(&spread);
+	pm_cli_explain_free(&ce);
 	return status;
 }

@@ -9,10 +9,10 @@
 
 #include <stdbool.h>
 
+#include "explain/explain.h"
 #include "sample/profile.h"
 
 struct pm_err;
-struct pm_side;
 
 #define PM_EXIT_OK 0
 #define PM_EXIT_RUNTIME 1
@@ -26,6 +26,7 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -177,6 +178,37 @@ const char *pm_suggest_bench(const char *word);
 void pm_error_unknown_bench(const char *word);
 const char *pm_suggest_event(const char *const *names, const struct pm_aliases *a,
 			     const char **which);
+
+/* ---- cli-explain.c: what explain and export share ---- */
+
+/*
+ * The options that shape explain's verdicts (--noise,
+ * --single-run-margin, -b, --spread-from): PM_CLI_EXPLAIN_OPTIONS goes
+ * in a long_options table, "b:" in its short options.  export takes
+ * them too, so that what it writes is what explain says.
+ */
+#define PM_CLI_EXPLAIN_OPTIONS						\
+	{ "noise", required_argument, NULL, 'n' },			\
+	{ "single-run-margin", required_argument, NULL, 'm' },		\
+	{ "bench", required_argument, NULL, 'b' },			\
+	{ "spread-from", required_argument, NULL, 's' }
+
+struct pm_cli_explain {
+	struct pm_explain_opts o;
+	const char *spread_from;	/* history (default), none, a file or directory */
+	struct pm_side spread;		/* loaded by pm_cli_explain_run */
+};
+
+void pm_cli_explain_init(struct pm_cli_explain *ce);
+/* Option c of command cmd: 0 when taken, 1 when not one of them, else
+ * the exit status of a bad value (message printed). */
+int pm_cli_explain_option(const char *cmd, const char *usage, struct pm_cli_explain *ce,
+			  int c, const char *arg);
+/* The spread runs, then pm_explain(x, old, new): 0, or the exit status
+ * with the message printed (nothing to free in x then). */
+int pm_cli_explain_run(struct pm_cli_explain *ce, struct pm_side *old, struct pm_side *new,
+		       struct pm_explanation *x);
+void pm_cli_explain_free(struct pm_cli_explain *ce);
 
 /* ---- cli-result.c: what results get from layers above theirs ---- */
 

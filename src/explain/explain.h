@@ -6,6 +6,7 @@
  *   evidence.c  where the time went: user/kernel, symbols, counters
  *   rules.c     the table of causes, each with its evidence test
  *   report.c    text, markdown, json
+ *   lkp.c       the table of 0-day (LKP) mails
  */
 #ifndef PM_EXPLAIN_H
 #define PM_EXPLAIN_H
@@ -396,5 +397,12 @@ struct pm_table *pm_report_table(const struct pm_explanation *x);
 /* One benchmark's part of the text or markdown report (the HTML report
  * puts it beside the benchmark's plots). */
 void pm_report_bench(const struct pm_bench_cmp *c, FILE *f, bool markdown);
+/* The change the reports show: NEW's figure over OLD's (not the verdict's
+ * own estimate, which goes with its interval). */
+double pm_report_change(const struct pm_bench_cmp *c);
+
+/* lkp.c: the comparison as Intel's 0-day (LKP) mails print it, a
+ * %stddev %change %stddev row per metric (pmbench-explain(1)). */
+void pm_report_lkp(const struct pm_explanation *x, FILE *f, bool all);
 
 #endif

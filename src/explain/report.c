@@ -64,6 +64,11 @@ static void figures_line(const struct pm_bench_cmp *c, FILE *f, const char *ind)
 		"all rounds (a run's figure is its faster half)" : "the trials");
 }
 
+double pm_report_change(const struct pm_bench_cmp *c)
+{
+	return shown_ratio(c);
+}
+
 static void fmt_signed_time(char *buf, size_t len, double ns)
 {
 	char t[24];

@@ -26,6 +26,7 @@ cat > "$T/layers" <<'EOF'
 4 explain  explain/
 5 ab       ab/
 5 report   report/
+5 export   export/
 6 cli      main.c cli-*.c cmd.h cmd-*.c
 EOF
 

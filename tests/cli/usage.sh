@@ -84,7 +84,7 @@ options_of() {
 # every command that 'pmbench -h' lists
 pm -h
 cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' "$T/out")
-for c in run stat list events show explain sysinfo help import ab report log; do
+for c in run stat list events show explain export sysinfo help import ab report log; do
 	echo "$cmds" | grep -qx "$c" || fail "pmbench -h does not list $c"
 done
 for cmd in $cmds; do
