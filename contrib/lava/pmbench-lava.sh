@@ -29,7 +29,7 @@ while getopts b:r:o:i:p:u: opt; do
 done
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 # README's packages for Debian (tests/cli/lava.sh checks they agree)
-DEPS="build-essential autoconf automake pkg-config libpfm4-dev libelf-dev libdw-dev libunwind-dev libjansson-dev libtirpc-dev zlib1g-dev check man-db procps jq"
+DEPS="build-essential autoconf automake pkg-config libpfm4-dev libelf-dev libdw-dev libunwind-dev libjansson-dev libtirpc-dev zlib1g-dev check man-db procps jq strace"
 
 # A LAVA result: lava-test-case (or -reference) under LAVA, a line here.
 report() {
