@@ -1,6 +1,6 @@
 /*
  * Small shared helpers, one header for all: each concern has its file
- * in src/util/ (err, mem, file, fmt, str, path); the clock and pm_sort
+ * in src/util/ (buf, err, mem, file, fmt, str, path); the clock and pm_sort
  * are inline here.
  */
 #ifndef PM_UTIL_H
@@ -16,6 +16,7 @@
 
 #define PM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+#include "util/buf.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/fmt.h"

@@ -212,3 +212,17 @@ int pm_parse_double(const char *s, double lo, double hi, double *out)
 	*out = v;
 	return 0;
 }
+
+bool pm_strv_has(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+void pm_strv_push(char ***v, size_t *n, const char *s)
+{
+	*v = pm_xgrow(*v, *n, sizeof(**v));
+	(*v)[(*n)++] = pm_xstrdup(s);
+}

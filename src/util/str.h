@@ -14,6 +14,9 @@ bool pm_list_valid(const char *s, char sep);
 char **pm_strv_split(const char *s, char sep);
 void pm_strv_free(char **v);
 size_t pm_strv_len(char *const *v);
+/* A counted list of strings: is s in v[0..n)?  Append a copy of s. */
+bool pm_strv_has(char *const *v, size_t n, const char *s);
+void pm_strv_push(char ***v, size_t *n, const char *s);
 
 /* One argument of a kernel command line: name=value, or a bare name
  * (value NULL).  Double quotes group blanks as the kernel does. */

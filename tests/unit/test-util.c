@@ -40,6 +40,41 @@ static char *file_of(const char *name, size_t size)
 	return path;
 }
 
+/* The growing string and the counted string list. */
+START_TEST(buffers)
+{
+	struct pm_buf b = PM_BUF_INIT;
+	char **v = NULL, *s;
+	size_t n = 0, i;
+
+	ck_assert_str_eq(pm_buf_str(&b), "");
+	for (i = 0; i < 100; i++) {
+		pm_buf_sep(&b, ", ");
+		pm_buf_addf(&b, "%zu", i);
+	}
+	ck_assert_uint_eq(b.len, strlen(b.s));
+	ck_assert(!strncmp(b.s, "0, 1, 2, ", 9));
+	ck_assert(strstr(b.s, ", 99") == b.s + b.len - 4);
+	pm_buf_add(&b, "");
+	s = pm_buf_detach(&b);
+	ck_assert_ptr_null(b.s);
+	ck_assert_uint_eq(b.len, 0);
+	free(s);
+	s = pm_buf_detach(&b);
+	ck_assert_str_eq(s, "");
+	free(s);
+	for (i = 0; i < 40; i++)
+		if (!pm_strv_has(v, n, i % 2 ? "odd" : "even"))
+			pm_strv_push(&v, &n, i % 2 ? "odd" : "even");
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(v[0], "even");
+	ck_assert(pm_strv_has(v, n, "odd") && !pm_strv_has(v, n, "none"));
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+END_TEST
+
 START_TEST(read_limits)
 {
 	char *exact = file_of("exact", 10000), *over = file_of("over", 10001), *text;
@@ -256,6 +291,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, grow);
 	tcase_add_test(tc, lists);
 	tcase_add_test(tc, decimal_numbers);
+	tcase_add_test(tc, buffers);
 	suite_add_tcase(s, tc);
 	return s;
 }
