@@ -16,9 +16,8 @@
  *   - fork_test, exec_test: one iteration is one process.
  * The AIM9 source is not copied; each test below says what it does.
  *
- * Every run() is the lmbench loop `while (iters--) { op }`; setup() does
- * the untimed work and keeps its state in ctx->priv, which stays valid
- * across any number of run() calls until teardown().
+ * An operation and its loop are PM_OP's (bench.h); what is not timed is
+ * setup()'s, its state in ctx->priv until teardown().
  */
 #include "config.h"
 

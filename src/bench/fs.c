@@ -3,9 +3,8 @@
  * the rereading of a page-cache-warm file after bw_file_rd and
  * bw_mmap_rd.
  *
- * Every run() is the lmbench loop `while (iters--) { op }`; setup() does
- * the untimed work and keeps its state in ctx->priv, which stays valid
- * across any number of run() calls until teardown().
+ * The files an operation works on are made by setup() in the run's
+ * scratch directory, untimed.
  */
 #include "config.h"
 

@@ -3,10 +3,8 @@
  * bandwidth, after lmbench's lat_ctx, lat_unix, lat_udp, lat_tcp,
  * lat_connect, lat_rpc, lat_select (tcp), bw_pipe, bw_unix and bw_tcp.
  *
- * Every run() is the lmbench loop `while (iters--) { op }`; setup() does
- * the untimed work (pipes, sockets, the helper processes at the other end)
- * and keeps its state in ctx->priv, valid across any number of run()
- * calls until teardown().  Networking is on 127.0.0.1 only.  Helpers exit
+ * setup() makes the pipes, sockets and the helper processes at the other
+ * end, untimed.  Networking is on 127.0.0.1 only.  Helpers exit
  * when the main process closes its end (EOF), or, for the two servers
  * that see no EOF (udp, tcp-connect), on lmbench's shutdown message.
  */

@@ -8,10 +8,8 @@
  * of one load.  Cache sizes come from sysfs, or, when sysfs does not
  * describe the caches, from a measured latency curve.
  *
- * Every run() is the lmbench loop `while (iters--) { op }`; setup() does
- * the untimed work (buffers, pointer chains) and keeps its state in
- * ctx->priv, which stays valid across any number of run() calls until
- * teardown().  measure() benchmarks time their own sweeps.
+ * setup() makes the buffers and pointer chains, untimed; measure()
+ * benchmarks time their own sweeps.
  */
 #include "config.h"
 

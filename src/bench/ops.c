@@ -17,8 +17,8 @@
  * 1000, independent from one element to the next, one element per
  * operation.
  *
- * Every run() is the lmbench loop `while (iters--) { op }`; the state
- * (the chained values, the operand i) stays in ctx->priv across calls.
+ * The chained values and the operand i stay in ctx->priv from one loop
+ * to the next, so no call starts from a constant the compiler could fold.
  */
 #include "config.h"
 

@@ -3,9 +3,8 @@
  * lmbench's lat_syscall, lat_select, lat_sig, lat_proc, lat_pipe, lat_ctx,
  * lat_pagefault and lat_mmap.
  *
- * Every run() is the lmbench loop `while (iters--) { op }`; setup() does
- * the untimed work and keeps its state in ctx->priv, which stays valid
- * across any number of run() calls until teardown().
+ * Processes an operation forks are reaped within it; what it stats or
+ * opens is made by setup() in the run's scratch directory, untimed.
  */
 #include "config.h"
 
