@@ -72,35 +72,6 @@ static int read_report(const char *path, char **out, struct pm_err *e)
 	return 0;
 }
 
-/* AIM9's own columns: test, operations per second, description. */
-static void render_aim9(const struct pm_result *runs, size_t n, FILE *f)
-{
-	const struct pm_result *r0 = &runs[0];
-	size_t i, k;
-
-	fprintf(f, "%-14s", "test");
-	for (k = 0; k < n; k++)
-		fprintf(f, " %14s", runs[k].label ? runs[k].label : "");
-	fprintf(f, "  %s\n", "description");
-	for (i = 0; i < r0->nbench; i++) {
-		const struct pm_bench_result *b = &r0->bench[i];
-		const json_t *log = json_object_get(b->detail, "aim9_log");
-
-		fprintf(f, "%-14s", b->aim9 ? b->aim9 : b->name);
-		for (k = 0; k < n; k++) {
-			const struct pm_bench_result *x = pm_result_find(&runs[k], b->name);
-
-			if (x)
-				fprintf(f, " %14.2f", pm_bench_result_value(x, x->stats.median));
-			else
-				fprintf(f, " %14s", "");
-		}
-		fprintf(f, "  %s\n",
-			json_string_value(json_object_get(log, "description")) ?
-			json_string_value(json_object_get(log, "description")) : "");
-	}
-}
-
 /* A file name part: letters, digits, '.', '-' and '_' kept. */
 static void sanitize(char *s)
 {
@@ -395,7 +366,7 @@ int cmd_import(int argc, char **argv)
 			v[i] = &runs[i];
 		pm_render_lmbench(v, NULL, n, stdout);
 	} else {
-		render_aim9(runs, n, stdout);
+		pm_render_aim9(runs, n, stdout);
 	}
 	fflush(stdout);
 	if (output) {

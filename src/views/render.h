@@ -62,6 +62,10 @@ char *pm_render_machine(const struct pm_result *r);
 void pm_render_lmbench(const struct pm_result *const *runs, const char *const *names,
 		       size_t n, FILE *f);
 
+/* Imported AIM9 logs side by side: a row per test, a column per log
+ * (its label) and the test's description (pmbench import aim9). */
+void pm_render_aim9(const struct pm_result *runs, size_t n, FILE *f);
+
 /* What a result is called in a comparison: its label, else the name it
  * was given by (@latest...), else the file name without ".json". */
 char *pm_result_short_name(const struct pm_result *r, const char *given);
