@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
+#include "views/figure.h"
 #include "util/table.h"
 
 enum pm_render_flags {
@@ -83,21 +84,7 @@ void pm_render_compare(const struct pm_result *const *r,
 		       const char *const *names, size_t n, FILE *f,
 		       enum pm_table_format fmt);
 
-/*
- * The figure every view shows (pm_bench_figure at PM_FIGURE_LEVEL);
- * false, f all NAN, when b has none.  Its interval as a relative
- * half-width (NAN none); past PM_FIGURE_WIDE it is "unbounded", never a
- * number: pm_figure_why_unbounded says why.  pm_figure_legend: the line
- * that names the estimator and the interval, for the bases
- * (1 << enum pm_figure_basis) shown.
- */
-#define PM_FIGURE_WIDE 0.5
-bool pm_render_figure(const struct pm_bench_result *b, struct pm_figure *f);
-double pm_figure_rel(const struct pm_figure *f);
-bool pm_figure_unbounded(const struct pm_figure *f);
-char *pm_fmt_figure_rel(const struct pm_figure *f);
-char *pm_figure_why_unbounded(const struct pm_figure *f);
-char *pm_figure_legend(unsigned bases);
+/* The figure every view shows: views/figure.h. */
 /* A figure in the benchmark's own terms: "1.21 us", "5120.3 MB/s". */
 char *pm_fmt_bench_value(const struct pm_bench_result *b, double ns);
 
