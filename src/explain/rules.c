@@ -1565,6 +1565,12 @@ static void demote_hotspot(struct pm_bench_cmp *c)
 		if (hot->confidence >= c->causes[i].confidence)
 			hot->confidence = fmax(c->causes[i].confidence - 0.05, 0.1);
 	}
+	/* kernel time names that hotspot as the symbol that changed most:
+	 * the where that holds it ranks first */
+	for (i = 0; i < c->ncauses; i++)
+		if (!strcmp(c->causes[i].rule, "kernel-time") &&
+		    hot->confidence >= c->causes[i].confidence)
+			hot->confidence = fmax(c->causes[i].confidence - 0.01, 0.1);
 }
 
 /* The causes the table's rules name; a hotspot ranks below a rule that
