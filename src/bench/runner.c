@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/marker.h"
 #include "bench/runner.h"
 #include "sysinfo/sysinfo.h"
 
@@ -918,6 +919,7 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	struct pm_summary sum = { 0 };
 	struct pm_round round = { .run = o->run, .started_s = NAN };
 	bool converged = false;
+	unsigned marker = pm_marker_id(b);
 	int err;
 
 	if (o->run_start_ns)
@@ -947,7 +949,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	for (;;) {
 		int r;
 
+		/* for an emulator's plugin (bench/marker.h): outside the timing */
+		pm_marker_trial(marker, false);
 		err = timed_run(b, ctx, iters, &ns);
+		pm_marker_trial(marker, true);
 		if (err)
 			goto fail;
 		if (n == cap) {
