@@ -19,7 +19,9 @@
 #include "ab/emulated.h"
 #include "ab/tcg-count.h"
 #include "bench/marker.h"
+#include "explain/explain.h"
 #include "results/result.h"
+#include "stats/stats.h"
 #include "symbols/symbols.h"
 
 #define KBASE 0xffffffff81000000ull
@@ -509,6 +511,159 @@ START_TEST(test_merge_roundtrip)
 }
 END_TEST
 
+/* ---- explain: the counts as evidence ---- */
+
+/* One boot's result of null for explain: trials of ns each, the kernel
+ * path kins (do_syscall_64 and, when audit > 0, audit's functions). */
+static void counted_boot(struct pm_result *r, double ns, double kins, double audit)
+{
+	double t[6];
+	struct pm_round round = { .run = 0, .reference_ns = 1, .busy = NAN, .waited = NAN,
+				  .others = NAN, .started_s = NAN };
+	struct pm_bench_result *b;
+	json_t *syms;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		t[i] = ns * (1 + 0.001 * i);
+	pm_result_init(r);
+	r->source = pm_xstrdup("run");
+	r->options = json_object();
+	r->sysinfo = json_object();
+	b = pm_result_add(r);
+	b->name = pm_xstrdup("null");
+	b->unit = pm_xstrdup("ns");
+	b->status = PM_BENCH_OK;
+	b->iterations = 1000;
+	b->ops_per_iter = 1;
+	pm_bench_result_add_round(b, t, 3, &round);
+	pm_bench_result_add_round(b, t + 3, 3, &round);
+	pm_summarize(b->trials, b->ntrials, PM_LEVEL, &b->stats);
+	syms = json_pack("[{s:s,s:b,s:f}]", "name", "do_syscall_64", "kernel", 1,
+			 "instructions", kins - audit);
+	if (audit > 0)
+		json_array_append_new(syms, json_pack("{s:s,s:b,s:f}", "name",
+						      "__audit_syscall_entry", "kernel", 1,
+						      "instructions", audit));
+	b->emulated = json_pack("{s:[{s:i,s:i,s:f,s:{s:f,s:f},s:{s:f,s:f}}],s:{s:f,s:o,s:{s:s,s:s}}}",
+				"runs", "run", 0, "windows", 6, "ops", 6000.0, "instructions",
+				"user", 17.0, "kernel", kins, "rep_iterations", "user", 0.0,
+				"kernel", 0.0, "kernel_profile", "ops", 6000.0, "symbols", syms,
+				"sources", "do_syscall_64", "arch/x86/entry/common.c",
+				"__audit_syscall_entry", "kernel/auditsc.c");
+}
+
+/* np pairs; OLD's kernel path a, NEW's b (+ audit's), times ta, tb. */
+static void explain_pairs(struct pm_explanation *x, struct pm_side *o, struct pm_side *n,
+			  int np, double a, double b, double audit, double ta, double tb)
+{
+	/* boots a few parts in 10000 apart, as two boots' counts are */
+	static const double wobble[3] = { 1.0, 1.0002, 0.9999 };
+	struct pm_explain_opts opts;
+	struct pm_err e;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	memset(n, 0, sizeof(*n));
+	o->name = pm_xstrdup("A");
+	n->name = pm_xstrdup("B");
+	o->runs = pm_xcalloc(3, sizeof(*o->runs));
+	n->runs = pm_xcalloc(3, sizeof(*n->runs));
+	for (i = 0; i < np; i++) {
+		counted_boot(&o->runs[i], ta * wobble[i], a * wobble[i], 0);
+		counted_boot(&n->runs[i], tb * wobble[2 - i], b * wobble[2 - i] + audit, audit);
+	}
+	o->nruns = n->nruns = (size_t)np;
+	pm_explain_opts_default(&opts);
+	opts.sequential = true;
+	opts.spread = NULL;
+	ck_assert_int_eq(pm_explain(x, o, n, &opts, &e), 0);
+	ck_assert_uint_eq(x->ncmp, 1);
+}
+
+static char *report(const struct pm_explanation *x)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	pm_report_text(x, f, false, true);
+	fclose(f);
+	return text;
+}
+
+START_TEST(test_explain_longer_path)
+{
+	struct pm_explanation x;
+	struct pm_side o, n;
+	const struct pm_emu_cmp *e;
+	char *text;
+	size_t i;
+	bool cause = false;
+
+	explain_pairs(&x, &o, &n, 3, 300, 300, 80, 500, 560);
+	e = x.cmp[0].emu;
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->verdict, PM_REGRESSION);
+	ck_assert_uint_eq(e->pairs, 3);
+	ck_assert_uint_eq(e->decided_at, 3);	/* the fewest the rule allows at 99% */
+	ck_assert_double_eq_tol(e->kernel.new - e->kernel.old, 80, 1);
+	ck_assert_uint_ge(e->nmechs, 1);
+	ck_assert_str_eq(e->mechs[0].key, "audit");
+	ck_assert_str_eq(e->mechs[0].top, "__audit_syscall_entry");
+	for (i = 0; i < x.cmp[0].ncauses; i++)
+		cause |= !strcmp(x.cmp[0].causes[i].rule, "code-path") &&
+			 strstr(x.cmp[0].causes[i].sentence, "the audit subsystem");
+	ck_assert_msg(cause, "no longer-path cause naming the audit subsystem");
+	text = report(&x);
+	ck_assert_ptr_nonnull(strstr(text, "path changed: null +"));
+	ck_assert_ptr_nonnull(strstr(text, "kernel instructions/op in the audit subsystem: "
+				     "0.0 -> 80.0 (+80.0, none in OLD"));
+	ck_assert_ptr_nonnull(strstr(text, "not hardware counts"));
+	free(text);
+	pm_explanation_free(&x);
+	pm_side_free(&o);
+	pm_side_free(&n);
+}
+END_TEST
+
+START_TEST(test_explain_same_path)
+{
+	struct pm_explanation x;
+	struct pm_side o, n;
+	char *text;
+	size_t i;
+
+	explain_pairs(&x, &o, &n, 3, 300, 300.3, 0, 500, 560);
+	ck_assert_int_eq(x.cmp[0].emu->verdict, PM_NO_CHANGE);
+	ck_assert_uint_eq(x.cmp[0].emu->decided_at, 3);
+	for (i = 0; i < x.cmp[0].ncauses; i++)
+		ck_assert_str_ne(x.cmp[0].causes[i].rule, "code-path");
+	text = report(&x);
+	if (x.cmp[0].verdict == PM_REGRESSION) {
+		ck_assert_ptr_nonnull(strstr(text, "the path did not get longer: the time "
+					     "changed with the same instructions"));
+		ck_assert_ptr_nonnull(strstr(text, "same path, only the time changed: null"));
+	}
+	free(text);
+	pm_explanation_free(&x);
+	pm_side_free(&o);
+	pm_side_free(&n);
+	/* two pairs: the rule cannot decide yet, and says when it can; the
+	 * audit code is named all the same */
+	explain_pairs(&x, &o, &n, 2, 300, 300, 80, 500, 560);
+	ck_assert_int_eq(x.cmp[0].emu->verdict, PM_INCONCLUSIVE);
+	ck_assert_uint_eq(x.cmp[0].emu->pairs, 2);
+	text = report(&x);
+	ck_assert_ptr_nonnull(strstr(text, "path undecided: null +"));
+	ck_assert_str_eq(x.cmp[0].emu->mechs[0].key, "audit");
+	free(text);
+	pm_side_free(&o);
+	pm_side_free(&n);
+	pm_explanation_free(&x);
+}
+END_TEST
+
 static Suite *tcg_suite(void)
 {
 	Suite *s = suite_create("tcg");
@@ -523,6 +678,8 @@ static Suite *tcg_suite(void)
 	tcase_add_test(tc, test_counts_malformed);
 	tcase_add_test(tc, test_attach);
 	tcase_add_test(tc, test_merge_roundtrip);
+	tcase_add_test(tc, test_explain_longer_path);
+	tcase_add_test(tc, test_explain_same_path);
 	suite_add_tcase(s, tc);
 	return s;
 }
