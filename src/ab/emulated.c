@@ -17,6 +17,8 @@
 
 #include "ab/ab.h"
 #include "ab/emulated.h"
+#define PM_MARKER_ABI_ONLY
+#include "bench/marker.h"
 #include "stats/stats.h"
 #include "sysinfo/sysinfo.h"
 
@@ -217,7 +219,7 @@ void pm_ab_ksyms_free(struct pm_ab_ksyms *k)
 
 struct named {
 	const char *name;	/* NULL: no symbol */
-	uint64_t insns;
+	double insns;
 };
 
 static int by_name(const void *a, const void *b)
@@ -234,26 +236,29 @@ static int by_insns(const void *a, const void *b)
 	return x->insns == y->insns ? strcmp(x->name, y->name) : x->insns > y->insns ? -1 : 1;
 }
 
-/* Symbols of one benchmark's kernel blocks, most instructions first. */
+/* Symbols of one benchmark's kernel blocks, most instructions first;
+ * the harness's windows (weighted by harness_w) taken out. */
 static size_t name_blocks(const struct pm_tc_counts *c, unsigned id, const struct pm_ab_ksyms *k,
-			  uint64_t slide, struct named **out, uint64_t *unknown)
+			  uint64_t slide, double harness_w, struct named **out, double *unknown)
 {
 	struct named *v = pm_xcalloc(c->np ? c->np : 1, sizeof(*v));
 	size_t i, n = 0, m = 0;
 
 	*unknown = 0;
 	for (i = 0; i < c->np; i++) {
+		double w = c->p[i].id == id ? 1 : c->p[i].id == id + PM_MARKER_HARNESS ?
+			   -harness_w : 0;
 		const struct pm_sym *s;
 
-		if (c->p[i].id != id)
+		if (!w)
 			continue;
 		s = pm_symtab_lookup(k->t, c->p[i].vaddr - slide);
 		if (!s) {
-			*unknown += c->p[i].insns;
+			*unknown += w * (double)c->p[i].insns;
 			continue;
 		}
 		v[n].name = s->name;
-		v[n++].insns = c->p[i].insns;
+		v[n++].insns = w * (double)c->p[i].insns;
 	}
 	qsort(v, n, sizeof(*v), by_name);
 	for (i = 0; i < n; i++) {
@@ -262,16 +267,19 @@ static size_t name_blocks(const struct pm_tc_counts *c, unsigned id, const struc
 		else
 			v[m++] = v[i];
 	}
+	for (i = 0; i < m; i++)
+		v[i].insns = fmax(v[i].insns, 0);
+	*unknown = fmax(*unknown, 0);
 	qsort(v, m, sizeof(*v), by_insns);
 	*out = v;
 	return m;
 }
 
 static json_t *profile_json(const struct pm_tc_counts *c, unsigned id, const struct pm_ab_ksyms *k,
-			    uint64_t guest_stext, double ops)
+			    uint64_t guest_stext, double ops, double harness_w)
 {
 	struct named *v;
-	uint64_t unknown, total = 0, other = 0;
+	double unknown, total = 0, other = 0;
 	json_t *syms;
 	size_t n, i;
 
@@ -281,33 +289,30 @@ static json_t *profile_json(const struct pm_tc_counts *c, unsigned id, const str
 	if (!guest_stext)
 		return json_pack("{s:s}", "unavailable", "the guest did not say where its "
 				 "kernel text lies (_stext hidden in /proc/kallsyms)");
-	n = name_blocks(c, id, k, guest_stext - k->stext, &v, &unknown);
+	n = name_blocks(c, id, k, guest_stext - k->stext, harness_w, &v, &unknown);
 	for (i = 0; i < n; i++)
 		total += v[i].insns;
 	syms = json_array();
 	for (i = 0; i < n; i++) {
-		if (i >= PROFILE_MAX || (double)v[i].insns < PROFILE_MIN_SHARE * (double)total) {
+		if (i >= PROFILE_MAX || v[i].insns < PROFILE_MIN_SHARE * total) {
 			other += v[i].insns;
 			continue;
 		}
 		json_array_append_new(syms, json_pack("{s:s,s:b,s:f}", "name", v[i].name,
-						      "kernel", 1, "instructions",
-						      (double)v[i].insns / ops));
+						      "kernel", 1, "instructions", v[i].insns / ops));
 	}
 	free(v);
 	return json_pack("{s:f,s:s,s:o,s:f,s:f}", "ops", ops, "symbols_from", k->source,
-			 "symbols", syms, "other", (double)other / ops,
-			 "unknown", (double)unknown / ops);
+			 "symbols", syms, "other", other / ops, "unknown", unknown / ops);
 }
 
 /* user and kernel of field f per op: {"user": .., "kernel": ..} */
-static json_t *pair(const uint64_t s[2][PM_TC_FIELDS], int f, double ops)
+static json_t *pair(const double s[2][PM_TC_FIELDS], int f, double ops)
 {
-	return json_pack("{s:f,s:f}", "user", (double)s[0][f] / ops, "kernel",
-			 (double)s[1][f] / ops);
+	return json_pack("{s:f,s:f}", "user", s[0][f] / ops, "kernel", s[1][f] / ops);
 }
 
-static json_t *branches_json(const uint64_t s[2][PM_TC_FIELDS], double ops)
+static json_t *branches_json(const double s[2][PM_TC_FIELDS], double ops)
 {
 	json_t *j = json_object();
 	int k, br;
@@ -317,7 +322,7 @@ static json_t *branches_json(const uint64_t s[2][PM_TC_FIELDS], double ops)
 
 		for (br = PM_TC_BR_NONE + 1; br < PM_TC_NBR; br++)
 			json_object_set_new(m, pm_tc_branch_names[br],
-					    json_real((double)s[k][PM_TC_F_BRANCH + br - 1] / ops));
+					    json_real(s[k][PM_TC_F_BRANCH + br - 1] / ops));
 		json_object_set_new(j, k ? "kernel" : "user", m);
 	}
 	return j;
@@ -338,27 +343,53 @@ static double rel_sd(const double *v, size_t n)
 	return m > 0 ? sqrt(ss / (double)(n - 1)) / m : 0;
 }
 
-/* One boot's counts of benchmark b, whose trials were marked with id. */
+/* The mean window of the harness alone (bench/marker.h) of benchmark id:
+ * what each of its trials' windows holds beside the operations. */
+static size_t harness(const struct pm_tc_counts *c, unsigned id, double h[2][PM_TC_FIELDS])
+{
+	size_t i, n = 0;
+	int k, f;
+
+	memset(h, 0, sizeof(double) * 2 * PM_TC_FIELDS);
+	for (i = 0; i < c->nw; i++)
+		if (c->w[i].id == id + PM_MARKER_HARNESS) {
+			for (k = 0; k < 2; k++)
+				for (f = 0; f < PM_TC_FIELDS; f++)
+					h[k][f] += (double)c->w[i].c[k][f];
+			n++;
+		}
+	for (k = 0; n && k < 2; k++)
+		for (f = 0; f < PM_TC_FIELDS; f++)
+			h[k][f] /= (double)n;
+	return n;
+}
+
+/* One boot's counts of benchmark b, whose trials were marked with id:
+ * each window less the harness's. */
 static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_tc_counts *c,
 			      unsigned id, const struct pm_ab_ksyms *k, uint64_t guest_stext,
 			      bool *ok)
 {
 	double per_window = (double)b->iterations * (double)b->ops_per_iter, ops;
 	double *vk = pm_xcalloc(c->nw + 1, sizeof(*vk)), *vu = pm_xcalloc(c->nw + 1, sizeof(*vu));
-	uint64_t s[2][PM_TC_FIELDS] = { { 0 } };
-	size_t i, nw = 0;
+	double s[2][PM_TC_FIELDS] = { { 0 } }, h[2][PM_TC_FIELDS];
+	size_t i, nw = 0, nh = harness(c, id, h);
 	int kk, f;
 	json_t *run, *em;
 
 	*ok = false;
 	for (i = 0; i < c->nw; i++) {
+		double w[2][PM_TC_FIELDS];
+
 		if (c->w[i].id != id)
 			continue;
 		for (kk = 0; kk < 2; kk++)
-			for (f = 0; f < PM_TC_FIELDS; f++)
-				s[kk][f] += c->w[i].c[kk][f];
-		vu[nw] = (double)c->w[i].c[0][PM_TC_F_INSNS] / per_window;
-		vk[nw++] = (double)c->w[i].c[1][PM_TC_F_INSNS] / per_window;
+			for (f = 0; f < PM_TC_FIELDS; f++) {
+				w[kk][f] = fmax((double)c->w[i].c[kk][f] - h[kk][f], 0);
+				s[kk][f] += w[kk][f];
+			}
+		vu[nw] = w[0][PM_TC_F_INSNS] / per_window;
+		vk[nw++] = w[1][PM_TC_F_INSNS] / per_window;
 	}
 	if (nw != b->ntrials || !(per_window > 0)) {
 		char *why = nw != b->ntrials ?
@@ -379,6 +410,9 @@ static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_t
 			"branches", branches_json(s, ops));
 	/* how many of the instructions are iterations of rep string instructions */
 	json_object_set_new(run, "rep_iterations", pair(s, PM_TC_F_REPEATS, ops));
+	/* what was taken out of each window: the harness's mean, per op */
+	if (nh)
+		json_object_set_new(run, "harness", pair(h, PM_TC_F_INSNS, per_window));
 	if (c->icache)
 		json_object_set_new(run, "icache_misses", pair(s, PM_TC_F_MISSES, ops));
 	em = json_pack("{s:[o]}", "runs", run);
@@ -386,7 +420,8 @@ static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_t
 		json_object_set_new(em, "icache", json_pack("{s:i,s:i,s:i}", "size_kib",
 				    (int)c->icache_kib, "ways", (int)c->icache_ways, "line",
 				    (int)c->icache_line));
-	json_object_set_new(em, "kernel_profile", profile_json(c, id, k, guest_stext, ops));
+	json_object_set_new(em, "kernel_profile", profile_json(c, id, k, guest_stext, ops,
+							       nh ? (double)nw / (double)nh : 0));
 	free(vk);
 	free(vu);
 	*ok = true;

@@ -7,7 +7,9 @@
  * call and a return and nothing anywhere else.  The offset says what:
  *
  *   [0, PM_MARKER_CONFIG)   2 * id + end: benchmark id's trial starts (0)
- *                           or ends (1); id is its registry index
+ *                           or ends (1); id is its registry index, plus
+ *                           PM_MARKER_HARNESS for a window of the harness
+ *                           alone (a trial of no iterations)
  *   PM_MARKER_CONFIG + field * PM_MARKER_FIELD + value
  *                           a fact the plugin needs (the L1i geometry for
  *                           its cache model), then PM_MARKER_CONFIG_DONE
@@ -30,6 +32,7 @@
 #define PM_MARKER_CONFIG 0x8000u
 #define PM_MARKER_FIELD 0x1000u
 #define PM_MARKER_MAX_ID (PM_MARKER_CONFIG / 2)
+#define PM_MARKER_HARNESS (PM_MARKER_MAX_ID / 2)
 #define PM_MARKER_RET 0xc3
 
 enum pm_marker_field {

@@ -821,6 +821,7 @@ static int read_emulated_run(struct reader *rd, json_t *x)
 	    (err = read_user_kernel(rd, x, "window_sd", false)) ||
 	    (err = read_user_kernel(rd, x, "icache_misses", false)) ||
 	    (err = read_user_kernel(rd, x, "rep_iterations", false)) ||
+	    (err = read_user_kernel(rd, x, "harness", false)) ||
 	    (err = get_obj(rd, x, "branches", false, &br)))
 		return err;
 	json_object_foreach(br, mode, m) {

@@ -347,12 +347,19 @@ static void two_windows(struct pm_tc_counts *c)
 	kb = pm_tc_block(t, KBASE + slide + 0x180, &y, 2, true, PM_TC_BR_RET, false);
 	m = pm_tc_block(t, 0xffffffffc0001000ull, &z, 4, true, PM_TC_BR_RET, false);
 	u = pm_tc_block(t, 0x401000, &y, 4, false, PM_TC_BR_FAR, false);
+	/* the harness alone (clock reads): in every trial's window too */
+	for (i = 0; i < 3; i++) {
+		pm_tc_mark(t, START(PM_MARKER_HARNESS));
+		ka->execs = 2;
+		u->execs = 7;
+		pm_tc_mark(t, END(PM_MARKER_HARNESS));
+	}
 	for (i = 0; i < 2; i++) {
 		pm_tc_mark(t, START(0));
-		ka->execs = 100;	/* 10 instructions an op */
+		ka->execs = 100 + 2;	/* 10 instructions an op */
 		kb->execs = 100 + i * 10;	/* 2 an op, 2.2 in the second trial */
 		m->execs = 25;		/* a module's: 1 an op, no symbol */
-		u->execs = 100;
+		u->execs = 100 + 7;
 		pm_tc_mark(t, END(0));
 	}
 	parse(t, c);
@@ -418,6 +425,9 @@ START_TEST(test_attach)
 	ck_assert_double_eq_tol(num(em, "kernel_profile.symbols.1.instructions"), 2.1, 1e-9);
 	ck_assert_double_eq_tol(num(em, "kernel_profile.unknown"), 1, 1e-9);
 	ck_assert_ptr_null(json_object_get(em, "icache"));
+	/* taken out of each window: the harness, per op of a window */
+	ck_assert_double_eq_tol(num(em, "runs.0.harness.user"), 28.0 / 100, 1e-9);
+	ck_assert_double_eq_tol(num(em, "runs.0.harness.kernel"), 20.0 / 100, 1e-9);
 	pm_result_free(&r);
 
 	/* three trials for two windows: no counts, and why */
