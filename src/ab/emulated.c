@@ -70,7 +70,7 @@ static int add_window(struct pm_tc_counts *c, char *p)
 	return 0;
 }
 
-static int add_prof(struct pm_tc_counts *c, char *p)
+static int add_prof(struct pm_tc_counts *c, char *p, bool repeat)
 {
 	struct pm_tc_prof_rec r;
 	uint64_t id;
@@ -79,6 +79,7 @@ static int add_prof(struct pm_tc_counts *c, char *p)
 	    !parse_u64(&p, &r.insns))
 		return -EBADMSG;
 	r.id = (unsigned)id;
+	r.repeat = repeat;
 	c->p = pm_xrealloc(c->p, (c->np + 1) * sizeof(*c->p));
 	c->p[c->np++] = r;
 	return 0;
@@ -93,8 +94,8 @@ static int parse_line(struct pm_tc_counts *c, char *line)
 
 	if (!strncmp(line, "w ", 2))
 		return add_window(c, line + 2);
-	if (!strncmp(line, "p ", 2))
-		return add_prof(c, line + 2);
+	if (!strncmp(line, "p ", 2) || !strncmp(line, "r ", 2))
+		return add_prof(c, line + 2, line[0] == 'r');
 	if (!strcmp(line, "end"))
 		return 1;
 	if (!strncmp(line, "plugin ", 7)) {
@@ -219,7 +220,8 @@ void pm_ab_ksyms_free(struct pm_ab_ksyms *k)
 
 struct named {
 	const char *name;	/* NULL: no symbol */
-	double insns;
+	double insns;		/* the path's: rep string iterations apart */
+	double repeats;
 };
 
 static int by_name(const void *a, const void *b)
@@ -254,23 +256,31 @@ static size_t name_blocks(const struct pm_tc_counts *c, unsigned id, const struc
 			continue;
 		s = pm_symtab_lookup(k->t, c->p[i].vaddr - slide);
 		if (!s) {
-			*unknown += w * (double)c->p[i].insns;
+			if (!c->p[i].repeat)
+				*unknown += w * (double)c->p[i].insns;
 			continue;
 		}
 		v[n].name = s->name;
-		v[n++].insns = w * (double)c->p[i].insns;
-	}
-	qsort(v, n, sizeof(*v), by_name);
-	for (i = 0; i < n; i++) {
-		if (m && v[m - 1].name == v[i].name)
-			v[m - 1].insns += v[i].insns;
+		if (c->p[i].repeat)
+			v[n++].repeats = w * (double)c->p[i].insns;
 		else
-			v[m++] = v[i];
+			v[n++].insns = w * (double)c->p[i].insns;
 	}
-	for (i = 0; i < m; i++)
+	pm_sort(v, n, sizeof(*v), by_name);
+	for (i = 0; i < n; i++) {
+		if (m && v[m - 1].name == v[i].name) {
+			v[m - 1].insns += v[i].insns;
+			v[m - 1].repeats += v[i].repeats;
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	for (i = 0; i < m; i++) {
 		v[i].insns = fmax(v[i].insns, 0);
+		v[i].repeats = fmax(v[i].repeats, 0);
+	}
 	*unknown = fmax(*unknown, 0);
-	qsort(v, m, sizeof(*v), by_insns);
+	pm_sort(v, m, sizeof(*v), by_insns);
 	*out = v;
 	return m;
 }
@@ -294,12 +304,18 @@ static json_t *profile_json(const struct pm_tc_counts *c, unsigned id, const str
 		total += v[i].insns;
 	syms = json_array();
 	for (i = 0; i < n; i++) {
-		if (i >= PROFILE_MAX || v[i].insns < PROFILE_MIN_SHARE * total) {
+		json_t *x;
+
+		if (i >= PROFILE_MAX || (v[i].insns < PROFILE_MIN_SHARE * total &&
+					 v[i].repeats < PROFILE_MIN_SHARE * total)) {
 			other += v[i].insns;
 			continue;
 		}
-		json_array_append_new(syms, json_pack("{s:s,s:b,s:f}", "name", v[i].name,
-						      "kernel", 1, "instructions", v[i].insns / ops));
+		x = json_pack("{s:s,s:b,s:f}", "name", v[i].name, "kernel", 1, "instructions",
+			      v[i].insns / ops);
+		if (v[i].repeats > 0)
+			json_object_set_new(x, "rep_iterations", json_real(v[i].repeats / ops));
+		json_array_append_new(syms, x);
 	}
 	free(v);
 	return json_pack("{s:f,s:s,s:o,s:f,s:f}", "ops", ops, "symbols_from", k->source,

@@ -26,6 +26,7 @@ struct pm_tc_window_rec {
 struct pm_tc_prof_rec {
 	unsigned id;
 	uint64_t vaddr, insns;
+	bool repeat;		/* rep string iterations ("r" lines) */
 };
 
 struct pm_tc_counts {

@@ -35,8 +35,10 @@ struct window {
 
 struct prof {
 	uint64_t vaddr, insns;
-	uint32_t id, used;
+	uint32_t id, used;	/* id | PROF_REPEAT: rep string iterations */
 };
+
+#define PROF_REPEAT (1u << 31)
 
 /* One vCPU's L1i: tags (line number + 1, 0 empty) and LRU stamps. */
 struct cache {
@@ -366,7 +368,8 @@ static void sweep(struct pm_tc *t, struct window *w)
 			w->c[b->kernel][PM_TC_F_BRANCH + b->branch - 1] += n;
 		if (b->repeat)
 			w->c[b->kernel][PM_TC_F_REPEATS] += n;
-		if (b->kernel && prof_add(t, w->id, b->vaddr, insns))
+		/* a rep string iteration's block apart: the path is the rest */
+		if (b->kernel && prof_add(t, w->id | (b->repeat ? PROF_REPEAT : 0), b->vaddr, insns))
 			t->nomem = true;
 	}
 }
@@ -554,7 +557,8 @@ int pm_tc_write(const struct pm_tc *t, FILE *f)
 	}
 	for (i = 0; i < t->capprof; i++)
 		if (t->prof[i].used)
-			fprintf(f, "p %" PRIu32 " %#" PRIx64 " %" PRIu64 "\n", t->prof[i].id,
+			fprintf(f, "%c %" PRIu32 " %#" PRIx64 " %" PRIu64 "\n",
+				t->prof[i].id & PROF_REPEAT ? 'r' : 'p', t->prof[i].id & ~PROF_REPEAT,
 				t->prof[i].vaddr, t->prof[i].insns);
 	fprintf(f, "dropped %" PRIu64 "\nend\n", t->dropped);
 	return ferror(f) ? -EIO : 0;

@@ -25,6 +25,8 @@
  *                               PM_TC_FIELDS counts below, in order
  *   p ID VADDR INSNS            kernel instructions of benchmark ID in
  *                               the blocks starting at VADDR, all windows
+ *   r ID VADDR N                the same of blocks that are an iteration of
+ *                               a rep string instruction
  *   dropped N                   starts without an end, ends without a start
  *   end
  */

@@ -81,6 +81,29 @@ static json_t *run_entry(const struct pm_result *r)
 			 "file", r->path ? json_string(r->path) : json_null());
 }
 
+static int by_instructions(const void *a, const void *b)
+{
+	double x = json_number_value(json_object_get(*(json_t *const *)a, "instructions"));
+	double y = json_number_value(json_object_get(*(json_t *const *)b, "instructions"));
+
+	return (x < y) - (x > y);
+}
+
+/* Most instructions first, as a run's profile is. */
+static void sort_symbols(json_t *list)
+{
+	size_t n = json_array_size(list), i;
+	json_t **v = pm_xcalloc(n + 1, sizeof(*v));
+
+	for (i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(list, i));
+	pm_sort(v, n, sizeof(*v), by_instructions);
+	json_array_clear(list);
+	for (i = 0; i < n; i++)
+		json_array_append_new(list, v[i]);
+	free(v);
+}
+
 /* The symbols of two emulated kernel profiles, each weighted by its ops. */
 static json_t *merge_profiles(const json_t *p, const json_t *q)
 {
@@ -102,16 +125,28 @@ static json_t *merge_profiles(const json_t *p, const json_t *q)
 		json_array_foreach(json_object_get(src[k], "symbols"), i, x) {
 			const char *s = json_string_value(json_object_get(x, "name"));
 			double v = w[k] * json_number_value(json_object_get(x, "instructions"));
+			double r = w[k] * json_number_value(json_object_get(x, "rep_iterations"));
 			json_t *have;
 
 			if (!s)
 				continue;
 			have = json_object_get(syms, s);
-			json_object_set_new(syms, s, json_real(v + (have ? json_real_value(have) : 0)));
+			if (!have) {
+				have = json_pack("[f,f]", 0.0, 0.0);
+				json_object_set_new(syms, s, have);
+			}
+			json_array_set_new(have, 0, json_real(v + json_real_value(json_array_get(have, 0))));
+			json_array_set_new(have, 1, json_real(r + json_real_value(json_array_get(have, 1))));
 		}
-	json_object_foreach(syms, name, x)
-		json_array_append_new(list, json_pack("{s:s,s:b,s:O}", "name", name, "kernel", 1,
-						      "instructions", x));
+	json_object_foreach(syms, name, x) {
+		json_t *e = json_pack("{s:s,s:b,s:O}", "name", name, "kernel", 1, "instructions",
+				      json_array_get(x, 0));
+
+		if (json_real_value(json_array_get(x, 1)) > 0)
+			json_object_set(e, "rep_iterations", json_array_get(x, 1));
+		json_array_append_new(list, e);
+	}
+	sort_symbols(list);
 	json_object_set_new(out, "symbols", list);
 	json_decref(syms);
 	for (k = 0; k < PM_ARRAY_SIZE(rest); k++)

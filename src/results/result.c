@@ -861,7 +861,8 @@ static int read_emulated_profile(struct reader *rd, json_t *p)
 			return bad(rd, NULL, "expected an object, found %s", jtype(x));
 		if ((err = want_str(rd, x, "name", true)) ||
 		    (err = get_bool(rd, x, "kernel", &flag)) ||
-		    (err = get_real(rd, x, "instructions", true, NONNEG, &d)))
+		    (err = get_real(rd, x, "instructions", true, NONNEG, &d)) ||
+		    (err = get_real(rd, x, "rep_iterations", false, NONNEG, &d)))
 			return err;
 		pop(rd, l);
 	}

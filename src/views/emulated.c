@@ -43,10 +43,11 @@ static void profile_rows(const struct pm_bench_result *b, FILE *f, enum pm_table
 {
 	const json_t *p = json_object_get(b->emulated, "kernel_profile"), *x;
 	const json_t *syms = pm_emulated_symbols(b), *src = json_object_get(p, "sources");
-	bool md = fmt == PM_TABLE_MARKDOWN;
-	struct pm_emu_amount k;
+	bool md = fmt == PM_TABLE_MARKDOWN, rep = false;
+	struct pm_emu_amount k, r;
+	double path;
 	struct pm_table *t;
-	size_t i;
+	size_t i, col_rep = 0;
 
 	if (json_is_string(json_object_get(p, "unavailable"))) {
 		fprintf(f, "%skernel instructions by function: none (%s)\n", md ? "" : "    ",
@@ -56,7 +57,10 @@ static void profile_rows(const struct pm_bench_result *b, FILE *f, enum pm_table
 	if (!syms || !json_array_size(syms))
 		return;
 	pm_emulated_amount(b, "instructions", "kernel", &k);
-	fprintf(f, "%skernel instructions per op by function (exact, emulated):\n",
+	pm_emulated_amount(b, "rep_iterations", "kernel", &r);
+	path = k.mean - (r.n ? r.mean : 0);
+	fprintf(f, "%skernel instructions per op by function (exact, emulated; rep string "
+		"iterations apart):\n",
 		md ? "\n" : "    ");
 	if (md)
 		fputc('\n', f);
@@ -64,6 +68,11 @@ static void profile_rows(const struct pm_bench_result *b, FILE *f, enum pm_table
 	pm_table_indent(t, md ? 0 : 6);
 	pm_table_add_col(t, "instructions", NULL, 0);
 	pm_table_add_col(t, "share", NULL, 0);
+	json_array_foreach(syms, i, x)
+		rep = rep || json_number_value(json_object_get(x, "rep_iterations")) > 0;
+	/* TCG's count of a rep string instruction's iterations, apart */
+	if (rep)
+		col_rep = pm_table_add_col(t, "rep iter.", NULL, 0);
 	pm_table_add_col(t, "symbol", NULL, PM_COL_LEFT);
 	pm_table_add_col(t, "source", NULL, PM_COL_LEFT);
 	json_array_foreach(syms, i, x) {
@@ -76,10 +85,15 @@ static void profile_rows(const struct pm_bench_result *b, FILE *f, enum pm_table
 		pm_fmt_count(c, sizeof(c), v);
 		pm_table_row(t, NULL);
 		pm_table_cell(t, 0, c, NULL);
-		if (k.mean > 0)
-			pm_table_cellf(t, 1, "%.1f%%", 100 * v / k.mean);
-		pm_table_cell(t, 2, name, NULL);
-		pm_table_cell(t, 3, json_string_value(json_object_get(src, name)), NULL);
+		if (path > 0)
+			pm_table_cellf(t, 1, "%.1f%%", 100 * v / path);
+		if (rep && json_number_value(json_object_get(x, "rep_iterations")) > 0) {
+			pm_fmt_count(c, sizeof(c),
+				     json_number_value(json_object_get(x, "rep_iterations")));
+			pm_table_cell(t, col_rep, c, NULL);
+		}
+		pm_table_cell(t, 2 + rep, name, NULL);
+		pm_table_cell(t, 3 + rep, json_string_value(json_object_get(src, name)), NULL);
 	}
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);

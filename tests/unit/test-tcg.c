@@ -201,6 +201,8 @@ START_TEST(test_windows)
 	ck_assert_uint_eq(c.np, 2);
 	for (size_t i = 0; i < c.np; i++) {
 		ck_assert_uint_eq(c.p[i].id, 7);
+		/* rep string iterations apart from the path */
+		ck_assert(c.p[i].repeat == (c.p[i].vaddr == KBASE + 0x200));
 		if (c.p[i].vaddr == KBASE + 0x100)
 			ck_assert_uint_eq(c.p[i].insns, 50);
 		else
