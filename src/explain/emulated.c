@@ -390,11 +390,11 @@ void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	     c->verdict == PM_INCONCLUSIVE) && c->delta_ns != 0 && longer != slower)
 		return;
 	carrier_words(e, where, sizeof(where));
-	snprintf(sentence, sizeof(sentence), "%s executes %.1f%% %s instructions per operation "
-		 "in NEW (%.0f -> %.0f; kernel %.0f -> %.0f, user %.1f -> %.1f), exact counts of "
-		 "the emulated CPU decided after %zu pairs: a %s code path%s.", c->name,
+	snprintf(sentence, sizeof(sentence), "Exact counts of the emulated CPU, decided after %zu "
+		 "pairs: %.1f%% %s instructions per operation in NEW (%.0f -> %.0f; kernel %.0f "
+		 "-> %.0f, user %.1f -> %.1f), a %s code path%s.", e->decided_at,
 		 100 * fabs(e->ratio - 1), longer ? "more" : "fewer", e->path.old, e->path.new,
-		 e->kernel.old, e->kernel.new, e->user.old, e->user.new, e->decided_at,
+		 e->kernel.old, e->kernel.new, e->user.old, e->user.new,
 		 longer ? "longer" : "shorter", where);
 	k = pm_cause_add(c, "code-path", longer ? "longer code path" : "shorter code path",
 			 0.8, sentence);
