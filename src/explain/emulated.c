@@ -259,6 +259,28 @@ static void mechanism_deltas(struct pm_emu_cmp *e)
 	pm_sort(e->mechs, e->nmechs, sizeof(*e->mechs), by_mech_move);
 }
 
+/* A path decided longer or shorter is a difference of its own, whatever
+ * the time's verdict: said with the decided facts of the samples. */
+static void path_fact(struct pm_bench_cmp *c, const struct pm_emu_cmp *e)
+{
+	const struct pm_emu_mech *m = e->nmechs ? &e->mechs[0] : NULL;
+	char where[256] = "";
+
+	if (e->verdict != PM_REGRESSION && e->verdict != PM_IMPROVEMENT)
+		return;
+	if (m && fabs(m->new - m->old) >= NAME_MIN &&
+	    fabs(m->new - m->old) >= NAME_SHARE * fabs(e->kernel.new - e->kernel.old))
+		snprintf(where, sizeof(where), "; kernel %+.0f an op in %s", m->new - m->old,
+			 m->name);
+	c->facts = pm_xrealloc(c->facts, (c->nfacts + 1) * sizeof(*c->facts));
+	c->facts[c->nfacts++] = pm_xasprintf(
+		"the path is %s: %.1f%% %s instructions an operation in NEW (%.1f -> %.1f, "
+		"exact counts of the emulated CPU, not hardware's), after %zu pairs "
+		"(±%.2f%% a pair)%s", e->verdict == PM_REGRESSION ? "longer" : "shorter",
+		100 * fabs(e->ratio - 1), e->verdict == PM_REGRESSION ? "more" : "fewer",
+		e->path.old, e->path.new, e->decided_at, 100 * expm1(e->pair_sd), where);
+}
+
 void pm_emulated_compare(struct pm_bench_cmp *c, const struct pm_side *old,
 			 const struct pm_side *new, const struct pm_explain_opts *o)
 {
@@ -297,6 +319,7 @@ void pm_emulated_compare(struct pm_bench_cmp *c, const struct pm_side *old,
 	json_decref(pn);
 	json_decref(src);
 	c->emu = e;
+	path_fact(c, e);
 }
 
 void pm_emulated_free(struct pm_bench_cmp *c)
@@ -390,12 +413,11 @@ void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	     c->verdict == PM_INCONCLUSIVE) && c->delta_ns != 0 && longer != slower)
 		return;
 	carrier_words(e, where, sizeof(where));
-	snprintf(sentence, sizeof(sentence), "Exact counts of the emulated CPU, decided after %zu "
-		 "pairs: %.1f%% %s instructions per operation in NEW (%.0f -> %.0f; kernel %.0f "
-		 "-> %.0f, user %.1f -> %.1f), a %s code path%s.", e->decided_at,
-		 100 * fabs(e->ratio - 1), longer ? "more" : "fewer", e->path.old, e->path.new,
-		 e->kernel.old, e->kernel.new, e->user.old, e->user.new,
-		 longer ? "longer" : "shorter", where);
+	snprintf(sentence, sizeof(sentence), "A %s code path: %.1f%% %s instructions per "
+		 "operation (kernel %.0f -> %.0f, user %.1f -> %.1f; exact counts of the emulated "
+		 "CPU, decided after %zu pairs)%s.", longer ? "longer" : "shorter",
+		 100 * fabs(e->ratio - 1), longer ? "more" : "fewer", e->kernel.old, e->kernel.new,
+		 e->user.old, e->user.new, e->decided_at, where);
 	k = pm_cause_add(c, "code-path", longer ? "longer code path" : "shorter code path",
 			 0.8, sentence);
 	pm_cause_evidence(k, "instructions/op (emulated, exact): %.1f -> %.1f (%+.2f%%, pairs "

@@ -37,7 +37,8 @@ jq -e '.benchmarks[0].emulated.runs | length == 3' "$T/out" >/dev/null ||
 pm explain "$A" "$B"
 expect_status 0 "explain"
 expect_out "^  path changed: null \+4[0-9]\.[0-9]% \(3 pairs; kernel \+8[0-9]/op in the audit subsystem, switched by the kernel argument audit=1 of NEW\)"
-expect_out "Exact counts of the emulated CPU, decided after 3 pairs: 4[0-9]\.[0-9]% more instructions per operation"
+expect_out "^  null: decided: the path is longer: 4[0-9]\.[0-9]% more instructions an operation in NEW \(340\.[0-9] -> 50[0-9]\.[0-9], exact counts of the emulated CPU, not hardware's\), after 3 pairs .*; kernel \+8[0-9] an op in the audit subsystem"
+expect_out "^  null: A longer code path: 4[0-9]\.[0-9]% more instructions per operation .*decided after 3 pairs\), most of it in the audit subsystem"
 pm explain --all "$A" "$B"
 expect_out "instructions/op, emulated \(exact, not hardware counts\): 3[0-9][0-9]\.[0-9] -> 50[0-9]\.[0-9] .*longer, decided after 3 pairs"
 expect_out "kernel instructions/op in the audit subsystem: 0\.0 -> 8[0-9]\.[0-9] .*none in OLD"
@@ -47,6 +48,8 @@ jq -e '.benchmarks[0].emulated | .verdict == "longer" and .decided_after == 3 an
 	"$T/out" >/dev/null || fail "explain json: $(jq -c '.benchmarks[0].emulated' "$T/out")"
 jq -e '[.benchmarks[0].causes[].rule] | index("code-path") != null' "$T/out" >/dev/null ||
 	fail "explain json: no code-path cause"
+jq -e '.benchmarks[0].decided | map(test("^the path is longer")) | any' "$T/out" >/dev/null ||
+	fail "explain json: the path is not among the decided facts"
 # the same side twice (another file: the same bytes are refused): the same path
 jq '.label = "A2"' "$A" > "$T/a2.json"
 pm explain "$A" "$T/a2.json"
