@@ -359,24 +359,32 @@ static double rel_sd(const double *v, size_t n)
 	return m > 0 ? sqrt(ss / (double)(n - 1)) / m : 0;
 }
 
-/* The mean window of the harness alone (bench/marker.h) of benchmark id:
- * what each of its trials' windows holds beside the operations. */
-static size_t harness(const struct pm_tc_counts *c, unsigned id, double h[2][PM_TC_FIELDS])
+/*
+ * The window of the harness alone (bench/marker.h) of benchmark id: what
+ * each of its trials' windows holds beside the operations.  The least of
+ * each count over its windows: an interrupt or another process in one of
+ * them only adds (taken out of every trial, it would take too much).
+ * *sum_kernel: their kernel instructions together, which the profile's
+ * harness blocks add up to.
+ */
+static size_t harness(const struct pm_tc_counts *c, unsigned id, double h[2][PM_TC_FIELDS],
+		      double *sum_kernel)
 {
 	size_t i, n = 0;
 	int k, f;
 
 	memset(h, 0, sizeof(double) * 2 * PM_TC_FIELDS);
-	for (i = 0; i < c->nw; i++)
-		if (c->w[i].id == id + PM_MARKER_HARNESS) {
-			for (k = 0; k < 2; k++)
-				for (f = 0; f < PM_TC_FIELDS; f++)
-					h[k][f] += (double)c->w[i].c[k][f];
-			n++;
-		}
-	for (k = 0; n && k < 2; k++)
-		for (f = 0; f < PM_TC_FIELDS; f++)
-			h[k][f] /= (double)n;
+	*sum_kernel = 0;
+	for (i = 0; i < c->nw; i++) {
+		if (c->w[i].id != id + PM_MARKER_HARNESS)
+			continue;
+		for (k = 0; k < 2; k++)
+			for (f = 0; f < PM_TC_FIELDS; f++)
+				h[k][f] = n ? fmin(h[k][f], (double)c->w[i].c[k][f]) :
+					  (double)c->w[i].c[k][f];
+		*sum_kernel += (double)c->w[i].c[1][PM_TC_F_INSNS];
+		n++;
+	}
 	return n;
 }
 
@@ -388,8 +396,8 @@ static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_t
 {
 	double per_window = (double)b->iterations * (double)b->ops_per_iter, ops;
 	double *vk = pm_xcalloc(c->nw + 1, sizeof(*vk)), *vu = pm_xcalloc(c->nw + 1, sizeof(*vu));
-	double s[2][PM_TC_FIELDS] = { { 0 } }, h[2][PM_TC_FIELDS];
-	size_t i, nw = 0, nh = harness(c, id, h);
+	double s[2][PM_TC_FIELDS] = { { 0 } }, h[2][PM_TC_FIELDS], hsum;
+	size_t i, nw = 0, nh = harness(c, id, h, &hsum);
 	int kk, f;
 	json_t *run, *em;
 
@@ -436,8 +444,10 @@ static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_t
 		json_object_set_new(em, "icache", json_pack("{s:i,s:i,s:i}", "size_kib",
 				    (int)c->icache_kib, "ways", (int)c->icache_ways, "line",
 				    (int)c->icache_line));
+	/* the harness blocks of the profile weighted to the least window's
+	 * kernel instructions, once per trial */
 	json_object_set_new(em, "kernel_profile", profile_json(c, id, k, guest_stext, ops,
-							       nh ? (double)nw / (double)nh : 0));
+			    hsum > 0 ? (double)nw * h[1][PM_TC_F_INSNS] / hsum : 0));
 	free(vk);
 	free(vu);
 	*ok = true;
