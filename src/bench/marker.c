@@ -116,6 +116,13 @@ static void markers_init(void)
 	call_marker(PM_MARKER_CONFIG + PM_MARKER_CONFIG_DONE * PM_MARKER_FIELD);
 }
 
+bool pm_markers_active(void)
+{
+	if (state == MARKERS_UNKNOWN)
+		markers_init();
+	return state == MARKERS_ON;
+}
+
 void pm_marker_trial(unsigned id, bool end)
 {
 	if (__builtin_expect(state == MARKERS_OFF, 1))

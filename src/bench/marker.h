@@ -54,6 +54,8 @@ unsigned pm_marker_id(const struct pm_bench *b);
 /* Called around each timed trial: nothing unless PM_MARKER_ENV is set
  * (the page is mapped on first use, in each process). */
 void pm_marker_trial(unsigned id, bool end);
+/* Are trials marked in this process (the page mapped)? */
+bool pm_markers_active(void);
 /* What a result records when markers were placed ({"base", "ids",
  * "kernel_stext", ...}, pmbench-result(5)), NULL when they were not. */
 json_t *pm_markers_json(const struct pm_bench *const *benches, size_t n);

@@ -217,7 +217,7 @@ static void marked_harness(unsigned marker, const struct pm_bench *b, struct pm_
 	uint64_t ns;
 	int k;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 3 && pm_markers_active(); k++) {
 		pm_marker_trial(marker + PM_MARKER_HARNESS, false);
 		timed_run(b, ctx, 0, &ns);
 		pm_marker_trial(marker + PM_MARKER_HARNESS, true);
