@@ -26,8 +26,9 @@
 /* Set in the environment of the guest's pmbench (ab/guest-init.c). */
 #define PM_MARKER_ENV "PMBENCH_TRIAL_MARKERS"
 
-/* Far from where Linux puts programs, libraries, heap and stacks. */
-#define PM_MARKER_BASE 0x5e5e0000000ull
+/* Far from where Linux puts programs, libraries, heap and stacks, and
+ * above the shadow memory of AddressSanitizer (up to 0x10007fff7fff). */
+#define PM_MARKER_BASE 0x3e5e00000000ull
 #define PM_MARKER_SIZE 0x10000u
 #define PM_MARKER_CONFIG 0x8000u
 #define PM_MARKER_FIELD 0x1000u

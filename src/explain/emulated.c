@@ -584,11 +584,12 @@ void pm_emulated_summary(const struct pm_explanation *x, FILE *f, bool md)
 json_t *pm_emulated_json(const struct pm_bench_cmp *c)
 {
 	const struct pm_emu_cmp *e = c->emu;
-	json_t *mechs = json_array(), *j;
+	json_t *mechs, *j;
 	size_t i;
 
 	if (!e)
 		return json_null();
+	mechs = json_array();
 	for (i = 0; i < e->nmechs && i < 10; i++)
 		json_array_append_new(mechs, json_pack("{s:s,s:s,s:f,s:f,s:s?,s:s?}", "key",
 				      e->mechs[i].key, "name", e->mechs[i].name, "old",

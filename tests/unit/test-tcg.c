@@ -323,7 +323,7 @@ static void boot_result(struct pm_result *r, size_t ntrials, const char *stext)
 
 	pm_result_init(r);
 	r->source = pm_xstrdup("run");
-	r->options = json_pack("{s:{s:s,s:{s:i,s:i},s:s?}}", "markers", "base", "0x5e5e0000000",
+	r->options = json_pack("{s:{s:s,s:{s:i,s:i},s:s?}}", "markers", "base", "0x3e5e00000000",
 			       "ids", "null", 0, "stat", 2, "kernel_stext", stext);
 	r->sysinfo = json_object();
 	b = pm_result_add(r);
