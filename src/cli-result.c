@@ -38,6 +38,21 @@ int pm_cli_side_load(struct pm_side *s, const char *path, struct pm_err *e)
  * given: ab's guests had a stripped copy).  Nothing when no profile used
  * a vmlinux or it has no debug info: explain then has mechanisms/.
  */
+/* The DWARF reader of path, opened once for several profiles. */
+static struct pm_ksrc *ksrc_for(const char *path, struct pm_ksrc **k, char **open_path)
+{
+	struct pm_err e;
+
+	if (!*open_path || strcmp(*open_path, path)) {
+		pm_ksrc_close(*k);
+		free(*open_path);
+		*open_path = pm_xstrdup(path);
+		if (pm_ksrc_open(k, path, &e))
+			*k = NULL;
+	}
+	return *k;
+}
+
 void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux)
 {
 	struct pm_ksrc *k = NULL;
@@ -46,22 +61,18 @@ void pm_cli_kernel_sources(struct pm_result *r, const char *vmlinux)
 
 	for (i = 0; i < r->nbench; i++) {
 		json_t *h = r->bench[i].hotspots;
+		/* emulated counts name the kernel's symbols too (pmbench ab) */
+		json_t *p = json_object_get(r->bench[i].emulated, "kernel_profile");
 		const char *path = vmlinux ? vmlinux :
 			json_string_value(json_object_get(h, "kernel_symbols"));
-		struct pm_err e;
 
-		if (!h || !path || !strcmp(path, "/proc/kallsyms") ||
-		    !json_is_true(json_object_get(h, "kernel_sampled")))
-			continue;
-		if (!open_path || strcmp(open_path, path)) {
-			pm_ksrc_close(k);
-			free(open_path);
-			open_path = pm_xstrdup(path);
-			if (pm_ksrc_open(&k, path, &e))
-				k = NULL;
-		}
-		if (k)
+		if (h && path && strcmp(path, "/proc/kallsyms") &&
+		    json_is_true(json_object_get(h, "kernel_sampled")) &&
+		    ksrc_for(path, &k, &open_path))
 			pm_ksrc_annotate(k, h);
+		if (vmlinux && json_is_array(json_object_get(p, "symbols")) &&
+		    ksrc_for(vmlinux, &k, &open_path))
+			pm_ksrc_annotate(k, p);
 	}
 	pm_ksrc_close(k);
 	free(open_path);

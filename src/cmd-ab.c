@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ab/ab.h"
+#include "ab/emulated.h"
 #include "cmd.h"
 #include "explain/explain.h"
 #include "results/history.h"
@@ -32,7 +33,8 @@ static const char usage[] =
 	"                  [--confirm-budget TIME] [--seed N] [--timeout SEC] [-o DIR]\n"
 	"                  [--keep-console DIR] [--max-time SEC] [--rounds-per-boot N]\n"
 	"                  [-e EVENTS] [--no-profile] [--no-counters] [--run-option OPT]\n"
-	"                  [--noise PCT] [-q] [--] BENCH|GROUP...\n"
+	"                  [--noise PCT] [--no-emulated-counts] [--emulated-icache]\n"
+	"                  [-q] [--] BENCH|GROUP...\n"
 	"       pmbench ab --local [--setup-a CMD] [--setup-b CMD] [--wrap-a CMD]\n"
 	"                  [--wrap-b CMD] [options] [--] BENCH|GROUP...\n"
 	"\n"
@@ -78,6 +80,9 @@ static const char usage[] =
 	"      --no-counters       the guest run skips the counted pass\n"
 	"      --run-option OPT    another option for the guest run (repeatable)\n"
 	"      --noise PCT         changes smaller than this are the same (default 3)\n"
+	"      --no-emulated-counts  TCG: boot without the plugin that counts the\n"
+	"                          emulated CPU's instructions per operation\n"
+	"      --emulated-icache   TCG: that plugin also models the guest CPU's L1i\n"
 	"  -q, --quiet             no progress, no report on stdout\n";
 
 /* ---- signals: QEMU and the scratch directory go on Ctrl-C ---- */
@@ -124,6 +129,8 @@ struct ab {
 	json_t *decided;		/* per benchmark: verdict, pairs, ... */
 	json_t *confirm;		/* what each difference taken back removed */
 	int status;			/* an exit status to end with, or -1 */
+	struct pm_ab_counting counting;	/* TCG: the plugin that counts (ab/emulated.c) */
+	bool counting_probed, counts_said;
 };
 
 #define AB_GO (-1)
@@ -245,6 +252,18 @@ static json_t *experiment_json(const struct ab *ab)
 	return j;
 }
 
+/* Whether the guests' instructions were counted, and by what. */
+static json_t *counting_json(const struct ab *ab)
+{
+	const struct pm_ab_counting *c = &ab->counting;
+
+	if (c->on)
+		return json_pack("{s:s,s:s,s:b}", "plugin", c->version, "qemu", c->qemu_version,
+				 "icache", c->icache);
+	return json_pack("{s:s}", "unavailable", ab->o.no_emulated_counts ?
+			 "--no-emulated-counts" : c->why);
+}
+
 static json_t *arm_json(const struct ab *ab, const struct pm_ab_arm *a)
 {
 	const struct pm_ab_opts *o = &ab->o;
@@ -265,6 +284,8 @@ static json_t *arm_json(const struct ab *ab, const struct pm_ab_arm *a)
 			      "kernel", a->kernel, "release", a->release, "cmdline", cmdline,
 			      "boots", (int)a->nruns,
 			      "vmlinux", a->vmlinux ? json_string(a->vmlinux_from) : json_null());
+		if (ab->env.accel == PM_ACCEL_TCG)
+			json_object_set_new(j, "emulated_counts", counting_json(ab));
 	}
 	free(cmdline);
 	return j;
@@ -330,6 +351,15 @@ static bool keep_run(struct ab *ab, struct pm_ab_job *j, struct pm_result *r)
 		return false;
 	}
 	json_decref(root);
+	if (j->counts_path) {
+		char why[1024];
+
+		if (!pm_ab_job_counts(j, &ab->env, r, why, sizeof(why)) && !ab->counts_said) {
+			ab->counts_said = true;
+			pm_warn("%s: no emulated counts: %s (said once: where they are missing, the "
+				"experiment goes on time alone)", j->tag, why);
+		}
+	}
 	/* the guest had symbols only: the host's vmlinux has the DWARF */
 	if (j->arm->vmlinux_from)
 		pm_cli_kernel_sources(r, j->arm->vmlinux_from);
@@ -543,6 +573,30 @@ static size_t decide(struct ab *ab)
 	return open;
 }
 
+/*
+ * Under TCG, whether the boots load the counting plugin: on unless
+ * --no-emulated-counts, when this QEMU can load it; why not, said once.
+ * Never under KVM (a guest there can have the host's PMU).
+ */
+static void setup_counting(struct ab *ab)
+{
+	char *plugin;
+
+	if (ab->o.local || ab->env.accel != PM_ACCEL_TCG || ab->o.no_emulated_counts ||
+	    ab->counting_probed)
+		return;
+	ab->counting_probed = true;
+	ab->counting.icache = ab->o.emulated_icache;
+	plugin = pm_xasprintf("%s/%s", pm_libexecdir(), PM_TC_PLUGIN);
+	pm_ab_counting_probe(&ab->counting, ab->qemu, plugin, ab->env.scratch);
+	free(plugin);
+	if (ab->counting.on)
+		ab->env.counting = &ab->counting;
+	else if (!ab->o.quiet)
+		pm_warn("no emulated counts: %s; the experiment goes on time alone",
+			ab->counting.why);
+}
+
 /* Drop every run: KVM gave way to TCG, the pairs start again. */
 static void restart_under_tcg(struct ab *ab)
 {
@@ -556,6 +610,7 @@ static void restart_under_tcg(struct ab *ab)
 	}
 	ab->env.accel = PM_ACCEL_TCG;
 	snprintf(ab->accel_why, sizeof(ab->accel_why), "KVM could not run the guest kernel");
+	setup_counting(ab);
 	ab->pairs = ab->failed = ab->runs = 0;
 	json_decref(ab->decided);
 	ab->decided = NULL;
@@ -1088,6 +1143,15 @@ static char *report_header(const struct ab *ab)
 			ab->env.accel == PM_ACCEL_TCG ? "TCG" : "KVM", ab->accel_why, accel_note(ab),
 			ab->o.cpu, ab->o.memory_mb, ab->o.vcpus, ab->o.vcpus == 1 ? "" : "s",
 			ab->o.run_rounds, ab->o.max_time_s);
+	if (!ab->o.local && ab->env.accel == PM_ACCEL_TCG && ab->counting.on)
+		fprintf(f, "emulated counts: every trial's instructions counted exactly in the "
+			"emulated CPU by %s %s%s (%s; the vCPUs in one thread): not hardware "
+			"counter values\n", PM_TC_PLUGIN, ab->counting.version,
+			ab->counting.icache ? " with a model of the guest CPU's L1i" : "",
+			ab->counting.qemu_version);
+	else if (!ab->o.local && ab->env.accel == PM_ACCEL_TCG)
+		fprintf(f, "emulated counts: none (%s)\n", ab->o.no_emulated_counts ?
+			"--no-emulated-counts" : ab->counting.why);
 	else
 		fprintf(f, "each run: pmbench run --rounds %u --max-time %g\n", ab->o.run_rounds,
 			ab->o.max_time_s);
@@ -1287,6 +1351,7 @@ static void ab_free(struct ab *ab)
 	pm_strv_free(ab->env.local_argv);
 	json_decref(ab->decided);
 	json_decref(ab->confirm);
+	pm_ab_counting_free(&ab->counting);
 	free(ab->out);
 	free(ab->console_dir);
 	pm_ab_opts_free(&ab->o);
@@ -1362,6 +1427,7 @@ static int run_experiment(struct ab *ab)
 	st = make_dirs(ab);
 	if (st != AB_GO)
 		return st;
+	setup_counting(ab);
 	ab->env.console_dir = ab->console_dir;
 	pm_catch_stop_signals(on_signal);
 	if (setup_arms(ab, &e)) {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/marker.h"
 #include "bench/runner.h"
 #include "cmd.h"
 #include "counters/counters.h"
@@ -487,6 +488,7 @@ static int run__prepare(struct run_cmd *r)
 static void run__start_result(struct run_cmd *r)
 {
 	struct pm_result *res = &r->result;
+	json_t *markers;
 	size_t i;
 
 	r->hello = find_helper("pmbench-hello");
@@ -505,6 +507,10 @@ static void run__start_result(struct run_cmd *r)
 	for (i = 0; i < (size_t)pm_argc; i++)
 		json_array_append_new(res->command, json_string(pm_argv[i]));
 	res->options = options_json(&r->o, &r->events, &r->m.popts, r->rounds);
+	/* in a guest of pmbench ab: what its plugin needs to read the marks */
+	markers = pm_markers_json(r->benches, r->nbench);
+	if (markers)
+		json_object_set_new(res->options, "markers", markers);
 	res->sysinfo = pm_sysinfo_collect();
 	r->o.run_start_ns = pm_now_ns();
 }

@@ -165,6 +165,8 @@ struct pm_boot_spec {
 	const char *tag;	/* "a1": names the scratch files */
 	volatile pid_t *running;	/* QEMU's pid while it runs (signal handlers) */
 	int host_cpu;		/* host CPU QEMU is pinned to, -1: none */
+	const char *plugin;	/* TCG: -plugin's value (the vCPUs then share one
+				   thread, so that its counts are exact); NULL: none */
 };
 
 struct pm_boot {
@@ -189,6 +191,8 @@ struct pm_boot {
  */
 pid_t pm_ab_spawn(char *const *argv, const char *log, bool append, int cpu,
 		  struct pm_err *e);
+/* A QEMU option value: a comma is written twice (allocated). */
+char *pm_qemu_escape(const char *s);
 /* QEMU's argv for a boot (free with pm_strv_free). */
 char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
 		    const char *serial2);
@@ -257,6 +261,8 @@ void pm_ab_diffs_free(struct pm_ab_diff *v, size_t n);
 
 struct pm_result;
 struct pm_ab_opts;
+struct pm_ab_ksyms;
+struct pm_ab_counting;
 
 /* One configuration run again and again: A, B, or B with one difference
  * taken back. */
@@ -275,6 +281,8 @@ struct pm_ab_arm {
 	const char *setup, *wrap;	/* --local */
 	int reverts;		/* the difference it takes back, -1: none */
 	struct pm_result *runs;	/* in the order taken */
+	struct pm_ab_ksyms *ksyms;	/* its kernel's symbols for the emulated
+					   profile, loaded at its first counted boot */
 	size_t nruns;
 	unsigned failed;
 };
@@ -293,6 +301,7 @@ struct pm_ab_env {
 	const char *scratch, *console_dir;
 	char **local_argv;	/* --local: pmbench run and its options */
 	char **benches;		/* NULL-terminated */
+	const struct pm_ab_counting *counting;	/* TCG: the plugin, when it loads */
 };
 
 enum pm_ab_job_end { PM_JOB_KEPT, PM_JOB_FAILED, PM_JOB_FATAL, PM_JOB_RESTART, PM_JOB_STOP };
@@ -308,6 +317,7 @@ struct pm_ab_job {
 	struct pm_boot boot;
 	pid_t pid;
 	char *console, *result_path;
+	char *counts_path, *plugin_arg;	/* the plugin's file and argument */
 	uint64_t start_ns;
 	enum pm_ab_job_end end;
 	int status;		/* the pmbench run's exit status */
@@ -319,6 +329,13 @@ struct pm_ab_job {
 };
 
 int pm_ab_job_start(struct pm_ab_job *j, const struct pm_ab_env *env, struct pm_err *e);
+/*
+ * A kept guest run's emulated counts into its result r (ab/emulated.c):
+ * the benchmarks counted, 0 with why when none could be (no plugin file,
+ * no markers, windows that do not match the trials).
+ */
+size_t pm_ab_job_counts(struct pm_ab_job *j, const struct pm_ab_env *env, struct pm_result *r,
+			char *why, size_t len);
 /* true once the job ended (j->end says how). */
 bool pm_ab_job_poll(struct pm_ab_job *j, const struct pm_ab_env *env, volatile int *stop);
 void pm_ab_job_kill(struct pm_ab_job *j);
@@ -362,6 +379,8 @@ struct pm_ab_opts {
 	size_t nbenches;
 	bool quiet;
 	double noise;			/* the report's noise floor (fraction); NAN: explain's */
+	bool no_emulated_counts;	/* TCG: boot without the counting plugin */
+	bool emulated_icache;		/* TCG: with its i-cache model */
 };
 
 #define PM_AB_DEFAULT_BOOTS 3

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ab/ab.h"
+#include "ab/emulated.h"
 #include "counters/counters.h"
 #include "results/result.h"
 
@@ -112,5 +113,8 @@ void pm_ab_arm_free(struct pm_ab_arm *a)
 	free(a->initrd);
 	free(a->vmlinux);
 	free(a->vmlinux_from);
+	if (a->ksyms)
+		pm_ab_ksyms_free(a->ksyms);
+	free(a->ksyms);
 	memset(a, 0, sizeof(*a));
 }

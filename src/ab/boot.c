@@ -26,8 +26,7 @@
 #define DISK_BYTES (256ull << 20)
 #define WATCH_NS (50 * 1000000L)
 
-/* QEMU option values: a comma is written twice. */
-static char *qemu_escape(const char *s)
+char *pm_qemu_escape(const char *s)
 {
 	size_t n = strlen(s), i, k = 0;
 	char *out = pm_xmalloc(2 * n + 1);
@@ -54,9 +53,9 @@ char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
 	char **v = NULL, *c, *h, *d;
 	size_t n = 0;
 
-	c = qemu_escape(s->console);
-	h = qemu_escape(serial2);
-	d = qemu_escape(disk);
+	c = pm_qemu_escape(s->console);
+	h = pm_qemu_escape(serial2);
+	d = pm_qemu_escape(disk);
 	push(&v, &n, pm_xstrdup(s->qemu));
 	push(&v, &n, pm_xstrdup("-nodefaults"));
 	push(&v, &n, pm_xstrdup("-no-user-config"));
@@ -64,7 +63,13 @@ char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
 	push(&v, &n, pm_xstrdup("none"));
 	push(&v, &n, pm_xstrdup("-no-reboot"));
 	push(&v, &n, pm_xstrdup("-accel"));
-	push(&v, &n, pm_xstrdup(s->accel == PM_ACCEL_KVM ? "kvm" : "tcg"));
+	/* counting: one thread for every vCPU, or an inline add may be lost */
+	push(&v, &n, pm_xstrdup(s->accel == PM_ACCEL_KVM ? "kvm" :
+				s->plugin ? "tcg,thread=single" : "tcg"));
+	if (s->plugin && s->accel != PM_ACCEL_KVM) {
+		push(&v, &n, pm_xstrdup("-plugin"));
+		push(&v, &n, pm_xstrdup(s->plugin));
+	}
 	push(&v, &n, pm_xstrdup("-cpu"));
 	push(&v, &n, pm_xstrdup(s->cpu));
 	push(&v, &n, pm_xstrdup("-m"));

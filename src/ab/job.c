@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ab/ab.h"
+#include "ab/emulated.h"
 
 /* A shell command run to its end, its output into log: a side's set-up. */
 static int run_setup(const char *cmd, const char *log, struct pm_err *e)
@@ -87,12 +88,19 @@ static int start_guest(struct pm_ab_job *j, const struct pm_ab_env *env, struct 
 	const struct pm_ab_opts *o = env->o;
 
 	j->console = pm_xasprintf("%s/%s.log", env->console_dir, j->tag);
+	/* never under KVM, whose guests can have the host's PMU */
+	if (env->counting && env->counting->on && env->accel == PM_ACCEL_TCG) {
+		j->counts_path = pm_xasprintf("%s/%s.counts", env->scratch, j->tag);
+		j->plugin_arg = pm_ab_plugin_arg(env->counting, j->counts_path);
+		unlink(j->counts_path);
+	}
 	j->bs = (struct pm_boot_spec){
 		.qemu = env->qemu, .accel = env->accel, .cpu = o->cpu, .kernel = a->kernel,
 		.initrd = a->initrd, .append = a->append, .memory_mb = o->memory_mb,
 		.vcpus = o->vcpus, .timeout_s = o->timeout_s,
 		.kvm_probe_s = PM_AB_KVM_PROBE_S, .dir = env->scratch, .tag = j->tag,
 		.console = j->console, .running = j->running, .host_cpu = j->host_cpu,
+		.plugin = j->plugin_arg,
 	};
 	return pm_boot_start(&j->bs, &j->boot, e);
 }
@@ -213,7 +221,11 @@ void pm_ab_job_free(struct pm_ab_job *j)
 		pm_boot_free(&j->boot);
 	if (j->result_path)
 		unlink(j->result_path);
+	if (j->counts_path)
+		unlink(j->counts_path);
 	free(j->result_path);
+	free(j->counts_path);
+	free(j->plugin_arg);
 	free(j->console);
 	free(j->image);
 	memset(j, 0, sizeof(*j));

@@ -20,7 +20,8 @@ enum {
 	OPT_QEMU, OPT_ROUNDS, OPT_TIMEOUT, OPT_KEEP_CONSOLE, OPT_MAX_TIME,
 	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
 	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
-	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B,
+	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B, OPT_NO_EMULATED_COUNTS,
+	OPT_EMULATED_ICACHE,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +58,8 @@ static const struct option long_options[] = {
 	{ "setup-b", required_argument, NULL, OPT_SETUP_B },
 	{ "wrap-a", required_argument, NULL, OPT_WRAP_A },
 	{ "wrap-b", required_argument, NULL, OPT_WRAP_B },
+	{ "no-emulated-counts", no_argument, NULL, OPT_NO_EMULATED_COUNTS },
+	{ "emulated-icache", no_argument, NULL, OPT_EMULATED_ICACHE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -191,6 +194,12 @@ static int experiment_option(struct pm_ab_opts *o, int c, char *arg, struct pm_e
 	case OPT_WRAP_B:
 		o->side[c == OPT_WRAP_B].wrap = arg;
 		return 0;
+	case OPT_NO_EMULATED_COUNTS:
+		o->no_emulated_counts = true;
+		return 0;
+	case OPT_EMULATED_ICACHE:
+		o->emulated_icache = true;
+		return 0;
 	default:
 		return 1;
 	}
@@ -238,6 +247,12 @@ static int check_mode(const struct pm_ab_opts *o, struct pm_err *e)
 			return pm_err_set(e, -EINVAL, "--setup-%c/--wrap-%c need --local", 'a' + i,
 					  'a' + i);
 	}
+	if (o->local && (o->no_emulated_counts || o->emulated_icache))
+		return pm_err_set(e, -EINVAL, "--local runs on this host: emulated counts "
+				  "are for TCG guests");
+	if (o->no_emulated_counts && o->emulated_icache)
+		return pm_err_set(e, -EINVAL, "--emulated-icache needs the emulated counts "
+				  "--no-emulated-counts turns off");
 	if (o->local && o->duet == PM_DUET_ON && (o->side[0].setup || o->side[1].setup))
 		return pm_err_set(e, -EINVAL, "--duet on with --setup-a/-b: a set-up command "
 				  "changes the host for both sides at once");

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/marker.h"
 #include "bench/runner.h"
 #include "sysinfo/sysinfo.h"
 
@@ -198,10 +199,29 @@ static int timed_run(const struct pm_bench *b, struct pm_ctx *ctx,
 	int err;
 
 	t0 = pm_now_ns();
-	err = bench_iterate(b, ctx, iters);
+	/* 0: the harness alone, what a marked trial costs beside its loop */
+	err = iters ? bench_iterate(b, ctx, iters) : 0;
 	t1 = pm_now_ns();
 	*ns = t1 - t0;
 	return err;
+}
+
+/*
+ * For an emulator's plugin (bench/marker.h): windows of the harness
+ * alone, so that what a trial's window holds beside its operations (the
+ * clock reads, a system call each where the clock has no vDSO) can be
+ * taken out of its counts.  A few, as a trial's; nothing without markers.
+ */
+static void marked_harness(unsigned marker, const struct pm_bench *b, struct pm_ctx *ctx)
+{
+	uint64_t ns;
+	int k;
+
+	for (k = 0; k < 3 && pm_markers_active(); k++) {
+		pm_marker_trial(marker + PM_MARKER_HARNESS, false);
+		timed_run(b, ctx, 0, &ns);
+		pm_marker_trial(marker + PM_MARKER_HARNESS, true);
+	}
 }
 
 /* Find the iteration count for one trial of about o->target_ns. */
@@ -918,6 +938,7 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	struct pm_summary sum = { 0 };
 	struct pm_round round = { .run = o->run, .started_s = NAN };
 	bool converged = false;
+	unsigned marker = pm_marker_id(b);
 	int err;
 
 	if (o->run_start_ns)
@@ -934,6 +955,7 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	err = timed_run(b, ctx, iters, &ns);
 	if (err)
 		return err;
+	marked_harness(marker, b, ctx);
 
 	t_start = pm_now_ns();
 	delay0 = run_delay_ns(ctx);
@@ -947,7 +969,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	for (;;) {
 		int r;
 
+		/* for an emulator's plugin (bench/marker.h): outside the timing */
+		pm_marker_trial(marker, false);
 		err = timed_run(b, ctx, iters, &ns);
+		pm_marker_trial(marker, true);
 		if (err)
 			goto fail;
 		if (n == cap) {

@@ -107,6 +107,46 @@ struct pm_mech_delta {
 				   1 its family or directory, 0 none */
 };
 
+/*
+ * The emulated counts of a benchmark on both sides (pmbench ab under TCG,
+ * emulated.c): exact counts of an emulated CPU, never hardware counts.
+ * The path is the instructions but the second and later iterations of
+ * rep string instructions, which TCG counts one by one.
+ */
+struct pm_emu_sym {
+	char *name;
+	char *file;		/* its source file, NULL unknown */
+	double old, new;	/* kernel instructions per op */
+};
+
+struct pm_emu_mech {
+	char *key, *name;	/* a section of the map, or a file */
+	double old, new;	/* kernel instructions per op */
+	const char *top;	/* the symbol that moved most */
+	double top_delta;
+	const struct pm_switch *sw;	/* the difference that switches it, or NULL */
+};
+
+struct pm_emu_cmp {
+	struct pm_pair path, kernel, user, rep, branches, imiss;	/* per op, means */
+	size_t runs_old, runs_new, pairs;
+	/* the path's decision by the sequential rule on the pairs' log ratios
+	 * (stats/seq.h), floor PM_EMU_FLOOR: REGRESSION a longer path */
+	enum pm_verdict verdict;
+	double ratio, lo, hi;	/* NEW/OLD path, its confidence sequence */
+	double pair_sd;		/* sd of a pair's log ratio: the boots' spread */
+	size_t decided_at;	/* the fewest pairs that decided it, 0 undecided */
+	size_t more;		/* pairs still needed (SIZE_MAX: too many, or unknown) */
+	struct pm_emu_sym *syms;	/* by |new - old|, largest first */
+	size_t nsyms;
+	struct pm_emu_mech *mechs;	/* the symbols by mechanism, largest move first */
+	size_t nmechs;
+	bool have_profile;	/* kernel profiles on both sides */
+};
+
+/* A path that differs by less than this is the same path. */
+#define PM_EMU_FLOOR 0.01
+
 struct pm_cause {
 	const char *rule;		/* rule id: "page-table-levels" */
 	const char *title;		/* "page-table levels" */
@@ -233,6 +273,7 @@ struct pm_bench_cmp {
 	 * code that runs on one side only by its samples */
 	char **facts;
 	size_t nfacts;
+	struct pm_emu_cmp *emu;	/* emulated counts on both sides, or NULL */
 	bool have_counters;	/* hardware counters on both sides */
 	bool have_hotspots;	/* samples on both sides */
 	bool hot_old, hot_new;	/* ... on each side */
@@ -334,6 +375,19 @@ void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x
 /* How strongly a switch is tied to a mechanism of the map (0-3). */
 int pm_switch_ties(const struct pm_switch *s, const char *mech_key, const char *file);
 void pm_switches_free(struct pm_explanation *x);
+/* emulated.c: the counts of pmbench ab's TCG plugin as evidence */
+void pm_emulated_compare(struct pm_bench_cmp *c, const struct pm_side *old,
+			 const struct pm_side *new, const struct pm_explain_opts *o);
+/* Their causes (a longer or shorter path), and the mechanisms' switches. */
+void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* Lines of the "where" part of a benchmark's report. */
+void pm_emulated_where(const struct pm_bench_cmp *c, FILE *f, const char *ind);
+/* The benchmarks whose path changed and those whose time alone did. */
+void pm_emulated_summary(const struct pm_explanation *x, FILE *f, bool md);
+/* How many changed benchmarks have them on both sides. */
+size_t pm_emulated_count(const struct pm_explanation *x);
+json_t *pm_emulated_json(const struct pm_bench_cmp *c);
+void pm_emulated_free(struct pm_bench_cmp *c);
 /* rules.c: the causes of the rule table's rules */
 void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
 const struct pm_fp_diff *pm_find_diff(const struct pm_explanation *x,

@@ -259,6 +259,7 @@ static void where_lines(const struct pm_bench_cmp *c, FILE *f, const char *ind)
 		fprintf(f, "%s%u copies: efficiency %.0f%% -> %.0f%%, throughput x%.2f\n", ind,
 			c->scale_n[i], 100 * c->scale_eff[i].old, 100 * c->scale_eff[i].new,
 			c->scale_tput[i].new / c->scale_tput[i].old);
+	pm_emulated_where(c, f, ind);
 }
 
 static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
@@ -651,6 +652,7 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 	}
 	if (!x->ncmp)
 		fprintf(f, "No benchmark is present on both sides: nothing to compare.\n");
+	pm_emulated_summary(x, f, md);
 	for (i = 0; i < x->nunavailable; i++)
 		fprintf(f, md ? "- evidence unavailable: %s\n" : "evidence unavailable: %s\n",
 			x->unavailable[i]);
@@ -806,6 +808,7 @@ json_t *pm_report_json(const struct pm_explanation *x)
 
 		verdict_json(b, &x->cmp[i]);
 		where_json(b, &x->cmp[i]);
+		json_object_set_new(b, "emulated", pm_emulated_json(&x->cmp[i]));
 		json_object_set_new(b, "causes", causes_json(&x->cmp[i]));
 		json_object_set_new(b, "decided", strings_json(x->cmp[i].facts,
 							      x->cmp[i].nfacts));

@@ -1421,7 +1421,8 @@ static const struct rule {
 	  NULL },
 	{ { "code-path", "longer code path",
 	    "instructions per op changed by >= 3% in the direction of the change (needs a PMU); "
-	    "stronger when IPC stayed the same", NULL }, rule_code_path, NULL, NULL },
+	    "stronger when IPC stayed the same; or, from pmbench ab's emulated counts, the path "
+	    "decided longer (shorter) by the sequential rule", NULL }, rule_code_path, NULL, NULL },
 	{ { "icache", "text size / icache footprint",
 	    "icache misses per 1000 instructions up >= 20% at the same instructions/op (PMU); "
 	    "without a PMU a hypothesis from kernel text growth and grown hot symbols", NULL }, rule_icache, NULL, NULL },

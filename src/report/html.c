@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/page.h"
+#include "results/emulated.h"
 #include "sample/profile.h"
 #include "sysinfo/sysinfo.h"
 
@@ -341,6 +342,69 @@ static void counters_table(FILE *f, const struct pm_bench_result *const *b,
 	pm_table_free(t);
 }
 
+/* ---- emulated counts, side by side: never among the counters ---- */
+
+static bool emulated_row(struct pm_table *t, const struct pm_bench_result *const *b, size_t n,
+			 const char *label, const char *key, const char *mode)
+{
+	struct pm_emu_amount base, a;
+	size_t k, col = 1;
+	bool any = false;
+
+	for (k = 0; k < n; k++)
+		any = any || (b[k] && pm_emulated_amount(b[k], key, mode, &a));
+	if (!any)
+		return false;
+	pm_table_row(t, label);
+	pm_table_cell(t, 0, label, NULL);
+	if (!b[0] || !pm_emulated_amount(b[0], key, mode, &base))
+		base.mean = NAN;
+	for (k = 0; k < n; k++, col += k > 1 ? 2 : 1) {
+		char buf[48];
+
+		if (!b[k] || !pm_emulated_amount(b[k], key, mode, &a)) {
+			pm_table_cell(t, col, "–", "");
+			continue;
+		}
+		pm_page_count(buf, sizeof(buf), a.mean);
+		pm_table_cell_num(t, col, buf, a.mean);
+		if (k && ratio_meaningful(base.mean, a.mean, false)) {
+			snprintf(buf, sizeof(buf), "%.3f", a.mean / base.mean);
+			pm_table_cell_num(t, col + 1, buf, a.mean / base.mean);
+		}
+	}
+	return true;
+}
+
+static void emulated_table(FILE *f, const struct pm_bench_result *const *b,
+			   const char *const *names, size_t n)
+{
+	struct pm_table *t = pm_table_new();
+	bool rows = false;
+	size_t k;
+
+	pm_table_class(t, "counters emulated");
+	pm_table_html_max(t, NAME_MAX_CHARS);
+	pm_table_add_col(t, "emulated count (per op)", NULL, PM_COL_LEFT);
+	for (k = 0; k < n; k++) {
+		pm_table_add_col(t, names[k], NULL, 0);
+		if (k)
+			pm_table_add_col(t, "ratio", NULL, 0);
+	}
+	rows |= emulated_row(t, b, n, "instructions, kernel", "instructions", "kernel");
+	rows |= emulated_row(t, b, n, "instructions, user", "instructions", "user");
+	rows |= emulated_row(t, b, n, "rep iterations (of those)", "rep_iterations", NULL);
+	rows |= emulated_row(t, b, n, "branches", "branches", NULL);
+	rows |= emulated_row(t, b, n, "i-cache misses (a model)", "icache_misses", NULL);
+	if (rows) {
+		fputs("<h4>Emulated counts per operation</h4>\n<p class=\"small\">", f);
+		put(f, PM_EMULATED_NOTE, TEXT_MAX_CHARS);
+		fputs(".</p>\n", f);
+		pm_table_print(t, f, PM_TABLE_HTML);
+	}
+	pm_table_free(t);
+}
+
 /* Whether ev is counted in some benchmark of some result. */
 static bool counted_anywhere(const struct pm_result *const *r, size_t n, const char *ev)
 {
@@ -631,6 +695,7 @@ static void bench_section(FILE *f, const char *name, const struct pm_result *con
 		trials_svg(f, name, b, names, n);
 	}
 	counters_table(f, b, names, n);
+	emulated_table(f, b, names, n);
 	flames(f, b, names, n, c, o);
 	fputs("</section>\n", f);
 	free(b);

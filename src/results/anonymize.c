@@ -390,6 +390,7 @@ void pm_anonymize_result(struct pm_result *r)
 		anon_free_string(&nm, &b->reason);
 		anon_free_string(&nm, &b->params);
 		anon_json(&nm, b->hotspots);
+		anon_json(&nm, b->emulated);
 		anon_json(&nm, b->detail);
 	}
 	names_free(&nm);

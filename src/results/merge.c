@@ -51,6 +51,8 @@ static void copy_bench_meta(struct pm_bench_result *d, const struct pm_bench_res
 		d->counters.v[i].reason = dup_or_null(b->counters.v[i].reason);
 	}
 	d->hotspots = json_deep_copy(b->hotspots);
+	/* its runs follow the trials: merge_emulated() adds them */
+	d->emulated = NULL;
 	d->detail = json_deep_copy(b->detail);
 	d->scaling = json_deep_copy(b->scaling);
 	/* its runs follow the trials: merge_bench() adds them */
@@ -77,6 +79,124 @@ static json_t *run_entry(const struct pm_result *r)
 			 "created", r->created ? json_string(r->created) : json_null(),
 			 "label", r->label ? json_string(r->label) : json_null(),
 			 "file", r->path ? json_string(r->path) : json_null());
+}
+
+static int by_instructions(const void *a, const void *b)
+{
+	double x = json_number_value(json_object_get(*(json_t *const *)a, "instructions"));
+	double y = json_number_value(json_object_get(*(json_t *const *)b, "instructions"));
+
+	return (x < y) - (x > y);
+}
+
+/* Most instructions first, as a run's profile is. */
+static void sort_symbols(json_t *list)
+{
+	size_t n = json_array_size(list), i;
+	json_t **v = pm_xcalloc(n + 1, sizeof(*v));
+
+	for (i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(list, i));
+	pm_sort(v, n, sizeof(*v), by_instructions);
+	json_array_clear(list);
+	for (i = 0; i < n; i++)
+		json_array_append_new(list, v[i]);
+	free(v);
+}
+
+/* The symbols of two emulated kernel profiles, each weighted by its ops. */
+static json_t *merge_profiles(const json_t *p, const json_t *q)
+{
+	double np = json_number_value(json_object_get(p, "ops"));
+	double nq = json_number_value(json_object_get(q, "ops")), n = np + nq;
+	static const char *const rest[] = { "other", "unknown" };
+	json_t *out, *syms = json_object(), *list = json_array(), *x;
+	const json_t *src[2] = { p, q };
+	const double w[2] = { np / n, nq / n };
+	const char *name;
+	size_t i, k;
+
+	if (json_object_get(p, "unavailable") || !(np > 0))
+		return json_deep_copy(q);
+	if (json_object_get(q, "unavailable") || !(nq > 0))
+		return json_deep_copy(p);
+	out = json_deep_copy(p);
+	for (k = 0; k < 2; k++)
+		json_array_foreach(json_object_get(src[k], "symbols"), i, x) {
+			const char *s = json_string_value(json_object_get(x, "name"));
+			double v = w[k] * json_number_value(json_object_get(x, "instructions"));
+			double r = w[k] * json_number_value(json_object_get(x, "rep_iterations"));
+			json_t *have;
+
+			if (!s)
+				continue;
+			have = json_object_get(syms, s);
+			if (!have) {
+				have = json_pack("[f,f]", 0.0, 0.0);
+				json_object_set_new(syms, s, have);
+			}
+			json_array_set_new(have, 0, json_real(v + json_real_value(json_array_get(have, 0))));
+			json_array_set_new(have, 1, json_real(r + json_real_value(json_array_get(have, 1))));
+		}
+	json_object_foreach(syms, name, x) {
+		json_t *e = json_pack("{s:s,s:b,s:O}", "name", name, "kernel", 1, "instructions",
+				      json_array_get(x, 0));
+
+		if (json_real_value(json_array_get(x, 1)) > 0)
+			json_object_set(e, "rep_iterations", json_array_get(x, 1));
+		json_array_append_new(list, e);
+	}
+	sort_symbols(list);
+	json_object_set_new(out, "symbols", list);
+	json_decref(syms);
+	for (k = 0; k < PM_ARRAY_SIZE(rest); k++)
+		json_object_set_new(out, rest[k], json_real(
+			w[0] * json_number_value(json_object_get(p, rest[k])) +
+			w[1] * json_number_value(json_object_get(q, rest[k]))));
+	json_object_set_new(out, "ops", json_real(n));
+	/* source files: those of both */
+	if (json_is_object(json_object_get(q, "sources"))) {
+		if (!json_is_object(json_object_get(out, "sources")))
+			json_object_set_new(out, "sources", json_object());
+		json_object_update(json_object_get(out, "sources"), json_object_get(q, "sources"));
+	}
+	return out;
+}
+
+/* A run's emulated counts into d's: its runs renumbered, the profiles
+ * weighted by their operations. */
+static void merge_emulated(struct pm_bench_result *d, const json_t *em, unsigned run_offset)
+{
+	json_t *runs, *r, *prof;
+	size_t i;
+
+	if (!json_is_array(json_object_get(em, "runs"))) {
+		/* why none of its runs has counts, until one has */
+		if (!d->emulated)
+			d->emulated = json_deep_copy(em);
+		return;
+	}
+	if (!json_is_array(json_object_get(d->emulated, "runs"))) {
+		json_decref(d->emulated);
+		d->emulated = json_deep_copy(em);
+		json_object_set_new(d->emulated, "runs", json_array());
+		json_object_del(d->emulated, "kernel_profile");
+	}
+	runs = json_object_get(d->emulated, "runs");
+	json_array_foreach(json_object_get(em, "runs"), i, r) {
+		json_t *c = json_deep_copy(r);
+
+		json_object_set_new(c, "run", json_integer(run_offset +
+				    json_integer_value(json_object_get(r, "run"))));
+		json_array_append_new(runs, c);
+	}
+	prof = json_object_get(em, "kernel_profile");
+	if (prof) {
+		json_t *have = json_object_get(d->emulated, "kernel_profile");
+
+		json_object_set_new(d->emulated, "kernel_profile",
+				    have ? merge_profiles(have, prof) : json_deep_copy(prof));
+	}
 }
 
 static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result *b,
@@ -116,6 +236,8 @@ static void merge_bench(struct pm_bench_result *d, const struct pm_bench_result 
 
 		pm_bench_result_add_round(d, b->trials, b->ntrials, &r);
 	}
+	if (b->emulated)
+		merge_emulated(d, b->emulated, run_offset);
 	d->converged = d->converged && b->converged;
 	d->elapsed_s += b->elapsed_s;
 	refs[*nmed] = b->reference_ns;

@@ -50,6 +50,7 @@ void pm_bench_result_free(struct pm_bench_result *b)
 	free(b->rounds);
 	pm_counter_values_free(&b->counters);
 	json_decref(b->hotspots);
+	json_decref(b->emulated);
 	json_decref(b->detail);
 	json_decref(b->scaling);
 	json_decref(b->workload);
@@ -783,6 +784,130 @@ static int read_scaling(struct reader *rd, json_t *sc)
 	return 0;
 }
 
+/* {"user": n, "kernel": n} of emulated counts (both required). */
+static int read_user_kernel(struct reader *rd, json_t *o, const char *key, bool required)
+{
+	json_t *j;
+	double d;
+	size_t l;
+	int err;
+
+	if ((err = get_obj(rd, o, key, required, &j)) || !j)
+		return err;
+	l = push(rd, ".%s", key);
+	if ((err = get_real(rd, j, "user", true, NONNEG, &d)) ||
+	    (err = get_real(rd, j, "kernel", true, NONNEG, &d)))
+		return err;
+	pop(rd, l);
+	return 0;
+}
+
+/* One run's emulated counts of a benchmark (pmbench-result(5)). */
+static int read_emulated_run(struct reader *rd, json_t *x)
+{
+	json_t *br, *m;
+	const char *mode;
+	long long v;
+	double d;
+	size_t l;
+	int err;
+
+	if (!json_is_object(x))
+		return bad(rd, NULL, "expected an object, found %s", jtype(x));
+	if ((err = get_int(rd, x, "run", true, 0, INT32_MAX, &v)) ||
+	    (err = get_int(rd, x, "windows", true, 1, INT32_MAX, &v)) ||
+	    (err = get_real(rd, x, "ops", true, POSITIVE, &d)) ||
+	    (err = read_user_kernel(rd, x, "instructions", true)) ||
+	    (err = read_user_kernel(rd, x, "window_sd", false)) ||
+	    (err = read_user_kernel(rd, x, "icache_misses", false)) ||
+	    (err = read_user_kernel(rd, x, "rep_iterations", false)) ||
+	    (err = read_user_kernel(rd, x, "harness", false)) ||
+	    (err = get_obj(rd, x, "branches", false, &br)))
+		return err;
+	json_object_foreach(br, mode, m) {
+		const char *kind;
+		json_t *n;
+
+		l = push(rd, ".branches.%s", mode);
+		if (!json_is_object(m))
+			return bad(rd, NULL, "expected an object, found %s", jtype(m));
+		json_object_foreach(m, kind, n)
+			if ((err = get_real(rd, m, kind, true, NONNEG, &d)))
+				return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
+/* An emulated kernel profile: symbols and their instructions per op. */
+static int read_emulated_profile(struct reader *rd, json_t *p)
+{
+	json_t *syms, *x;
+	double d;
+	bool flag;
+	size_t i, l;
+	int err;
+
+	if ((err = want_str(rd, p, "unavailable", false)) ||
+	    (err = want_str(rd, p, "symbols_from", false)) ||
+	    (err = get_real(rd, p, "ops", false, POSITIVE, &d)) ||
+	    (err = get_real(rd, p, "other", false, NONNEG, &d)) ||
+	    (err = get_real(rd, p, "unknown", false, NONNEG, &d)) ||
+	    (err = get_arr(rd, p, "symbols", &syms)))
+		return err;
+	json_array_foreach(syms, i, x) {
+		l = push(rd, ".symbols[%zu]", i);
+		if (!json_is_object(x))
+			return bad(rd, NULL, "expected an object, found %s", jtype(x));
+		if ((err = want_str(rd, x, "name", true)) ||
+		    (err = get_bool(rd, x, "kernel", &flag)) ||
+		    (err = get_real(rd, x, "instructions", true, NONNEG, &d)) ||
+		    (err = get_real(rd, x, "rep_iterations", false, NONNEG, &d)))
+			return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
+/*
+ * A benchmark's "emulated" (the counts of pmbench ab's TCG plugin) is
+ * kept as it is; what the views and explain read must have its type.
+ */
+static int read_emulated(struct reader *rd, json_t *em)
+{
+	json_t *runs, *x, *ic, *prof;
+	long long v;
+	size_t i, l;
+	int err;
+
+	if ((err = want_str(rd, em, "unavailable", false)) ||
+	    (err = get_arr(rd, em, "runs", &runs)) ||
+	    (err = get_obj(rd, em, "icache", false, &ic)) ||
+	    (err = get_obj(rd, em, "kernel_profile", false, &prof)))
+		return err;
+	json_array_foreach(runs, i, x) {
+		l = push(rd, ".runs[%zu]", i);
+		if ((err = read_emulated_run(rd, x)))
+			return err;
+		pop(rd, l);
+	}
+	if (ic) {
+		l = push(rd, ".icache");
+		if ((err = get_int(rd, ic, "size_kib", true, 1, INT32_MAX, &v)) ||
+		    (err = get_int(rd, ic, "ways", true, 1, INT32_MAX, &v)) ||
+		    (err = get_int(rd, ic, "line", true, 1, INT32_MAX, &v)))
+			return err;
+		pop(rd, l);
+	}
+	if (prof) {
+		l = push(rd, ".kernel_profile");
+		if ((err = read_emulated_profile(rd, prof)))
+			return err;
+		pop(rd, l);
+	}
+	return 0;
+}
+
 /*
  * "exercises": the names of what the benchmark exercises; files before it
  * have none.  A name this pmbench does not know (a newer one's) is passed
@@ -827,7 +952,7 @@ static int read_kept(struct reader *rd, const char *key, json_t *j,
 
 static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 {
-	json_t *params, *trials, *stats, *counters, *hot, *work, *scaling, *detail;
+	json_t *params, *trials, *stats, *counters, *hot, *work, *scaling, *detail, *emu;
 	size_t i, l;
 	int err, st = 0;
 
@@ -849,6 +974,7 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 	    (err = get_obj(rd, o, "workload", false, &work)) ||
 	    (err = get_obj(rd, o, "scaling", false, &scaling)) ||
 	    (err = get_obj(rd, o, "detail", false, &detail)) ||
+	    (err = get_obj(rd, o, "emulated", false, &emu)) ||
 	    (err = get_real(rd, o, "elapsed_s", false, NONNEG, &b->elapsed_s)) ||
 	    (err = get_real(rd, o, "reference_ns", false, POSITIVE, &b->reference_ns)) ||
 	    (err = get_real(rd, o, "busy", false, NONNEG, &b->busy)) ||
@@ -899,7 +1025,8 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		pop(rd, l);
 	}
 	if ((err = read_kept(rd, "hotspots", hot, read_hotspots, &b->hotspots)) ||
-	    (err = read_kept(rd, "scaling", scaling, read_scaling, &b->scaling)))
+	    (err = read_kept(rd, "scaling", scaling, read_scaling, &b->scaling)) ||
+	    (err = read_kept(rd, "emulated", emu, read_emulated, &b->emulated)))
 		return err;
 	b->detail = json_incref(detail);
 	if (work) {

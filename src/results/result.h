@@ -115,6 +115,9 @@ struct pm_bench_result {
 	json_t *detail;		/* benchmark-specific data (a curve...); may be NULL */
 	json_t *scaling;	/* --instances/--threads: throughput per N; may be NULL */
 	json_t *workload;	/* pmbench stat: the command and its runs; may be NULL */
+	/* pmbench ab under TCG: exact counts of the emulated CPU, per run
+	 * (pmbench-result(5), "emulated"); never hardware counts; may be NULL */
+	json_t *emulated;
 };
 
 struct pm_result {

@@ -204,6 +204,8 @@ static json_t *bench_to_json(const struct pm_bench_result *b)
 	json_object_set_new(o, "counters", counters_to_json(&b->counters));
 	if (b->hotspots)
 		json_object_set(o, "hotspots", b->hotspots);
+	if (b->emulated)
+		json_object_set(o, "emulated", b->emulated);
 	if (b->detail)
 		json_object_set(o, "detail", b->detail);
 	if (b->scaling)

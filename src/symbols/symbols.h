@@ -32,6 +32,11 @@ int pm_symtab_from_kallsyms(struct pm_symtab **out, const char *text,
  * address (GLOBAL over WEAK over LOCAL). */
 int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
 		       struct pm_err *e);
+/* The text symbols of a vmlinux as its /proc/kallsyms lists them: the
+ * functions, and the untyped symbols in code (assembly such as
+ * entry_SYSCALL_64), a function first where both start. */
+int pm_symtab_load_kernel_text(struct pm_symtab **out, const char *path,
+			       struct pm_err *e);
 /* The symbol containing addr (addr within [sym.addr, sym.addr+size);
  * size 0 means unknown and covers at most 4096 bytes), or NULL.  Of
  * kallsyms aliases the global one with fewest leading underscores. */

@@ -505,9 +505,19 @@ static void funcs_finish(struct pm_symtab *t, struct ent *v, size_t n)
 	fill_addr(t);
 }
 
-/* Function symbols of one SHT_SYMTAB/SHT_DYNSYM section. */
+/* Is section index idx code (SHF_EXECINSTR)? */
+static bool code_section(Elf *elf, size_t idx)
+{
+	Elf_Scn *s = idx < SHN_LORESERVE ? elf_getscn(elf, idx) : NULL;
+	GElf_Shdr ssh;
+
+	return s && gelf_getshdr(s, &ssh) && (ssh.sh_flags & SHF_EXECINSTR);
+}
+
+/* Function symbols of one SHT_SYMTAB/SHT_DYNSYM section; with code_labels
+ * the untyped symbols in code too, after the functions at one address. */
 static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
-		      struct pm_symtab **out)
+		      struct pm_symtab **out, bool code_labels)
 {
 	size_t nsec = 0, nsym, i, n = 0, used = 0, cap = 4096;
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -534,8 +544,9 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    sym.st_shndx == SHN_UNDEF)
+		if (sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		     !(code_labels && type == STT_NOTYPE && code_section(elf, sym.st_shndx))))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
@@ -563,7 +574,8 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		v[n].mod = 0;
 		v[n].idx = (uint32_t)i;
 		/* binding, then a real size over none */
-		v[n].rank = (uint8_t)(bind_rank(GELF_ST_BIND(sym.st_info)) << 1 |
+		v[n].rank = (uint8_t)((type == STT_NOTYPE) << 3 |
+				      bind_rank(GELF_ST_BIND(sym.st_info)) << 1 |
 				      (sym.st_size == 0));
 		v[n].shidx_ok = 0;
 		v[n].sec_end = 0;
@@ -592,7 +604,7 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 
 /* .symtab if it has functions, else .dynsym; -ENOENT when neither. */
 static int symtab_from_elf(Elf *elf, const char *what, struct pm_symtab **out,
-			   struct pm_err *e)
+			   bool code_labels, struct pm_err *e)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
 	GElf_Shdr sh, symsh, dynsh;
@@ -611,12 +623,12 @@ static int symtab_from_elf(Elf *elf, const char *what, struct pm_symtab **out,
 		}
 	}
 	if (symtab) {
-		read_funcs(elf, symtab, &symsh, &t);
+		read_funcs(elf, symtab, &symsh, &t, code_labels);
 		if (t)
 			t->source = ".symtab";
 	}
 	if (!t && dynsym) {
-		read_funcs(elf, dynsym, &dynsh, &t);
+		read_funcs(elf, dynsym, &dynsh, &t, code_labels);
 		if (t)
 			t->source = ".dynsym";
 	}
@@ -721,8 +733,8 @@ static int open_elf(const char *path, int *fd, Elf **elf, struct pm_err *e)
 	return 0;
 }
 
-int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
-		       struct pm_err *e)
+static int load_elf(struct pm_symtab **out, const char *path, bool code_labels,
+		    struct pm_err *e)
 {
 	Elf *elf;
 	int fd, err;
@@ -731,10 +743,22 @@ int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
 	err = open_elf(path, &fd, &elf, e);
 	if (err)
 		return err;
-	err = symtab_from_elf(elf, path, out, e);
+	err = symtab_from_elf(elf, path, out, code_labels, e);
 	elf_end(elf);
 	close(fd);
 	return err;
+}
+
+int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
+		       struct pm_err *e)
+{
+	return load_elf(out, path, false, e);
+}
+
+int pm_symtab_load_kernel_text(struct pm_symtab **out, const char *path,
+			       struct pm_err *e)
+{
+	return load_elf(out, path, true, e);
 }
 
 int pm_elf_info(const char *path, struct pm_elf_info *info, struct pm_err *e)
@@ -777,7 +801,7 @@ int pm_elf_load_image(const void *image, size_t size, const char *name,
 	}
 	err = info_from_elf(elf, name, info, e);
 	if (!err)
-		err = symtab_from_elf(elf, name, out, e);
+		err = symtab_from_elf(elf, name, out, false, e);
 	elf_end(elf);
 	free(copy);
 	return err;
@@ -842,6 +866,13 @@ static int no_libelf(const char *what, struct pm_err *e)
 
 int pm_symtab_load_elf(struct pm_symtab **out, const char *path,
 		       struct pm_err *e)
+{
+	*out = NULL;
+	return no_libelf(path, e);
+}
+
+int pm_symtab_load_kernel_text(struct pm_symtab **out, const char *path,
+			       struct pm_err *e)
 {
 	*out = NULL;
 	return no_libelf(path, e);

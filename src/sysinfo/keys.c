@@ -44,6 +44,12 @@ static const struct pm_fp_key_info keys[PM_FP_NKEYS] = {
 		"system vendor from the DMI tables"),
 	KEY(PM_FP_HYPERVISOR_DMI_PRODUCT, "hypervisor.dmi_product", "string", "", HOST,
 		"product name from the DMI tables"),
+	KEY(PM_FP_HYPERVISOR_COUNTER, "hypervisor.counter", "string", "", HOST,
+		"what counted an emulated guest's instructions (pmbench ab's TCG "
+		"plugin, its version and QEMU's plugin API): its counts are emulated"),
+	KEY(PM_FP_HYPERVISOR_QEMU, "hypervisor.qemu", "string", "", HOST,
+		"the QEMU that emulated the guest, as its --version says (pmbench ab, "
+		"with emulated counts)"),
 
 	KEY(PM_FP_KERNEL_RELEASE, "kernel.release", "string", "", KERNEL,
 		"kernel release (uname -r)"),

@@ -7,6 +7,7 @@
 
 #include "sample/profile.h"
 #include "sysinfo/sysinfo.h"
+#include "results/emulated.h"
 #include "views/render.h"
 
 /* The software events every run counts, with short column names. */
@@ -838,6 +839,8 @@ void pm_render_hotspots(const struct pm_result *r, FILE *f,
 				ind);
 		else
 			render_hotspots(b, f, fmt, flags, 0, &ns);
+		if (b->status == PM_BENCH_OK)
+			pm_render_emulated(b, f, fmt, 0);
 	}
 	if (ns.n)
 		fputc('\n', f);
@@ -875,11 +878,11 @@ struct summary_cols {
 	const char *hw[MAX_HW_COLS];
 	size_t nhw;
 	bool have_hw[MAX_HW_COLS], split_hw[MAX_HW_COLS];
-	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot, have_sys;
+	bool have_sw[PM_ARRAY_SIZE(sw_columns)], have_hot, have_sys, have_emu;
 	bool any_ns, any_nc, any_k;
 	unsigned bases;		/* 1 << basis of the figures shown */
 	size_t col_sys, col_sw[PM_ARRAY_SIZE(sw_columns)], col_hw[MAX_HW_COLS];
-	size_t col_hot;
+	size_t col_hot, col_emu;
 	bool all_frames;
 };
 
@@ -901,7 +904,11 @@ static void summary_columns(const struct pm_result *r, struct pm_table *t,
 		const struct pm_counted_pass *cp = &r->bench[i].counters;
 		double share;
 
+		struct pm_emu_amount emu;
+
 		c->have_hot = c->have_hot || *top_symbol(&r->bench[i], &share, c->all_frames);
+		c->have_emu = c->have_emu || pm_emulated_amount(&r->bench[i], "instructions",
+								 "kernel", &emu);
 		c->have_sys = c->have_sys || (cp->done && cp->ru_user_ns + cp->ru_sys_ns > 0);
 	}
 	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
@@ -925,6 +932,9 @@ static void summary_columns(const struct pm_result *r, struct pm_table *t,
 		if (c->split_hw[j])
 			pm_table_add_col(t, "k%", NULL, 0);
 	}
+	/* apart from the hardware events: counted in an emulated CPU */
+	if (c->have_emu)
+		c->col_emu = pm_table_add_col(t, "emul k-insn", NULL, 0);
 	if (c->have_hot)
 		c->col_hot = pm_table_add_col(t, "top symbol", NULL, PM_COL_LEFT);
 }
@@ -991,6 +1001,17 @@ static void summary_row(struct pm_table *t, const struct pm_bench_result *b,
 			pm_table_cell(t, c->col_sys, "-", NULL);
 	}
 	summary_counters(t, b, c);
+	if (c->have_emu) {
+		struct pm_emu_amount k;
+		char v[32];
+
+		if (pm_emulated_amount(b, "instructions", "kernel", &k)) {
+			pm_fmt_count(v, sizeof(v), k.mean);
+			pm_table_cell(t, c->col_emu, v, NULL);
+		} else {
+			pm_table_cell(t, c->col_emu, "-", NULL);
+		}
+	}
 	if (c->have_hot) {
 		double share = 0;
 		const char *top = top_symbol(b, &share, c->all_frames);
@@ -1015,9 +1036,10 @@ static void render_table(const struct pm_result *r, FILE *f,
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
 	/* the legend explains the columns shown, nothing else */
-	legend = pm_xasprintf("per operation%s%s%s%s%s",
+	legend = pm_xasprintf("per operation%s%s%s%s%s%s",
 			      c.have_sys ? "; sys% from getrusage" : "",
 			      c.any_k ? "; k% = kernel share of the event" : "",
+			      c.have_emu ? "; emul k-insn = kernel instructions " PM_EMULATED_NOTE : "",
 			      c.have_hot ? "; top symbol: most sampled, share of samples" : "",
 			      c.any_ns ? "; n/s = not supported" : "",
 			      c.any_nc ? "; n/c = not counted" : "");
@@ -1318,6 +1340,7 @@ static void render_detail(const struct pm_result *r, const struct pm_bench_resul
 	kv_end(&k);
 	if (b->counters.n)
 		render_counters(b, f, fmt, said);
+	pm_render_emulated(b, f, fmt, 10);
 	render_scaling(b, f, md ? "" : "  ");
 	if (md && b->hotspots)
 		fputc('\n', f);
@@ -1379,6 +1402,35 @@ void pm_render_csv_header(FILE *f)
 		   "event,event_status,per_op,user_per_op,kernel_per_op,running,level,basis,run\n");
 }
 
+/* Rows of the emulated counts: events "emulated:...", status "emulated". */
+static void csv_emulated(FILE *f, const struct pm_bench_result *b, const struct pm_figure *fig,
+			 bool have, const char *run)
+{
+	static const char *const bst[] = { "ok", "unsupported", "failed" };
+	struct pm_emu_csv_row rows[8];
+	size_t n = pm_render_emulated_csv_rows(b, rows, PM_ARRAY_SIZE(rows)), j;
+
+	for (j = 0; j < n; j++) {
+		pm_csv_field(f, b->name);
+		fprintf(f, ",%s,", bst[b->status]);
+		pm_csv_field(f, b->unit);
+		csv_num(f, fig->value);
+		csv_num(f, fig->lo);
+		csv_num(f, fig->hi);
+		fprintf(f, ",%zu", b->ntrials);
+		csv_num(f, have ? pm_bench_result_value(b, fig->value) : NAN);
+		fprintf(f, ",%s,emulated", rows[j].event);
+		csv_num(f, rows[j].per_op);
+		csv_num(f, rows[j].user);
+		csv_num(f, rows[j].kernel);
+		fputc(',', f);
+		csv_num(f, have && !isnan(fig->lo) ? fig->level : NAN);
+		fprintf(f, ",%s,", have ? pm_figure_basis_name(fig->basis) : "");
+		pm_csv_field(f, run);
+		fputc('\n', f);
+	}
+}
+
 /* One row per benchmark and event; long format is easy to pivot.  The
  * last column names the run (label, else file), for several files. */
 void pm_render_csv(const struct pm_result *r, FILE *f)
@@ -1422,6 +1474,7 @@ void pm_render_csv(const struct pm_result *r, FILE *f)
 			pm_csv_field(f, run);
 			fputc('\n', f);
 		}
+		csv_emulated(f, b, &fig, have, run);
 	}
 }
 

@@ -44,6 +44,18 @@ void pm_render_csv(const struct pm_result *r, FILE *f);
 void pm_render_header(const struct pm_result *r, FILE *f);
 /* A line saying that the run was interrupted, when it was. */
 void pm_render_interrupted(const struct pm_result *r, FILE *f);
+/* A benchmark's emulated counts (pmbench ab under TCG, views/emulated.c):
+ * a block under a heading of its own that says what they are, with the
+ * first max_rows functions of its kernel profile (0: all of them). */
+void pm_render_emulated(const struct pm_bench_result *b, FILE *f, enum pm_table_format fmt,
+			size_t max_rows);
+/* The same for csv: an event "emulated:instructions" ... per amount. */
+struct pm_emu_csv_row {
+	const char *event;
+	double per_op, user, kernel;
+};
+size_t pm_render_emulated_csv_rows(const struct pm_bench_result *b, struct pm_emu_csv_row *rows,
+				   size_t max);
 /* A workload's block (pmbench stat): times, counters per run. */
 void pm_render_workload(const struct pm_bench_result *b, FILE *f);
 /* The workloads of one call compared, each against the fastest. */

@@ -44,6 +44,13 @@ expect_err "no-qemu"
 pm ab --kernel "$TEST_DATA/good-small.json" --qemu "$FAKE" -o "$T/o2" null
 expect_status 2 "not a kernel image"
 expect_err "not an x86 kernel image"
+pm ab --local --no-emulated-counts null
+expect_status 2 "--local with --no-emulated-counts"
+expect_err "emulated counts are for TCG guests"
+expect_one_line_error
+pm ab --kernel "$K" --no-emulated-counts --emulated-icache null
+expect_status 2 "--emulated-icache without counts"
+expect_one_line_error
 mkdir "$T/full"; : > "$T/full/x"
 pm ab --kernel "$K" --qemu "$FAKE" -o "$T/full" null
 expect_status 2 "non-empty output directory"
@@ -95,6 +102,12 @@ grep -q '"cmdline": "console=ttyS0 panic=-1 rdinit=/init fake.order=' "$T/ok/b.j
 	fail "b.json lacks the kernel command line"
 grep -q '"label": "B"' "$T/ok/b.json" || fail "b.json is not labelled B"
 expect_err "result over the virtio disk"
+# a QEMU that cannot load the counting plugin: said once, then time alone
+expect_err "no emulated counts: .*fake-qemu cannot load .*pmbench-tcg.so: .*the experiment goes on time alone"
+[ "$(grep -c 'emulated counts' "$T/err")" -eq 1 ] ||
+	fail "the plugin that cannot load: said $(grep -c 'emulated counts' "$T/err") times"
+expect_out '^emulated counts: none \(.*cannot load'
+grep -q '"emulated_counts": {' "$T/ok/a.json" || fail "a.json does not say why there are no counts"
 # each side: two runs (boots), each with the rounds of the fixture
 pm explain --format json "$T/ok/a.json" "$T/ok/b.json"
 expect_status 0 "explain of the merged sides"
@@ -107,6 +120,7 @@ pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --budget 4b
 	--append-a "fake.result=$RESULT" --append-b "fake.result=$RESULT mitigations=off" \
 	-- null stat
 cmp -s "$T/order" "$T/order2" || fail "--seed 7 twice: $(tr '\n' ' ' < "$T/order2")"
+! grep -q 'emulated counts' "$T/err" || fail "-q said why there are no emulated counts"
 [ ! -s "$T/out" ] || fail "-q printed a report"
 
 # ---- the serial port when there is no disk ----

@@ -22,7 +22,7 @@ PMBENCH=$BUILD/pmbench
 QEMU=/usr/bin/qemu-system-x86_64
 BUDGET=${BUDGET:-8m}
 OUT=${OUT:-$BUILD/check-kernels.out}
-CASES=${CASES:-mitigations page-tables same preemption thp ftrace trace-event slub nohz-full psi usercopy delayacct spectre-ibrs}
+CASES=${CASES:-mitigations page-tables same preemption thp ftrace trace-event slub nohz-full psi usercopy delayacct spectre-ibrs audit-count}
 
 die() {
 	echo "check-kernels: $*" >&2
@@ -205,6 +205,41 @@ run_case delayacct 'mechanism?' delayacct "ctx pipe" 3 --append-b delayacct $RUN
 # 13. IBRS on system call entry on a CPU the kernel treats as Intel
 run_case spectre-ibrs 'mitigations?' - "null" 3 --cpu max,vendor=GenuineIntel \
 	--append-b spectre_v2=ibrs $RUN -- null
+
+# 14. the emulated counts (TCG only): audit=1 on B adds kernel instructions
+#     to every system call; the path must be decided longer, most of the
+#     move in the audit subsystem, tied to audit=1, the time verdict aside.
+run_count_case() {
+	name=$1 bench=$2 want=$3 mech=$4
+	shift 4
+	case " $CASES " in *" $name "*) ;; *) return 0 ;; esac
+	dir=$OUT/$name
+	start=$(date +%s)
+	echo "check-kernels: case $name: pmbench ab $*" >&2
+	# the counts decide in three pairs, whatever the time still waits for
+	"$PMBENCH" ab -q --kernel "$KERNEL" --accel tcg --rounds 3 --budget 6b -o "$dir" "$@" \
+		2> "$OUT/$name.stderr"
+	st=$?
+	pass=yes
+	if "$PMBENCH" explain --format json --spread-from none "$dir/a.json" "$dir/b.json" \
+			> "$dir/explain.json" 2>> "$OUT/$name.stderr"; then
+		found=$(jq -r --arg b "$bench" '.benchmarks[] | select(.name == $b) | .emulated |
+			"\(.verdict // "none") after \(.decided_after // 0) pairs, +\(((.ratio // 1) - 1) * 1000 | round / 10)%, \(.mechanisms[0].key // "-") (\(.mechanisms[0].switched_by // "no switch"))"' \
+			"$dir/explain.json")
+		case $found in
+		"$want after "*", $mech ("*"$mech"*) ;;
+		*) pass=no ;;
+		esac
+	else
+		found="pmbench ab or explain failed (exit $st): see $OUT/$name.stderr"
+		pass=no
+	fi
+	[ "$pass" = yes ] || misses=$((misses + 1))
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "path $want in $mech" "$found" "$pass" \
+		"$(( $(date +%s) - start ))s" \
+		"$(jq -r '.options.ab.experiment.pairs // "-"' "$dir/b.json" 2>/dev/null)" >> "$RESULTS"
+}
+run_count_case audit-count null longer audit --append-b audit=1 $RUN -- null
 
 echo
 echo "pmbench check-kernels: $KERNEL, --budget $BUDGET a case ($PT_BUDGET for page-tables), pairs until decided (TCG unless KVM runs it)"

@@ -825,6 +825,23 @@ START_TEST(test_qemu_argv)
 	}
 	ck_assert(accel && append);
 	pm_strv_free(v);
+	/* counting: the plugin under TCG, its vCPUs in one thread; never under KVM */
+	s.plugin = "file=/x/pmbench-tcg.so,out=/tmp/a1.counts";
+	v = pm_boot_argv(&s, "/tmp/d.disk", "/tmp/s.serial");
+	for (i = 1, accel = false; v[i + 1]; i++) {
+		accel |= !strcmp(v[i], "-accel") && !strcmp(v[i + 1], "kvm");
+		ck_assert_str_ne(v[i], "-plugin");
+	}
+	ck_assert(accel);
+	pm_strv_free(v);
+	s.accel = PM_ACCEL_TCG;
+	v = pm_boot_argv(&s, "/tmp/d.disk", "/tmp/s.serial");
+	for (i = 1, accel = append = false; v[i + 1]; i++) {
+		accel |= !strcmp(v[i], "-accel") && !strcmp(v[i + 1], "tcg,thread=single");
+		append |= !strcmp(v[i], "-plugin") && !strcmp(v[i + 1], s.plugin);
+	}
+	ck_assert(accel && append);
+	pm_strv_free(v);
 }
 END_TEST
 
