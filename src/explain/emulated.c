@@ -266,7 +266,7 @@ static void path_fact(struct pm_bench_cmp *c, const struct pm_emu_cmp *e)
 	const struct pm_emu_mech *m = e->nmechs ? &e->mechs[0] : NULL;
 	char where[256] = "";
 
-	if (e->verdict != PM_REGRESSION && e->verdict != PM_IMPROVEMENT)
+	if (!pm_verdict_changed(e->verdict))
 		return;
 	if (m && fabs(m->new - m->old) >= NAME_MIN &&
 	    fabs(m->new - m->old) >= NAME_SHARE * fabs(e->kernel.new - e->kernel.old))
@@ -378,7 +378,7 @@ static void tie_switches(struct pm_emu_cmp *e, const struct pm_explanation *x)
 
 static bool path_moved(const struct pm_emu_cmp *e)
 {
-	return e->verdict == PM_REGRESSION || e->verdict == PM_IMPROVEMENT;
+	return pm_verdict_changed(e->verdict);
 }
 
 /* "the audit subsystem (+231 per op, switched by ...)" */
@@ -409,8 +409,8 @@ void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		return;
 	longer = e->verdict == PM_REGRESSION;
 	/* a cause of the time only where the path moved its way */
-	if ((c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT ||
-	     c->verdict == PM_INCONCLUSIVE) && c->delta_ns != 0 && longer != slower)
+	if ((pm_verdict_changed(c->verdict) || c->verdict == PM_INCONCLUSIVE) &&
+	    c->delta_ns != 0 && longer != slower)
 		return;
 	carrier_words(e, where, sizeof(where));
 	snprintf(sentence, sizeof(sentence), "A %s code path: %.1f%% %s instructions per "
@@ -540,7 +540,7 @@ static void summary_group(const struct pm_explanation *x, FILE *f, bool md, cons
 
 static bool time_moved(const struct pm_bench_cmp *c)
 {
-	return c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT;
+	return pm_verdict_changed(c->verdict);
 }
 
 static bool pick_changed(const struct pm_bench_cmp *c)

@@ -11,39 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
-
-/* The experiment both sides come from, or NULL: every run of both sides
- * must carry the same one (one ab run). */
-static const json_t *experiment_of(const struct pm_explanation *x)
-{
-	const struct pm_side *sides[2] = { x->old, x->new };
-	const json_t *first = NULL;
-	const char *id = NULL;
-	size_t s, i;
-
-	for (s = 0; s < 2; s++) {
-		if (!sides[s]->nruns)
-			return NULL;
-		for (i = 0; i < sides[s]->nruns; i++) {
-			const json_t *e = json_object_get(json_object_get(
-				sides[s]->runs[i].options, "ab"), "experiment");
-			const char *eid = json_string_value(json_object_get(e, "id"));
-
-			if (!eid || (id && strcmp(id, eid)) ||
-			    !json_is_array(json_object_get(e, "differences")))
-				return NULL;
-			id = eid;
-			if (!first)
-				first = e;
-		}
-	}
-	/* A of the experiment must be OLD: its sides were labelled A and B */
-	if (strcmp(x->old->runs[0].label ? x->old->runs[0].label : "", "A") ||
-	    strcmp(x->new->runs[0].label ? x->new->runs[0].label : "", "B"))
-		return NULL;
-	return first;
-}
+#include "explain/stages.h"
 
 static const char *jstr(const json_t *o, const char *k)
 {
@@ -218,13 +186,6 @@ static void fold_tied(struct pm_bench_cmp *c, const struct pm_switch *sw)
 	}
 }
 
-/* ab --local: runs of this host, not boots of a guest. */
-static bool local_runs(const struct pm_explanation *x)
-{
-	return json_is_true(json_object_get(json_object_get(x->new->runs[0].options, "ab"),
-					     "local"));
-}
-
 /* One difference: it caused the change. */
 static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *x,
 			   const json_t *d)
@@ -234,7 +195,7 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 	char *how = pm_xasprintf("%s is the only difference between the sides (pmbench ab "
 				 "%s them alike otherwise), so it caused this change.",
 				 text ? text : "one difference",
-				 local_runs(x) ? "ran" : "booted");
+				 pm_side_local(x->new) ? "ran" : "booted");
 	bool image = !strcmp(jstr(d, "kind") ? jstr(d, "kind") : "", "image");
 	size_t i;
 
@@ -340,12 +301,12 @@ static void reversals(struct pm_bench_cmp *c, const struct pm_explanation *x,
 
 void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	const json_t *e = experiment_of(x), *d = json_object_get(e, "differences");
+	const json_t *e = pm_sides_experiment(x->old, x->new, true), *d = json_object_get(e, "differences");
 
-	if (!e || (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT))
+	if (!e || !pm_verdict_changed(c->verdict))
 		return;
 	if (json_array_size(d) == 1)
 		one_difference(c, x, json_array_get(d, 0));
 	else if (json_array_size(d) > 1)
-		reversals(c, x, e, local_runs(x) ? "runs" : "boots");
+		reversals(c, x, e, pm_side_local(x->new) ? "runs" : "boots");
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 
 void pm_explain_opts_default(struct pm_explain_opts *o)
 {
@@ -55,16 +55,6 @@ static void note(struct pm_explanation *x, char *msg)
 	x->unavailable[x->nunavailable++] = msg;
 }
 
-static bool side_imported(const struct pm_side *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nruns; i++)
-		if (s->runs[i].source && !strncmp(s->runs[i].source, "import", 6))
-			return true;
-	return false;
-}
-
 /* Which side lacks something: "OLD", "NEW", or both ("either side"). */
 static const char *lacking(bool old_has, bool new_has)
 {
@@ -80,7 +70,7 @@ static void missing_evidence(struct pm_explanation *x)
 	for (i = 0; i < x->ncmp; i++) {
 		const struct pm_bench_cmp *c = &x->cmp[i];
 
-		if (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT)
+		if (!pm_verdict_changed(c->verdict))
 			continue;
 		changed++;
 		counters += c->have_counters;
@@ -91,14 +81,14 @@ static void missing_evidence(struct pm_explanation *x)
 		hot_old = hot_old && c->hot_old;
 		hot_new = hot_new && c->hot_new;
 	}
-	if (side_imported(x->old) || side_imported(x->new))
+	if (pm_side_imported(x->old) || pm_side_imported(x->new))
 		note(x, pm_xasprintf("%s is imported from a text report: figures only, with "
 				     "no counters, hotspots or fingerprint beyond the OS "
 				     "string and Mhz the report prints; what changed is the "
 				     "figure, and the only causes named are noise and the "
 				     "CPU clock",
-				     side_imported(x->old) && side_imported(x->new) ? "each side" :
-				     side_imported(x->old) ? "OLD" : "NEW"));
+				     pm_side_imported(x->old) && pm_side_imported(x->new) ? "each side" :
+				     pm_side_imported(x->old) ? "OLD" : "NEW"));
 	if (!changed)
 		return;
 	if (counters < changed && pm_emulated_count(x) + counters >= changed)
@@ -134,7 +124,7 @@ static int cmp_cause(const void *a, const void *b)
 
 void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	bool changed = c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT;
+	bool changed = pm_verdict_changed(c->verdict);
 
 	if (!changed && c->verdict != PM_INCONCLUSIVE)
 		return;

@@ -50,6 +50,8 @@ enum pm_verdict {
 };
 
 const char *pm_verdict_name(enum pm_verdict v);
+/* A regression or an improvement: a change the verdict called. */
+bool pm_verdict_changed(enum pm_verdict v);
 
 /* A per-op quantity on both sides; NAN where a side lacks it. */
 struct pm_pair {

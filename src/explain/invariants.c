@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 
 static const struct pm_invariant_info invariants[] = {
 	{ "parts", "no part of a side (kernel or user time, a mechanism, a symbol, the sum "
@@ -311,12 +311,6 @@ static void check_contention(const struct pm_bench_cmp *c, const char *line,
 	}
 }
 
-static bool local_sides(const struct pm_explanation *x)
-{
-	return x->new->nruns && json_is_true(json_object_get(json_object_get(
-		x->new->runs[0].options, "ab"), "local"));
-}
-
 static void check_sides_line(const struct pm_explanation *x, const char *line,
 			     struct pm_violations *out)
 {
@@ -326,7 +320,7 @@ static void check_sides_line(const struct pm_explanation *x, const char *line,
 	if (!strstr(line, "no sampled hotspots on "))
 		return;
 	for (i = 0; i < x->ncmp; i++) {
-		if (x->cmp[i].verdict != PM_REGRESSION && x->cmp[i].verdict != PM_IMPROVEMENT)
+		if (!pm_verdict_changed(x->cmp[i].verdict))
 			continue;
 		hot_old = hot_old && x->cmp[i].hot_old;
 		hot_new = hot_new && x->cmp[i].hot_new;
@@ -342,7 +336,7 @@ static void check_text(const struct pm_explanation *x, const char *text,
 {
 	char *copy = pm_xstrdup(text), *line, *save = NULL;
 	const struct pm_bench_cmp *cur = NULL;
-	bool local = local_sides(x);
+	bool local = pm_side_local(x->new);
 
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		regmatch_t m[2];

@@ -326,7 +326,7 @@ static void headline(const struct pm_explanation *x, const struct rows *r, FILE 
 		const struct pm_bench_cmp *c = &x->cmp[i];
 		const struct row *w = &r->v[i];
 
-		if (c->verdict != PM_REGRESSION && c->verdict != PM_IMPROVEMENT)
+		if (!pm_verdict_changed(c->verdict))
 			continue;
 		n++;
 		fprintf(f, "pmbench noticed a %+.1f%% %s of %s%s%s%s\n", 100 * (w->new / w->old - 1),
@@ -462,7 +462,7 @@ void pm_report_lkp(const struct pm_explanation *x, FILE *f, bool all)
 	for (i = 0; i < x->ncmp; i++) {
 		const struct pm_bench_cmp *c = &x->cmp[i];
 
-		if (all || c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT)
+		if (all || pm_verdict_changed(c->verdict))
 			detail_rows(&r, c, x);
 	}
 	headline(x, &r, f);

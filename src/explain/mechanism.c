@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "explain/mechmap.h"
 
 /* a mechanism that runs on one side only: in chains of at least this
@@ -706,13 +706,6 @@ static void fold_where(struct pm_bench_cmp *c, struct pm_cause *into)
 	}
 }
 
-/* Both sides are one pmbench ab run's: its experiment says the rest. */
-static bool from_ab(const struct pm_explanation *x)
-{
-	return x->old->nruns && x->new->nruns &&
-	       json_object_get(json_object_get(x->new->runs[0].options, "ab"), "experiment");
-}
-
 static const char *release_of(const struct pm_side *s)
 {
 	const json_t *r = json_object_get(json_object_get(s->nruns ? s->runs[0].sysinfo : NULL,
@@ -868,7 +861,7 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	k->mechanism = pm_xstrdup(d->key);
 	if (d->sw && !k->switched_by)
 		k->switched_by = pm_xstrdup(d->sw->text);
-	if (!from_ab(x)) {
+	if (!pm_sides_one_experiment(x->old, x->new)) {
 		char *cmd = experiment_command(x, d->sw, c->name);
 
 		if (cmd)

@@ -82,7 +82,8 @@ static char *side_desc(const struct pm_side *s)
 	const json_t *si = s->runs[0].sysinfo;
 	const json_t *rel = pm_sysinfo_at(si, PM_FP_KERNEL_RELEASE);
 	const json_t *host = pm_sysinfo_at(si, PM_FP_HOSTNAME);
-	bool imported = s->runs[0].source && strcmp(s->runs[0].source, "run");
+	/* a source other than a plain run: an import, a workload (stat) */
+	bool source = s->runs[0].source && strcmp(s->runs[0].source, "run");
 	size_t i, runs = 0;
 
 	for (i = 0; i < s->nruns; i++)
@@ -95,7 +96,7 @@ static char *side_desc(const struct pm_side *s)
 			    json_is_string(rel) ? json_string_value(rel) : "?",
 			    h && (!*h || !strcmp(h, "(none)")) ? " in a guest" : h ? " on " : "",
 			    h && *h && strcmp(h, "(none)") ? h : "",
-			    imported ? ", " : "", imported ? s->runs[0].source : "");
+			    source ? ", " : "", source ? s->runs[0].source : "");
 }
 
 /* How the verdict was reached, in a few words: units and margin. */
@@ -330,7 +331,7 @@ static void bench_text(const struct pm_bench_cmp *c, FILE *f, bool md)
 			for (j = 0; j < k->nevidence; j++)
 				fprintf(f, "         - %s\n", k->evidence[j]);
 		}
-	} else if (c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT) {
+	} else if (pm_verdict_changed(c->verdict)) {
 		fprintf(f, "  why: no rule applies and no symbol stands out\n");
 	}
 	fputc('\n', f);
@@ -628,7 +629,7 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 			}
 		}
 	for (i = 0; all && i < x->ncmp; i++)
-		if (x->cmp[i].verdict != PM_REGRESSION && x->cmp[i].verdict != PM_IMPROVEMENT)
+		if (!pm_verdict_changed(x->cmp[i].verdict))
 			bench_text(&x->cmp[i], f, md);
 	if (!shown && x->ncmp)
 		headline(x, f);

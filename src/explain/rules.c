@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "results/exercise.h"
 #include "sysinfo/sysinfo.h"
 
@@ -64,11 +64,6 @@ static void fmt_ns(char *buf, size_t len, double ns)
 static const char *sign(double v)
 {
 	return v < 0 ? "-" : "+";
-}
-
-static bool changed(const struct pm_bench_cmp *c)
-{
-	return c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT;
 }
 
 static const char *slower_word(const struct pm_bench_cmp *c)
@@ -479,7 +474,7 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 
 		if (!exercises(o, PM_EX_SYSCALL))
 			continue;
-		if (changed(o) && (o->delta_ns > 0) == (c->delta_ns > 0)) {
+		if (pm_verdict_changed(o->verdict) && (o->delta_ns > 0) == (c->delta_ns > 0)) {
 			slow++;
 			if (slow <= 4)
 				snprintf(bl + strlen(bl), sizeof(bl) - strlen(bl), "%s%s",
@@ -1182,10 +1177,10 @@ static void rule_noise(const struct pm_bench_cmp *c, const struct pm_explanation
 	/* a change that stood the test against the units' spread and the
 	 * competition is no noise: a cause beside the verdict would
 	 * contradict it */
-	if (changed(c))
+	if (pm_verdict_changed(c->verdict))
 		return;
 	/* pairs decided by the sequential rule: it weighed the noise */
-	if (changed(c) && c->sequential)
+	if (pm_verdict_changed(c->verdict) && c->sequential)
 		return;
 	if (wide < 0.02 && c->converged_old && c->converged_new && !migr && !ctxsw &&
 	    !busy && c->verdict != PM_INCONCLUSIVE)
@@ -1514,8 +1509,7 @@ static bool rule_fits_imports(const struct rule *rule, const struct pm_bench_cmp
 		for (i = 0; i < sides[s]->nruns; i++) {
 			const struct pm_result *r = &sides[s]->runs[i];
 
-			if (r->source && !strncmp(r->source, "import", 6) &&
-			    pm_result_find(r, c->name))
+			if (pm_run_imported(r) && pm_result_find(r, c->name))
 				return false;
 		}
 	return true;

@@ -94,7 +94,7 @@ const char *pm_page_verdict_class(enum pm_verdict v)
 
 bool pm_page_decided(const struct pm_bench_cmp *c)
 {
-	return c && (c->verdict == PM_REGRESSION || c->verdict == PM_IMPROVEMENT);
+	return c && pm_verdict_changed(c->verdict);
 }
 
 void pm_page_verdict(FILE *f, enum pm_verdict v)

@@ -149,6 +149,22 @@ int pm_signed_rank(const double *d, size_t n, double level, struct pm_signed_ran
  */
 double pm_fewer_samples_p(double k, double n, double k2, double n2);
 
+/* A growing array of doubles. */
+struct pm_vec {
+	double *v;
+	size_t n;
+};
+
+void pm_vec_push(struct pm_vec *a, double x);
+void pm_vec_free(struct pm_vec *a);
+/* The median and mean of a's values, NAN when it has none. */
+double pm_vec_median(const struct pm_vec *a);
+double pm_vec_mean(const struct pm_vec *a);
+/* The mean of v[0..n) (NAN when n is 0) and its sample standard
+ * deviation (NAN when n < 2). */
+double pm_mean(const double *v, size_t n);
+double pm_sd(const double *v, size_t n);
+
 /* A straight line's slope, robustly: y = a + slope * x. */
 struct pm_slope {
 	double slope;		/* Theil-Sen: the median of the slopes of all pairs */

@@ -1,0 +1,120 @@
+/*
+ * The stages of explain (pm_explain, explain.c), for their files only;
+ * the public interface is explain.h.  In the order pm_explain runs them:
+ *
+ *   sides.c       load the sides, the history; what a side is
+ *   units.c       a benchmark's units on a side, busy runs, pairs
+ *   spread.c      how much runs differ here; units at equal host speed
+ *   compare.c     the verdict: is it a change?
+ *   evidence.c    where the time went; the fingerprint's differences
+ *   machine.c     the machine, not the code
+ *   mechanism.c   time by mechanism, the switches, decided facts
+ *   emulated.c    exact counts of a TCG guest
+ *   rules.c       the rule table's causes
+ *   mechcause.c   the mechanism as a cause, the experiment that would prove it
+ *   experiment.c  causes proven by pmbench ab
+ *   cause.c       adding and taking back a cause
+ *   explain.c     the pipeline, the ranking
+ */
+#ifndef PM_EXPLAIN_STAGES_H
+#define PM_EXPLAIN_STAGES_H
+
+#include "explain/explain.h"
+#include "stats/stats.h"
+
+/*
+ * A run whose machine-speed probe (the fixed user-space loop timed after
+ * every trial) ran this much slower than in the fastest run of either
+ * side was taken while the host was busy.  Under QEMU's TCG on a shared host, a
+ * whole boot now and then runs at half speed (probe 1.9-2.3 ns against
+ * 1.37-1.56 in the others, the benchmark 1.5-2.1 times slower); on the
+ * host itself the probe stayed within 9% of its fastest run in 40 quick
+ * runs, busy minutes included.  The probe does not depend on the code
+ * or the kernel compared, so leaving out by it cannot make a change.
+ */
+#define BUSY_PROBE 0.20
+
+/*
+ * One side of one benchmark, at every level: each run's value (the
+ * geometric mean of the faster half of its rounds' medians), each
+ * round's median, every trial, and each round's machine-speed probe.  A
+ * file is a run, or several when its rounds say so (merged files).
+ */
+struct pm_units {
+	struct pm_vec runs, rounds, trials, refs, busy, waited, others;
+	struct pm_vec run_t;	/* when each run was taken (s since the epoch, NAN unknown) */
+	struct pm_vec run_ref;	/* each run's probe: its rounds' median, NAN unknown */
+	struct pm_vec round_ref;	/* each round's probe (NAN unknown), as rounds */
+	struct pm_vec round_waited;	/* each round's share waiting for a CPU, as rounds */
+	struct pm_vec run_waited;	/* each run's: the mean of its rounds' (NAN unknown) */
+	double within_ss, within_df;	/* log round medians around their run's mean */
+	size_t left_out;	/* runs skipped (pm_units_leave_out_busy) */
+	const struct pm_bench_result *first;
+	bool converged;
+};
+
+/* Pairs in the order taken: each pair's log ratio d, its probes' log
+ * ratio x, and A's and B's probes (NAN unknown). */
+struct pm_pairs {
+	double *d, *x, *pa, *pb;
+	size_t n;
+};
+
+/* ---- sides.c ---- */
+/* A fingerprint item of a run as text ("" unknown). */
+const char *pm_run_fp(const struct pm_result *r, enum pm_fp_key k);
+/* The pmbench ab experiment both sides come from (options.ab.experiment:
+ * the same id on every run; with labels, OLD its A and NEW its B), or
+ * NULL; pm_sides_one_experiment: whether there is one. */
+const json_t *pm_sides_experiment(const struct pm_side *old, const struct pm_side *new,
+				  bool labels);
+bool pm_sides_one_experiment(const struct pm_side *old, const struct pm_side *new);
+/* ab --local's runs of this host. */
+bool pm_side_local(const struct pm_side *s);
+/* Imported from a text report (lmbench, AIM9): the side (any of its
+ * runs), the run. */
+bool pm_side_imported(const struct pm_side *s);
+bool pm_run_imported(const struct pm_result *r);
+/* pmbench ab ran the pairs' runs at once, side by side (its pairing). */
+bool pm_side_at_once(const struct pm_side *s);
+
+/* ---- units.c ---- */
+/* Collect a benchmark's units on a side; skip (NULL: none): runs to leave
+ * out, by their order here. */
+void pm_units_collect(const struct pm_side *s, const char *name, struct pm_units *d);
+void pm_units_collect_skip(const struct pm_side *s, const char *name, const bool *skip,
+			   struct pm_units *d);
+void pm_units_free(struct pm_units *d);
+/* The units compared at level u. */
+const struct pm_vec *pm_units_of(const struct pm_units *d, enum pm_unit u);
+/* The indexes of d's runs in the order they were taken (free it). */
+size_t *pm_units_by_time(const struct pm_units *d);
+/* Runs taken in turn: each pair's log ratio *d and probes' *x (x may be
+ * NULL), in the order taken; false when they are not pairs. */
+bool pm_units_in_turn(const struct pm_units *a, const struct pm_units *b, double **d,
+		      double **x);
+/* Leave out the runs the probe says were taken on a busy host. */
+void pm_units_leave_out_busy(const struct pm_side *old, const struct pm_side *new,
+			     const char *name, struct pm_units *a, struct pm_units *b,
+			     struct pm_bench_cmp *c);
+/* The probes of all runs spread by more than BUSY_PROBE. */
+bool pm_units_probe_moved(const struct pm_units *a, const struct pm_units *b, double *range);
+bool pm_pairs_in_turn(const struct pm_units *a, const struct pm_units *b, struct pm_pairs *p);
+void pm_pairs_free(struct pm_pairs *p);
+bool pm_pairs_probe_moved(const struct pm_pairs *p, size_t k, double *range);
+
+/* ---- spread.c ---- */
+/* One process of the benchmark's own: its waiting is competition. */
+bool pm_single_process(const struct pm_bench_cmp *c);
+/* The history's spread of benchmark name for c (c->prior_*); *ss its
+ * sum of squares. */
+void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
+		       const struct pm_side *new, const char *name,
+		       struct pm_bench_cmp *c, double *ss);
+/* The units compared at equal host speed or contention, when it can be
+ * had: *ua, *ub then point at aa, ab. */
+void pm_equal_speed(struct pm_bench_cmp *c, const struct pm_units *pa,
+		    const struct pm_units *pb, bool use_prior, const struct pm_vec **ua,
+		    const struct pm_vec **ub, struct pm_vec *aa, struct pm_vec *ab);
+
+#endif
