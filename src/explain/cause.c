@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 
 struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
 			      double confidence, const char *sentence)

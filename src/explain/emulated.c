@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "explain/mechmap.h"
 #include "results/emulated.h"
 #include "stats/seq.h"

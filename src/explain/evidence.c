@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "sysinfo/sysinfo.h"
 
 static double jnum(const json_t *o, const char *key)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "sysinfo/sysinfo.h"
 #include "util/table.h"
 

@@ -117,4 +117,71 @@ void pm_equal_speed(struct pm_bench_cmp *c, const struct pm_units *pa,
 		    const struct pm_units *pb, bool use_prior, const struct pm_vec **ua,
 		    const struct pm_vec **ub, struct pm_vec *aa, struct pm_vec *ab);
 
+/* ---- the stages pm_explain runs per benchmark (explain.c) ---- */
+/* The rules, then the mechanism and experiment passes over their causes:
+ * fills c->causes, ranked. */
+void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x);
+
+/* compare.c */
+void pm_compare_bench(struct pm_bench_cmp *c, const struct pm_side *old,
+		      const struct pm_side *new, const char *name,
+		      const struct pm_explain_opts *o);
+/* Take machine speed and an unchanged profile into account (after
+ * evidence): a uniformly faster or slower machine is not a code change. */
+void pm_suite_shift(struct pm_explanation *x);
+/* One run on a side, compared as a run against the history's spread. */
+bool pm_one_run_by_history(const struct pm_bench_cmp *c);
+void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* A workload's change (pmbench stat) too large for the difference in
+ * competition for the CPUs between the sides to account for. */
+bool pm_beyond_competition(const struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* evidence.c */
+void pm_gather_evidence(struct pm_bench_cmp *c, const struct pm_side *old,
+			const struct pm_side *new);
+void pm_fingerprint_diff(struct pm_explanation *x);
+/* Whether pm_fingerprint_diff compares item k: rules can only see those. */
+bool pm_fp_compared(enum pm_fp_key k);
+/* mechanism.c */
+void pm_find_switches(struct pm_explanation *x);
+void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation *x);
+void pm_mech_deltas_free(struct pm_bench_cmp *c);
+/* The differences the samples decide (c->facts), after the mechanisms. */
+void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* After the rules: the mechanism as a cause (or under the rule that names
+ * it), kernel time and hotspots folded under it. */
+void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* experiment.c: causes proven by pmbench ab's experiment, when both
+ * sides come from one */
+void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* How strongly a switch is tied to a mechanism of the map (0-3). */
+int pm_switch_ties(const struct pm_switch *s, const char *mech_key, const char *file);
+void pm_switches_free(struct pm_explanation *x);
+/* emulated.c: the counts of pmbench ab's TCG plugin as evidence */
+void pm_emulated_compare(struct pm_bench_cmp *c, const struct pm_side *old,
+			 const struct pm_side *new, const struct pm_explain_opts *o);
+/* Their causes (a longer or shorter path), and the mechanisms' switches. */
+void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* Lines of the "where" part of a benchmark's report. */
+void pm_emulated_where(const struct pm_bench_cmp *c, FILE *f, const char *ind);
+/* The benchmarks whose path changed and those whose time alone did. */
+void pm_emulated_summary(const struct pm_explanation *x, FILE *f, bool md);
+/* How many changed benchmarks have them on both sides. */
+size_t pm_emulated_count(const struct pm_explanation *x);
+json_t *pm_emulated_json(const struct pm_bench_cmp *c);
+void pm_emulated_free(struct pm_bench_cmp *c);
+/* rules.c: the causes of the rule table's rules */
+void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* cause.c: add a cause; evidence lines are copied. */
+struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
+			      double confidence, const char *sentence);
+void pm_cause_evidence(struct pm_cause *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pm_cause_remove(struct pm_bench_cmp *c, size_t i);
+/* The part of c's change (delta_ns) an amount per op is, in words:
+ * "46% of the change" ("of null's change" when named), or, when it
+ * exceeds the change or moves against it, that. */
+void pm_share_words(char *buf, size_t len, const struct pm_bench_cmp *c, double part,
+		    bool named);
+
+
 #endif

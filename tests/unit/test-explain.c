@@ -8,7 +8,7 @@
 
 #include "bench/bench.h"
 #include "cmd.h"
-#include "explain/explain.h"
+#include "explain/stages.h"
 
 static const char *data(void)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "sysinfo/sysinfo.h"
 
 /* The key with every "*" (an array index) replaced by 0. */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "explain/stages.h"
 #include "stats/stats.h"
 
 struct shape {
