@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "stats/stats.h"
-#include "util.h"
 
 /* NaNs sort after every number so qsort sees a total order. */
 int pm_cmp_double(const void *a, const void *b)
@@ -852,29 +851,6 @@ double pm_fewer_samples_p(double k, double n, double k2, double n2)
 		sum += exp(lgamma(m + 1) - lgamma(i + 1) - lgamma(m - i + 1) + i * log(q) +
 			   (m - i) * log1p(-q));
 	return fmin(sum, 1);
-}
-
-void pm_vec_push(struct pm_vec *a, double x)
-{
-	a->v = pm_xgrow(a->v, a->n, sizeof(*a->v));
-	a->v[a->n++] = x;
-}
-
-void pm_vec_free(struct pm_vec *a)
-{
-	free(a->v);
-	a->v = NULL;
-	a->n = 0;
-}
-
-double pm_vec_median(const struct pm_vec *a)
-{
-	return a->n ? pm_median(a->v, a->n) : NAN;
-}
-
-double pm_vec_mean(const struct pm_vec *a)
-{
-	return pm_mean(a->v, a->n);
 }
 
 double pm_mean(const double *v, size_t n)
