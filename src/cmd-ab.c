@@ -30,7 +30,8 @@ static const char usage[] =
 	"                  [--vmlinux-b PATH] [--cpu MODEL] [--memory MB] [--vcpus N]\n"
 	"                  [--accel auto|kvm|tcg] [--qemu PATH] [--rounds N]\n"
 	"                  [--budget TIME|Nb] [--duet auto|on|off] [--no-confirm]\n"
-	"                  [--confirm-budget TIME] [--seed N] [--timeout SEC] [-o DIR]\n"
+	"                  [--confirm-budget TIME] [--knockouts N] [--knockout-budget TIME]\n"
+	"                  [--seed N] [--timeout SEC] [-o DIR]\n"
 	"                  [--keep-console DIR] [--max-time SEC] [--rounds-per-boot N]\n"
 	"                  [-e EVENTS] [--no-profile] [--no-counters] [--run-option OPT]\n"
 	"                  [--noise PCT] [-q] [--] BENCH|GROUP...\n"
@@ -68,6 +69,10 @@ static const char usage[] =
 	"                          own pairs spread less so), on, off\n"
 	"      --no-confirm        no boots with one difference taken back\n"
 	"      --confirm-budget T  time for those boots (default 10m)\n"
+	"      --knockouts N       sides of other images: mechanisms switched off on both\n"
+	"                          sides to see what each removes, N at most (default 3)\n"
+	"      --knockout-budget T time for those boots (default 20m)\n"
+
 	"      --seed N            the order within pairs (default: from the clock)\n"
 	"      --timeout SEC       per boot (default: from the benchmarks)\n"
 	"  -o, --output DIR        a new or empty directory (default ab-DATE-TIME)\n"
@@ -142,11 +147,11 @@ static json_t *experiment_json(const struct pm_ab_exp *ab)
 						   "b", ab->diffs[i].b, "text", ab->diffs[i].text));
 	id = pm_xasprintf("%s-%d", when, (int)getpid());
 	free(when);
-	j = json_pack("{s:s,s:o,s:I,s:s,s:s,s:i,s:f,s:O?,s:O?}", "id", id,
+	j = json_pack("{s:s,s:o,s:I,s:s,s:s,s:i,s:f,s:O?,s:O?,s:O?}", "id", id,
 		      "differences", v, "seed", (json_int_t)ab->seed,
 		      "pairing", ab->duet ? "duet" : "in turn", "pairing_reason", ab->duet_why,
 		      "pairs", (int)ab->pairs, "seconds", ab->main_s, "decided", ab->decided,
-		      "confirm", ab->confirm);
+		      "confirm", ab->confirm, "knockouts", ab->knockouts);
 	free(id);
 	return j;
 }
@@ -233,6 +238,33 @@ static void describe_decisions(FILE *f, const struct pm_ab_exp *ab)
 	}
 }
 
+/* "knock-outs on both sides: init_on_alloc=0 (the slab allocator) ..." */
+static void describe_knockouts(FILE *f, const struct pm_ab_exp *ab)
+{
+	const json_t *res = json_object_get(ab->knockouts, "results"), *r, *c;
+	const json_t *cand = json_object_get(ab->knockouts, "candidates");
+	size_t i, untried = 0;
+
+	fprintf(f, "knock-outs on both sides: %u blocks of A, B and each in %.0f s:",
+		ab->ko_blocks, ab->ko_s);
+	json_array_foreach(res, i, r)
+		fprintf(f, "%s %s (%s)", i ? ";" : "", json_string_value(json_object_get(r, "argument")),
+			json_string_value(json_object_get(r, "name")));
+	json_array_foreach(cand, i, c) {
+		const char *why = json_string_value(json_object_get(c, "skipped"));
+
+		if (why)
+			fprintf(f, "; not %s: %s", json_string_value(json_object_get(c, "argument")),
+				why);
+		else
+			untried += !json_is_true(json_object_get(c, "tried"));
+	}
+	if (untried)
+		fprintf(f, "; %zu more candidate%s not tried (--knockouts %u)", untried,
+			untried == 1 ? "" : "s", ab->o.knockouts);
+	fputs("\n", f);
+}
+
 static char *report_header(const struct pm_ab_exp *ab)
 {
 	char *text = NULL;
@@ -255,6 +287,8 @@ static char *report_header(const struct pm_ab_exp *ab)
 	if (ab->confirm)
 		fprintf(f, "taken back one at a time: %u blocks of A, B and %zu reversals in %.0f s "
 			"(see the causes below)\n", ab->blocks, ab->ndiffs, ab->confirm_s);
+	if (ab->knockouts)
+		describe_knockouts(f, ab);
 	if (!ab->o.local)
 		fprintf(f, "accelerator: %s (%s)\n  %s\nguests: -cpu %s, %u MiB, %u vCPU%s; each "
 			"ran pmbench run --rounds %u --max-time %g\n",
@@ -434,7 +468,7 @@ static int finish(struct pm_ab_exp *ab)
 	if (!status && !ab->o.quiet)
 		fprintf(stderr, "pmbench ab: wrote %s/a.json, %s/b.json%s, %s/report.txt; "
 			"console logs in %s\n", ab->out, ab->out,
-			ab->narms > 2 ? " and the reversals' r*.json" : "", ab->out, ab->console_dir);
+			ab->narms > 2 ? " and the other arms' files" : "", ab->out, ab->console_dir);
 	if (!status && ab->failed) {
 		pm_error("%u of %u runs failed (see above; %u block%s of runs left out); the "
 			 "report uses the others", ab->failed, ab->runs, ab->dropped,
@@ -482,6 +516,8 @@ static enum pm_ab_end run_phases(struct pm_ab_exp *ab)
 	end = pm_ab_main_phase(ab);
 	if (end == PM_AB_DONE && pm_ab_want_confirm(ab))
 		end = pm_ab_confirm_phase(ab);
+	if (end == PM_AB_DONE && pm_ab_want_knockouts(ab))
+		end = pm_ab_knockout_phase(ab);
 	return end == PM_AB_DONE && pm_interrupted ? PM_AB_STOPPED : end;
 }
 

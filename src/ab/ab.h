@@ -345,6 +345,8 @@ struct pm_ab_opts {
 	unsigned budget_boots;		/* --budget Nb: runs of both sides, 0: none */
 	double confirm_budget_s;	/* --confirm-budget */
 	bool no_confirm;
+	unsigned knockouts;		/* --knockouts: candidates tried at most */
+	double knockout_budget_s;	/* --knockout-budget */
 	enum pm_ab_duet duet;
 	unsigned long seed;		/* the order within pairs; 0: from the clock */
 	bool local;			/* --local: this host, set-up commands and wrappers */
@@ -371,6 +373,8 @@ struct pm_ab_opts {
 #define PM_AB_DEFAULT_MEMORY 2048
 #define PM_AB_DEFAULT_VCPUS 2
 #define PM_AB_KVM_PROBE_S 10.0
+#define PM_AB_DEFAULT_KNOCKOUTS 3
+#define PM_AB_DEFAULT_KNOCKOUT_BUDGET_S 1200.0
 
 void pm_ab_opts_free(struct pm_ab_opts *o);
 /*

@@ -746,6 +746,8 @@ void pm_ab_exp_free(struct pm_ab_exp *x)
 	pm_strv_free(x->env.local_argv);
 	json_decref(x->decided);
 	json_decref(x->confirm);
+	json_decref(x->knockouts);
+	pm_ab_knockouts_free(x);
 	free(x->out);
 	free(x->console_dir);
 	pm_ab_opts_free(&x->o);

@@ -6,6 +6,8 @@
  * result files.
  *
  *   engine.c   blocks of runs, the phases, the decision
+ *   knockout.c knock-out experiments: a mechanism switched off on both
+ *              sides, when the sides differ by their kernel image
  *   probe.c    duet or in turn: how this host's own A/A pairs spread
  */
 #ifndef PM_AB_ENGINE_H
@@ -32,6 +34,7 @@ enum pm_ab_end { PM_AB_DONE, PM_AB_FAILED, PM_AB_STOPPED };
 
 struct pm_ab_exp;
 struct pm_result;
+struct pm_ab_knockout;
 
 /* Runs each of arms[0..n) once; prefix goes before the runs' tags. */
 typedef enum pm_ab_block (*pm_ab_block_fn)(struct pm_ab_exp *x, const size_t *arms,
@@ -54,6 +57,11 @@ struct pm_ab_exp {
 	double main_s, confirm_s;
 	json_t *decided;		/* per benchmark: verdict, pairs, ... */
 	json_t *confirm;		/* what each difference taken back removed */
+	struct pm_ab_knockout *kos;	/* knock-out candidates, best first */
+	size_t nkos;
+	unsigned ko_blocks;
+	double ko_s;
+	json_t *knockouts;		/* what each knock-out removed */
 	volatile pid_t running[2];	/* QEMU or pmbench run while they run */
 	/* set by the caller */
 	volatile int *stop;		/* becomes true on a stop signal */
@@ -81,6 +89,12 @@ enum pm_ab_end pm_ab_main_phase(struct pm_ab_exp *x);
 bool pm_ab_want_confirm(const struct pm_ab_exp *x);
 /* Blocks of A, B and each reversal until their shares are decided. */
 enum pm_ab_end pm_ab_confirm_phase(struct pm_ab_exp *x);
+/* The sides differ by image and the moved code has knock-outs? (finds
+ * the candidates) */
+bool pm_ab_want_knockouts(struct pm_ab_exp *x);
+/* Blocks of A, B, and A and B with each knock-out, until decided. */
+enum pm_ab_end pm_ab_knockout_phase(struct pm_ab_exp *x);
+void pm_ab_knockouts_free(struct pm_ab_exp *x);
 void pm_ab_exp_free(struct pm_ab_exp *x);
 
 /* explain's options for ab's pairs (the report uses them too) */

@@ -20,7 +20,7 @@ enum {
 	OPT_QEMU, OPT_ROUNDS, OPT_TIMEOUT, OPT_KEEP_CONSOLE, OPT_MAX_TIME,
 	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
 	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
-	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B,
+	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B, OPT_KNOCKOUTS, OPT_KNOCKOUT_BUDGET,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +57,8 @@ static const struct option long_options[] = {
 	{ "setup-b", required_argument, NULL, OPT_SETUP_B },
 	{ "wrap-a", required_argument, NULL, OPT_WRAP_A },
 	{ "wrap-b", required_argument, NULL, OPT_WRAP_B },
+	{ "knockouts", required_argument, NULL, OPT_KNOCKOUTS },
+	{ "knockout-budget", required_argument, NULL, OPT_KNOCKOUT_BUDGET },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -191,6 +193,11 @@ static int experiment_option(struct pm_ab_opts *o, int c, char *arg, struct pm_e
 	case OPT_WRAP_B:
 		o->side[c == OPT_WRAP_B].wrap = arg;
 		return 0;
+	case OPT_KNOCKOUTS:
+		return parse_uint("--knockouts", arg, 0, 20, &o->knockouts, e);
+	case OPT_KNOCKOUT_BUDGET:
+		return parse_budget("--knockout-budget", arg, false, &o->knockout_budget_s, NULL,
+				    e);
 	default:
 		return 1;
 	}
@@ -283,6 +290,8 @@ static void defaults(struct pm_ab_opts *o)
 	o->run_rounds = PM_AB_DEFAULT_RUN_ROUNDS;
 	o->budget_s = PM_AB_DEFAULT_BUDGET_S;
 	o->confirm_budget_s = PM_AB_DEFAULT_BUDGET_S;
+	o->knockouts = PM_AB_DEFAULT_KNOCKOUTS;
+	o->knockout_budget_s = PM_AB_DEFAULT_KNOCKOUT_BUDGET_S;
 }
 
 int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)

@@ -157,13 +157,23 @@ static int section_line(struct pm_mech *k, char *key, char *val, const char *pat
 		push(&k->symbols, &k->nsymbols, val);
 	} else if (!strcmp(key, "switch")) {
 		push(&k->switches, &k->nswitches, val);
+	} else if (!strcmp(key, "knockout")) {
+		const char *sp = strchr(val, ' ');
+
+		if (!*val || strchr(val, '\t') || (sp && (strncmp(sp + 1, "CONFIG_", 7) ||
+							  strchr(sp + 1, ' '))))
+			return pm_err_set(e, -EINVAL, "%s:%u: knockout = a kernel argument and "
+					  "optionally the CONFIG_ option without which it does "
+					  "nothing (init_on_alloc=0 CONFIG_INIT_ON_ALLOC_DEFAULT_ON)",
+					  path, line);
+		push(&k->knockouts, &k->nknockouts, val);
 	} else if (!strcmp(key, "owns")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))
 			return pm_err_set(e, -EINVAL, "%s:%u: owns = yes or no", path, line);
 		k->owns = !strcmp(val, "yes");
 	} else {
 		return pm_err_set(e, -EINVAL, "%s:%u: unknown key '%s' (name, path, symbol, "
-				  "switch or owns)", path, line, key);
+				  "switch, knockout or owns)", path, line, key);
 	}
 	return 0;
 }
@@ -196,7 +206,8 @@ static int parse_mech(struct pm_mechmap *m, char *text, const char *path, struct
 			k = &m->v[m->n++];
 			memset(k, 0, sizeof(*k));
 			k->id = pm_xstrdup(s + 1);
-			k->generic = !strcmp(k->id, "generic");
+			/* [generic.string] is generic too: a part of it */
+			k->generic = !strcmp(k->id, "generic") || !strncmp(k->id, "generic.", 8);
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -354,6 +365,9 @@ void pm_mechmap_free(struct pm_mechmap *m)
 			free(k->symbols[j]);
 		for (size_t j = 0; j < k->nswitches; j++)
 			free(k->switches[j]);
+		for (size_t j = 0; j < k->nknockouts; j++)
+			free(k->knockouts[j]);
+		free(k->knockouts);
 		free(k->paths);
 		free(k->symbols);
 		free(k->switches);
@@ -766,6 +780,15 @@ bool pm_mech_switched_by(const struct pm_mech *k, const char *sw)
 			/* "fp:vulnerabilities" covers "fp:vulnerabilities.spectre_v2" */
 			if (!strcmp(x, sw) || (!strncmp(x, "fp:", 3) && !strncmp(sw, x, n) &&
 					       sw[n] == '.'))
+				return true;
+		}
+	/* a knock-out argument switches it too */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < s[i]->nknockouts; j++) {
+			const char *x = s[i]->knockouts[j];
+			size_t n = strcspn(x, "= ");
+
+			if (strlen(sw) == n && !strncmp(x, sw, n))
 				return true;
 		}
 	return false;

@@ -17,6 +17,11 @@ struct pm_mech {
 	char *name;		/* "the function tracer (ftrace)" */
 	char **paths, **symbols, **switches;
 	size_t npaths, nsymbols, nswitches;
+	char **knockouts;	/* kernel arguments that switch it off at boot
+				   (pmbench ab's knock-out experiments), each
+				   with the CONFIG_ option without which it does
+				   nothing: "init_on_alloc=0 CONFIG_INIT_..." */
+	size_t nknockouts;
 	bool generic;		/* [generic]: climbed past */
 	bool owns;		/* owns = yes: owns the chains through it when it
 				   runs on one side only */

@@ -713,6 +713,71 @@ START_TEST(page_walk_levels)
 }
 END_TEST
 
+/*
+ * Knock-outs ab recorded (options.ab.experiment.knockouts): a share
+ * above one half proves the mechanism, and the mechanism cause about it
+ * becomes its evidence; above zero it is a share; an interval below 25%
+ * rules the switch out; one that tells neither does not separate.
+ */
+START_TEST(knockout_shares)
+{
+	static const char exp[] =
+		"{\"knockouts\": {\"candidates\": [{\"argument\": \"init_on_alloc=0\", "
+		"\"name\": \"the slab allocator (SLUB)\", \"moved\": {\"stat\": {\"code\": "
+		"\"the slab allocator (SLUB)\", \"a_ns\": 4200, \"b_ns\": 570}}}], \"results\": ["
+		"{\"argument\": \"init_on_alloc=0\", \"mechanism\": \"slab\", \"name\": "
+		"\"the slab allocator (SLUB)\", \"benchmarks\": {\"stat\": {\"removed\": 0.88, "
+		"\"low\": 0.7, \"high\": 1.05, \"level\": 0.99, \"boots\": 6}}},"
+		"{\"argument\": \"clearcpuid=erms\", \"mechanism\": \"generic.string\", \"name\": "
+		"\"memset variants\", \"benchmarks\": {\"stat\": {\"removed\": 0.4, \"low\": 0.1, "
+		"\"high\": 0.7, \"level\": 0.99, \"boots\": 6}}},"
+		"{\"argument\": \"mitigations=off\", \"mechanism\": \"entry\", \"name\": \"entry\", "
+		"\"benchmarks\": {\"stat\": {\"removed\": 0.02, \"low\": -0.1, \"high\": 0.15, "
+		"\"level\": 0.99, \"boots\": 6}}},"
+		"{\"argument\": \"audit=0\", \"mechanism\": \"audit\", \"name\": \"audit\", "
+		"\"benchmarks\": {\"stat\": {\"removed\": 0.2, \"low\": -0.3, \"high\": 0.6, "
+		"\"level\": 0.99, \"boots\": 6}, \"open\": {\"boots\": 1}}}]}}";
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	json_error_t je;
+	json_t *e = json_loads(exp, 0, &je);
+	size_t i, proven = 0, folded = 0;
+
+	ck_assert_msg(e, "%s", je.text);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "stat", 15000, 6000, 0.9, 0.9);
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.66, "The slab allocator takes "
+			 "less time in NEW.");
+	k->mechanism = pm_xstrdup("slab");
+	pm_knockout_causes(c, e);
+	for (i = 0; i < c->ncauses; i++) {
+		k = &c->causes[i];
+		ck_assert_str_ne(k->rule, "mechanism");
+		if (k->confidence > 0.95) {
+			proven++;
+			ck_assert_str_eq(k->rule, "knockout");
+			ck_assert_str_eq(k->mechanism, "slab");
+			ck_assert_ptr_nonnull(k->proof);
+			ck_assert_ptr_nonnull(strstr(k->sentence, "init_on_alloc=0"));
+			ck_assert_ptr_nonnull(strstr(k->sentence, "removes 88%"));
+			for (size_t j = 0; j < k->nevidence; j++)
+				folded += strstr(k->evidence[j], "slab allocator takes") != NULL;
+		}
+	}
+	ck_assert_uint_eq(proven, 1);
+	ck_assert_uint_eq(folded, 1);
+	ck_assert_uint_eq(c->ncauses, 4);
+	ck_assert_double_eq_tol(c->causes[rank_of(c, "knockout") + 1].confidence, 0.7, 1e-9);
+	ck_assert_ptr_nonnull(strstr(c->causes[rank_of(c, "knockout") + 1].sentence, "rest (60%)"));
+	ck_assert_str_eq(c->causes[2].title, "ruled out by knock-out");
+	ck_assert_str_eq(c->causes[3].title, "not separated by knock-out");
+	json_decref(e);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
 START_TEST(rules_documented)
 {
 	size_t i, j;
@@ -743,6 +808,7 @@ int main(void)
 	tcase_add_test(tc, same_file);
 	tcase_add_test(tc, one_side_only);
 	tcase_add_test(tc, rules_documented);
+	tcase_add_test(tc, knockout_shares);
 	tcase_add_test(tc, mitigations_entry_cost);
 	tcase_add_test(tc, mitigations_turned_off);
 	tcase_add_test(tc, user_code_not_at_syscall);

@@ -137,6 +137,29 @@ START_TEST(map_by_release)
 }
 END_TEST
 
+/* Knock-outs: the slab allocator's zeroing, with the option it needs;
+ * a knock-out argument is a switch of its mechanism. */
+START_TEST(knockouts)
+{
+	const struct pm_mech *k = pm_mechmap_find(map, "slab");
+	const struct pm_mech *g = pm_mechmap_classify(map, "memset_erms",
+						      pm_mechmap_file(map, "memset_erms"));
+	size_t i;
+	bool found = false;
+
+	ck_assert_ptr_nonnull(k);
+	for (i = 0; i < k->nknockouts; i++)
+		found |= !strcmp(k->knockouts[i], "init_on_alloc=0 CONFIG_INIT_ON_ALLOC_DEFAULT_ON");
+	ck_assert(found);
+	ck_assert(pm_mech_switched_by(k, "init_on_alloc"));
+	ck_assert(!pm_mech_switched_by(k, "init_on_alloc_x"));
+	/* memset's variants: generic code with a knock-out of its own */
+	ck_assert_ptr_nonnull(g);
+	ck_assert_str_eq(g->id, "generic.string");
+	ck_assert(g->generic);
+	ck_assert_uint_eq(g->nknockouts, 1);
+}
+END_TEST
 
 int main(void)
 {
@@ -152,6 +175,7 @@ int main(void)
 	tcase_add_test(tc, common_words_are_no_stem);
 	tcase_add_test(tc, unknown_function_by_name);
 	tcase_add_test(tc, map_by_release);
+	tcase_add_test(tc, knockouts);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
