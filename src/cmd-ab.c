@@ -31,7 +31,7 @@ static const char usage[] =
 	"                  [--accel auto|kvm|tcg] [--qemu PATH] [--rounds N]\n"
 	"                  [--budget TIME|Nb] [--duet auto|on|off] [--no-confirm]\n"
 	"                  [--confirm-budget TIME] [--knockouts N] [--knockout-budget TIME]\n"
-	"                  [--seed N] [--timeout SEC] [-o DIR]\n"
+	"                  [--exit-code] [--seed N] [--timeout SEC] [-o DIR]\n"
 	"                  [--keep-console DIR] [--max-time SEC] [--rounds-per-boot N]\n"
 	"                  [-e EVENTS] [--no-profile] [--no-counters] [--run-option OPT]\n"
 	"                  [--noise PCT] [-q] [--] BENCH|GROUP...\n"
@@ -72,7 +72,8 @@ static const char usage[] =
 	"      --knockouts N       sides of other images: mechanisms switched off on both\n"
 	"                          sides to see what each removes, N at most (default 3)\n"
 	"      --knockout-budget T time for those boots (default 20m)\n"
-
+	"      --exit-code         for git bisect run: 0 same or better, 1 regression,\n"
+	"                          125 undecided\n"
 	"      --seed N            the order within pairs (default: from the clock)\n"
 	"      --timeout SEC       per boot (default: from the benchmarks)\n"
 	"  -o, --output DIR        a new or empty directory (default ab-DATE-TIME)\n"
@@ -569,6 +570,32 @@ static int run_experiment(struct pm_ab_exp *ab)
 	return finish(ab);
 }
 
+/*
+ * --exit-code, for git bisect run: 0 when every benchmark is the same or
+ * better, 1 on a regression, 125 (skip) when one is undecided or the
+ * experiment failed; a usage error 128 (bisect stops: the script is wrong).
+ */
+static int bisect_status(const struct pm_ab_exp *ab, int status)
+{
+	const char *name, *v;
+	json_t *d;
+	bool open = false;
+
+	if (status == PM_EXIT_USAGE)
+		return 128;
+	if (status >= 128)
+		return status;
+	if (!ab->decided || !json_object_size(ab->decided))
+		return 125;
+	json_object_foreach(ab->decided, name, d) {
+		v = json_string_value(json_object_get(d, "verdict"));
+		if (v && !strcmp(v, "regression"))
+			return 1;
+		open |= !v || !strcmp(v, "unknown") || !strcmp(v, "changed");
+	}
+	return open || status != PM_EXIT_OK ? 125 : 0;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct pm_ab_exp ab = { .block = NULL };
@@ -582,8 +609,14 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (err == 2)
 		return pm_show_manual("pmbench-ab");
-	if (err)
-		return pm_usage_error("ab", usage, "%s", e.msg);
+	if (err) {
+		status = pm_usage_error("ab", usage, "%s", e.msg);
+		/* git bisect run stops on it: the script is wrong, not the commit */
+		for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+			if (!strcmp(argv[i], "--exit-code"))
+				return 128;
+		return status;
+	}
 #ifndef __x86_64__
 	if (!ab.o.local) {
 		pm_error("ab: the guests run this pmbench binary under qemu-system-x86_64: "
@@ -593,6 +626,8 @@ int cmd_ab(int argc, char **argv)
 	}
 #endif
 	status = run_experiment(&ab);
+	if (ab.o.exit_code)
+		status = bisect_status(&ab, status);
 	pm_ab_exp_free(&ab);
 	return status;
 }

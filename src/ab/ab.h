@@ -347,6 +347,7 @@ struct pm_ab_opts {
 	bool no_confirm;
 	unsigned knockouts;		/* --knockouts: candidates tried at most */
 	double knockout_budget_s;	/* --knockout-budget */
+	bool exit_code;			/* --exit-code: for git bisect run */
 	enum pm_ab_duet duet;
 	unsigned long seed;		/* the order within pairs; 0: from the clock */
 	bool local;			/* --local: this host, set-up commands and wrappers */

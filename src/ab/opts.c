@@ -21,6 +21,7 @@ enum {
 	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
 	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
 	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B, OPT_KNOCKOUTS, OPT_KNOCKOUT_BUDGET,
+	OPT_EXIT_CODE,
 };
 
 static const struct option long_options[] = {
@@ -59,6 +60,7 @@ static const struct option long_options[] = {
 	{ "wrap-b", required_argument, NULL, OPT_WRAP_B },
 	{ "knockouts", required_argument, NULL, OPT_KNOCKOUTS },
 	{ "knockout-budget", required_argument, NULL, OPT_KNOCKOUT_BUDGET },
+	{ "exit-code", no_argument, NULL, OPT_EXIT_CODE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -198,6 +200,9 @@ static int experiment_option(struct pm_ab_opts *o, int c, char *arg, struct pm_e
 	case OPT_KNOCKOUT_BUDGET:
 		return parse_budget("--knockout-budget", arg, false, &o->knockout_budget_s, NULL,
 				    e);
+	case OPT_EXIT_CODE:
+		o->exit_code = true;
+		return 0;
 	default:
 		return 1;
 	}

@@ -109,6 +109,32 @@ pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 2 --budget 4b
 cmp -s "$T/order" "$T/order2" || fail "--seed 7 twice: $(tr '\n' ' ' < "$T/order2")"
 [ ! -s "$T/out" ] || fail "-q printed a report"
 
+# ---- --exit-code, for git bisect run: 0 same or better, 1 regression,
+# 125 undecided or failed, 128 a usage error ----
+command -v jq >/dev/null || skip "no jq (apt-get install jq)"
+jq '(.benchmarks[] | select(.name == "null")) |= (.trials_ns |= map(. * 1.5) |
+	.stats |= with_entries(if (.key | endswith("_ns")) then .value *= 1.5 else . end))' \
+	"$RESULT" > "$T/slow.json"
+bisect() {	# bisect STATUS WHAT B-RESULT [OPTIONS...]
+	want=$1 what=$2 b=$3
+	shift 3
+	pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off -q --exit-code --seed 5 \
+		--append-a "fake.result=$RESULT" --append-b "fake.result=$b" "$@" -- null
+	expect_status "$want" "--exit-code: $what"
+}
+bisect 0 "the same" "$RESULT" --rounds 3 --budget 8b -o "$T/bs-same"
+grep -q '"verdict": "same"' "$T/bs-same/a.json" || fail "--exit-code 0 without a verdict of same"
+bisect 1 "a regression" "$T/slow.json" --rounds 3 --budget 8b -o "$T/bs-regr"
+grep -q '"verdict": "regression"' "$T/bs-regr/a.json" || fail "--exit-code 1 without a regression"
+bisect 0 "an improvement" "$RESULT" --rounds 3 --budget 8b -o "$T/bs-impr" \
+	--append-a "fake.result=$T/slow.json"
+grep -q '"verdict": "improvement"' "$T/bs-impr/a.json" || fail "--exit-code 0 without an improvement"
+bisect 125 "undecided" "$RESULT" --rounds 1 --budget 2b -o "$T/bs-open"
+grep -q '"verdict": "unknown"' "$T/bs-open/a.json" || fail "--exit-code 125 without an unknown verdict"
+bisect 125 "a boot that fails" "$RESULT" --rounds 1 --timeout 2 -o "$T/bs-fail" --append "fake.hang"
+bisect 128 "a usage error" "$RESULT" --rounds 0 -o "$T/bs-usage"
+no_scratch_left "--exit-code"
+
 # ---- knock-outs: two images, the moved code's mechanism switched off on
 # both sides.  The boots (tests/data/explain/knockout, generate.py): stat
 # 15 us on A, 6 us on B, most of it the slab allocator's; with
