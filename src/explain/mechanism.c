@@ -448,6 +448,10 @@ static void tie_switches(struct pm_mech_delta *d, const struct pm_explanation *x
 	for (i = 0; i < x->nswitches; i++) {
 		int l = link_strength(&x->switches[i], d, m);
 
+		/* two kernels' configs differ in hundreds of options: one that
+		 * builds a neighbour of the code in its directory is chance */
+		if (l < 2 && x->switches[i].kind == PM_SW_CONFIG)
+			continue;
 		if (l > d->link) {
 			d->link = l;
 			d->sw = &x->switches[i];

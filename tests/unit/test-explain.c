@@ -778,6 +778,67 @@ START_TEST(knockout_shares)
 }
 END_TEST
 
+/*
+ * Config options as evidence: of the options that differ, those that
+ * build the code whose time moved or that the map names its switches are
+ * listed under the cause about that code, with its time per op; one that
+ * builds a neighbour in its directory, or unrelated code, is not.
+ */
+START_TEST(config_options_tied)
+{
+	static const char *const slub[] = { "mm/slub.c" }, *const z3fold[] = { "mm/z3fold.c" };
+	static const char *const sound[] = { "sound/core/" };
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	struct {
+		const char *key, *old, *new;
+		const char *const *files;
+	} sw[] = {
+		{ "CONFIG_SLUB_STATS", NULL, "y", slub },	/* builds its file */
+		{ "CONFIG_SLUB_DEBUG_ON", "y", NULL, NULL },	/* named by [slab] */
+		{ "CONFIG_Z3FOLD", "m", NULL, z3fold },	/* a neighbour */
+		{ "CONFIG_SND", "m", NULL, sound },		/* unrelated */
+	};
+	size_t i, listed = 0;
+	bool stats = false, debug = false;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "stat", 15000, 6000, 0.9, 0.9);
+	x.switches = pm_xcalloc(PM_ARRAY_SIZE(sw), sizeof(*x.switches));
+	for (i = 0; i < PM_ARRAY_SIZE(sw); i++) {
+		struct pm_switch *s = &x.switches[x.nswitches++];
+
+		s->kind = PM_SW_CONFIG;
+		s->key = pm_xstrdup(sw[i].key);
+		s->old = sw[i].old ? pm_xstrdup(sw[i].old) : NULL;
+		s->new = sw[i].new ? pm_xstrdup(sw[i].new) : NULL;
+		s->text = pm_xstrdup(sw[i].key);
+		s->files = sw[i].files;
+		s->nfiles = sw[i].files ? 1 : 0;
+	}
+	c->mechs = pm_xcalloc(1, sizeof(*c->mechs));
+	c->nmechs = 1;
+	c->mechs[0] = (struct pm_mech_delta){ .key = pm_xstrdup("slab"),
+		.name = pm_xstrdup("the slab allocator (SLUB)"), .file = pm_xstrdup("mm/slub.c"),
+		.old_ns = 4200, .new_ns = 570 };
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.66, "The slab allocator.");
+	k->mechanism = pm_xstrdup("slab");
+	pm_config_evidence(c, &x);
+	for (i = 0; i < k->nevidence; i++) {
+		listed += !strncmp(k->evidence[i], "config option ", 14);
+		stats |= strstr(k->evidence[i], "CONFIG_SLUB_STATS (not set on OLD, y on NEW)") &&
+			 strstr(k->evidence[i], "4.20 us -> 570 ns per op");
+		debug |= strstr(k->evidence[i], "CONFIG_SLUB_DEBUG_ON (y on OLD, not set on NEW)") != NULL;
+	}
+	ck_assert_uint_eq(listed, 2);
+	ck_assert(stats);
+	ck_assert(debug);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
 START_TEST(rules_documented)
 {
 	size_t i, j;
@@ -809,6 +870,7 @@ int main(void)
 	tcase_add_test(tc, one_side_only);
 	tcase_add_test(tc, rules_documented);
 	tcase_add_test(tc, knockout_shares);
+	tcase_add_test(tc, config_options_tied);
 	tcase_add_test(tc, mitigations_entry_cost);
 	tcase_add_test(tc, mitigations_turned_off);
 	tcase_add_test(tc, user_code_not_at_syscall);
