@@ -177,6 +177,9 @@ static json_t *arm_json(const struct pm_ab_exp *ab, const struct pm_ab_arm *a)
 			      "kernel", a->kernel, "release", a->release, "cmdline", cmdline,
 			      "boots", (int)a->nruns,
 			      "vmlinux", a->vmlinux ? json_string(a->vmlinux_from) : json_null());
+		if (a->tree)
+			json_object_set_new(j, "tree", json_pack("{s:s,s:s?}", "path", a->tree,
+								 "describe", a->describe));
 	}
 	free(cmdline);
 	return j;
@@ -216,7 +219,9 @@ static void describe_arm(FILE *f, const struct pm_ab_exp *ab, const struct pm_ab
 			a->setup ? a->setup : "", a->setup ? "'" : "", a->wrap ? ", wrapper '" : "",
 			a->wrap ? a->wrap : "", a->wrap ? "'" : "");
 	else
-		fprintf(f, "%s = %s (%s)%s%s%s", a->name, a->kernel, a->release,
+		fprintf(f, "%s = %s (%s%s%s%s%s)%s%s%s", a->name, a->kernel, a->release,
+			a->tree ? ", built in " : "", a->tree ? a->tree : "",
+			a->describe ? " at " : "", a->describe ? a->describe : "",
 			a->append && *a->append ? " \"" : "", a->append ? a->append : "",
 			a->append && *a->append ? "\"" : "");
 }

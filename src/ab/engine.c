@@ -630,6 +630,8 @@ static int add_reversal(struct pm_ab_exp *x, size_t k, struct pm_err *e)
 	r->label = pm_xasprintf("R%zu", k + 1);
 	r->tag = pm_xasprintf("r%zu-", k + 1);
 	r->kernel = d->kind == PM_AB_DIFF_IMAGE ? A->kernel : B->kernel;
+	if ((d->kind == PM_AB_DIFF_IMAGE ? A : B)->tree)
+		r->tree = pm_xstrdup((d->kind == PM_AB_DIFF_IMAGE ? A : B)->tree);
 	r->append = d->kind == PM_AB_DIFF_IMAGE || x->o.local ? pm_xstrdup(B->append ? B->append : "") :
 		    pm_ab_revert_append(B->append ? B->append : "", d);
 	r->setup = d->kind == PM_AB_DIFF_SETUP ? A->setup : B->setup;
@@ -689,6 +691,20 @@ enum pm_ab_end pm_ab_confirm_phase(struct pm_ab_exp *x)
 
 /* ---- setting up ---- */
 
+/* A guest side's image, and the build tree it comes from (--kernel DIR or
+ * DIR/arch/x86/boot/bzImage). */
+static int side_image(struct pm_ab_arm *a, const char *given, struct pm_err *e)
+{
+	int err = pm_kernel_tree(given, &a->image, &a->tree, e);
+
+	if (err)
+		return err;
+	a->kernel = a->image;
+	if (a->tree)
+		a->describe = pm_kernel_tree_describe(a->tree);
+	return 0;
+}
+
 int pm_ab_setup_arms(struct pm_ab_exp *x, struct pm_err *e)
 {
 	size_t i;
@@ -709,6 +725,8 @@ int pm_ab_setup_arms(struct pm_ab_exp *x, struct pm_err *e)
 			    pm_xstrdup(both ? both : one ? one : "");
 		a->setup = x->o.side[i].setup;
 		a->wrap = x->o.side[i].wrap;
+		if (!x->o.local && (err = side_image(a, x->o.side[i].kernel, e)))
+			return pm_err_set(e, err, "side %s: %s", a->name, e->msg);
 	}
 	if (x->o.local)
 		x->ndiffs = pm_ab_local_differences(x->arms[0].setup, x->arms[1].setup,

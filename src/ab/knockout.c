@@ -239,6 +239,7 @@ static int add_arm(struct pm_ab_exp *x, size_t k, int side, struct pm_err *e)
 	memset(r, 0, sizeof(*r));
 	r->reverts = -1;
 	r->kernel = s->kernel;
+	r->tree = s->tree ? pm_xstrdup(s->tree) : NULL;
 	r->append = *s->append ? pm_xasprintf("%s %s", s->append, ko->arg) : pm_xstrdup(ko->arg);
 	r->name = pm_xasprintf("%s with %s", side ? "B" : "A", ko->arg);
 	r->label = pm_xasprintf("K%zu%s", k + 1, side ? "B" : "A");

@@ -139,6 +139,7 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	if (changed) {
 		pm_experiment_causes(c, x);
 		pm_config_evidence(c, x);
+		pm_bloat_evidence(c, x);
 	}
 	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }

@@ -333,6 +333,8 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* configs.c: the config options that differ and are tied to moved code */
 void pm_config_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* bloat.c: hot kernel functions that grew, weighted by their time */
+void pm_bloat_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* knockout.c: what ab's knock-outs (experiment) proved or ruled out */
 void pm_knockout_causes(struct pm_bench_cmp *c, const json_t *experiment);
 /* How strongly a switch is tied to a mechanism of the map (0-3). */

@@ -168,6 +168,33 @@ expect_status 0 "explain of the knock-out's sides"
 expect_out '^    1\. \[high 0\.96\] the slab allocator \(SLUB\): Proven by knock-out: switching it off on both sides \(init_on_alloc=0\) removes [0-9]+% \(99% CI'
 no_scratch_left "knock-outs"
 
+# ---- build trees as sides: --kernel DIR boots DIR/arch/x86/boot/bzImage,
+# its .config goes to the guest's fingerprint, virtio built in needs no
+# modules (the result comes back over the disk), git describe recorded ----
+for t in ta tb; do
+	mkdir -p "$T/$t/arch/x86/boot"
+	cp "$K" "$T/$t/arch/x86/boot/bzImage"
+	printf 'CONFIG_VIRTIO_PCI=y\nCONFIG_VIRTIO_BLK=y\nCONFIG_PREEMPT_%s=y\n' \
+		"$([ $t = ta ] && echo NONE || echo VOLUNTARY)" > "$T/$t/.config"
+done
+printf 'b' >> "$T/tb/arch/x86/boot/bzImage"
+if command -v git >/dev/null; then
+	git -C "$T/tb" init -q && git -C "$T/tb" add .config &&
+	git -C "$T/tb" -c user.name=t -c user.email=t@t commit -qm t && git -C "$T/tb" tag v9.9
+fi
+pm ab --kernel "$T/ta" --kernel-b "$T/tb/arch/x86/boot/bzImage" --qemu "$FAKE" --accel tcg --duet off \
+	--rounds 1 --budget 2b --knockouts 0 -o "$T/trees" --append "fake.result=$RESULT" -- null
+expect_status 0 "two build trees"
+expect_out "^pmbench ab: A = $T/ta/arch/x86/boot/bzImage \\(9.9.9-pmbench-test, built in $T/ta\\)"
+! grep -q "serial port" "$T/err" || fail "a tree with virtio built in: $(grep 'serial port' "$T/err")"
+expect_err "result over the virtio disk"
+jq -e --arg t "$T/ta" '.options.ab.tree.path == $t' "$T/trees/a.json" >/dev/null ||
+	fail "a.json: options.ab.tree does not name $T/ta"
+if command -v git >/dev/null; then
+	jq -e '.options.ab.tree.describe == "v9.9"' "$T/trees/b.json" >/dev/null ||
+		fail "b.json: the tree's git describe is not recorded"
+fi
+
 # ---- the serial port when there is no disk ----
 pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 1 -q -o "$T/serial" \
 	--append "fake.result=$RESULT fake.serial" null stat

@@ -899,6 +899,54 @@ START_TEST(test_vmlinux_strip)
 }
 END_TEST
 
+/* --kernel DIR or DIR/arch/x86/boot/bzImage of a build tree: the image
+ * and the tree (its .config, vmlinux); a lone image has no tree. */
+START_TEST(test_kernel_tree)
+{
+	struct pm_err e;
+	char *image, *tree, *d, *img, *lone, *boot, *config;
+
+	make_tmp();
+	d = tpath("linux");
+	img = pm_xasprintf("%s/arch/x86/boot/bzImage", d);
+	lone = tpath("vmlinuz");
+	ck_assert_int_eq(pm_mkdir_p(d, 0755), 0);
+	ck_assert_int_eq(pm_kernel_tree(d, &image, &tree, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "arch/x86/boot/bzImage"));
+	boot = pm_xasprintf("%s/arch/x86/boot", d);
+	config = pm_xasprintf("%s/.config", d);
+	ck_assert_int_eq(pm_mkdir_p(boot, 0755), 0);
+	write_text(img, "x");
+	/* an image in a directory that is no build tree (no .config, no vmlinux) */
+	ck_assert_int_eq(pm_kernel_tree(img, &image, &tree, &e), 0);
+	ck_assert_str_eq(image, img);
+	ck_assert_ptr_null(tree);
+	free(image);
+	write_text(config, "CONFIG_VIRTIO_BLK=y\n");
+	ck_assert_int_eq(pm_kernel_tree(d, &image, &tree, &e), 0);
+	ck_assert_str_eq(image, img);
+	ck_assert_str_eq(tree, d);
+	free(image);
+	free(tree);
+	ck_assert_int_eq(pm_kernel_tree(img, &image, &tree, &e), 0);
+	ck_assert_str_eq(tree, d);
+	free(image);
+	free(tree);
+	write_text(lone, "x");
+	ck_assert_int_eq(pm_kernel_tree(lone, &image, &tree, &e), 0);
+	ck_assert_ptr_null(tree);
+	free(image);
+	/* not a git tree: no describe */
+	ck_assert_ptr_null(pm_kernel_tree_describe(d));
+	free(img);
+	free(lone);
+	free(boot);
+	free(config);
+	free(d);
+	rm_tmp();
+}
+END_TEST
+
 /*
  * The engine with --local runs: a stand-in for pmbench run copies a
  * result file to its -o; B's set-up fails from its second run on (a
@@ -989,6 +1037,7 @@ static Suite *ab_suite(void)
 	tcase_add_test(tc, test_log_tail);
 	tcase_add_test(tc, test_vmlinux_strip);
 	tcase_add_test(tc, test_fatal_start_stops);
+	tcase_add_test(tc, test_kernel_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }
