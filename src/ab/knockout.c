@@ -265,51 +265,80 @@ static double probe_of(const struct pm_ab_arm *a, size_t i, const char *name)
 	return p;
 }
 
+/* log(fig(b, i) / fig(a, j)) at equal host speed (less slope times the
+ * probes' log ratio; slope cleared when a probe is missing), NAN when a
+ * figure is. */
+static double log_ratio(const struct pm_ab_arm *a, size_t j, const struct pm_ab_arm *b,
+			size_t i, const char *name, double *slope)
+{
+	double fa = pm_ab_figure(a, j, name), fb = pm_ab_figure(b, i, name);
+	double pa = probe_of(a, j, name), pb = probe_of(b, i, name);
+
+	if (!(fa > 0 && fb > 0))
+		return NAN;
+	if (!(pa > 0 && pb > 0)) {
+		*slope = 0;
+		return log(fb / fa);
+	}
+	return log(fb / fa) - *slope * log(pb / pa);
+}
+
+/* The finite values of v[0..n), packed; how many. */
+static size_t finite_only(double *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
 /*
- * What knock-out ko removed of benchmark name's change: per block x_i =
- * log(B/A) - log(KB/KA), y_i = log(B/A), Fieller's interval for
- * mean(x)/mean(y); each less slope times its probes' when the verdict
- * was taken at equal host speed.  decided cleared when the interval is
- * wide and not clear of the middle.
+ * What knock-out ko removed of benchmark name's change: 1 - mean(log
+ * KB/KA) over mean(log B/A), the first over the knock-out's blocks, the
+ * second over every pair of A and B (the main phase's and the blocks':
+ * all of them measure the change), with Fieller's interval for two
+ * independent means; each log ratio less slope times its probes' when
+ * the verdict was taken at equal host speed.  decided cleared when the
+ * interval is wide and not clear of the middle.
  */
 static json_t *ko_share(const struct pm_ab_exp *x, const struct pm_ab_knockout *ko,
 			const char *name, double slope, bool *decided)
 {
 	const struct pm_ab_arm *A = &x->arms[0], *B = &x->arms[1];
 	const struct pm_ab_arm *KA = &x->arms[ko->arm], *KB = &x->arms[ko->arm + 1];
-	double *v = pm_xcalloc(4 * (ko->nblocks + 1), sizeof(*v)), est, lo, hi;
-	double *y = v + ko->nblocks + 1, *px = y + ko->nblocks + 1, *py = px + ko->nblocks + 1;
-	size_t i, n = 0;
+	size_t npairs = A->nruns < B->nruns ? A->nruns : B->nruns;
+	double *y = pm_xcalloc(npairs + 1, sizeof(*y)), *v = pm_xcalloc(ko->nblocks + 1, sizeof(*v));
+	double est, lo, hi, s = slope;
+	size_t i, ny, nv;
 	json_t *j;
 	int err;
 
-	for (i = 0; i < ko->nblocks; i++) {
-		size_t r = ko->ab_run[i];
-		double fa = pm_ab_figure(A, r, name), fb = pm_ab_figure(B, r, name);
-		double fka = pm_ab_figure(KA, i, name), fkb = pm_ab_figure(KB, i, name);
-		double pa = probe_of(A, r, name), pb = probe_of(B, r, name);
-		double pka = probe_of(KA, i, name), pkb = probe_of(KB, i, name);
-
-		if (!(fa > 0 && fb > 0 && fka > 0 && fkb > 0))
-			continue;
-		if (!(pa > 0 && pb > 0 && pka > 0 && pkb > 0))
-			slope = 0;
-		y[n] = log(fb / fa);
-		v[n] = y[n] - log(fkb / fka);
-		py[n] = pa > 0 && pb > 0 ? log(pb / pa) : 0;
-		px[n] = py[n] - (pka > 0 && pkb > 0 ? log(pkb / pka) : 0);
-		n++;
+	/* a missing probe anywhere: no adjustment anywhere */
+	for (i = 0; i < npairs; i++)
+		y[i] = log_ratio(A, i, B, i, name, &s);
+	for (i = 0; i < ko->nblocks; i++)
+		v[i] = log_ratio(KA, i, KB, i, name, &s);
+	if (s != slope) {
+		for (i = 0; i < npairs; i++)
+			y[i] = log_ratio(A, i, B, i, name, &s);
+		for (i = 0; i < ko->nblocks; i++)
+			v[i] = log_ratio(KA, i, KB, i, name, &s);
 	}
-	err = n >= 2 ? pm_fieller_ratio_adjusted(v, px, y, py, n, slope, KO_LEVEL, &est, &lo,
-						 &hi) : -EINVAL;
-	if (err || !isfinite(lo) || !isfinite(hi) || (hi - lo > 0.5 && lo < 0.75 && hi > 0.25))
+	ny = finite_only(y, npairs);
+	nv = finite_only(v, ko->nblocks);
+	err = pm_fieller_ratio_indep(v, nv, y, ny, KO_LEVEL, &est, &lo, &hi);
+	if (err || !isfinite(lo) || !isfinite(hi) || (hi - lo > 0.5 && hi > 0.25 && lo < 0.75))
 		*decided = false;
-	j = err && err != -ERANGE ? json_pack("{s:i}", "boots", (int)n) :
-	    json_pack("{s:f,s:o,s:o,s:f,s:i,s:o}", "removed", est,
-		      "low", isfinite(lo) ? json_real(lo) : json_null(),
-		      "high", isfinite(hi) ? json_real(hi) : json_null(),
-		      "level", KO_LEVEL, "boots", (int)n,
-		      "probe_slope", slope ? json_real(slope) : json_null());
+	/* what it removed is 1 - what it left */
+	j = err && err != -ERANGE ? json_pack("{s:i}", "boots", (int)nv) :
+	    json_pack("{s:f,s:o,s:o,s:f,s:i,s:i,s:o}", "removed", 1 - est,
+		      "low", isfinite(hi) ? json_real(1 - hi) : json_null(),
+		      "high", isfinite(lo) ? json_real(1 - lo) : json_null(),
+		      "level", KO_LEVEL, "boots", (int)nv, "pairs", (int)ny,
+		      "probe_slope", s ? json_real(s) : json_null());
+	free(y);
 	free(v);
 	return j;
 }

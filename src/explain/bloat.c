@@ -31,14 +31,17 @@ static bool emulated(const struct pm_explanation *x)
 	return json_is_true(json_object_get(ab, "emulated"));
 }
 
+/* The cause ranked first (the causes are sorted after this pass). */
 static struct pm_cause *first_cause(struct pm_bench_cmp *c)
 {
+	struct pm_cause *best = NULL;
 	size_t i;
 
 	for (i = 0; i < c->ncauses; i++)
-		if (strcmp(c->causes[i].rule, "noise"))
-			return &c->causes[i];
-	return NULL;
+		if (strcmp(c->causes[i].rule, "noise") &&
+		    (!best || c->causes[i].confidence > best->confidence))
+			best = &c->causes[i];
+	return best;
 }
 
 void pm_bloat_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x)
@@ -58,7 +61,8 @@ void pm_bloat_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		if (sized(d))
 			grow += d->old_ns / t * (d->new_size / d->old_size - 1);
 	}
-	if (!(fabs(grow) >= BLOAT_MIN))
+	/* bigger code for a slowdown, smaller for a speed-up */
+	if (!(fabs(grow) >= BLOAT_MIN) || (grow > 0) != (c->delta_ns > 0))
 		return;
 	pm_cause_evidence(k, "the hot kernel functions of OLD are %.0f%% %s in NEW, weighted by "
 			  "the time spent in them%s", 100 * fabs(grow), grow > 0 ? "bigger" :

@@ -26,18 +26,21 @@ static const char *value_text(const char *v)
 	return v ? v : "not set";
 }
 
-/* The cause about mechanism key, else the first one that is no noise. */
+/* The cause about mechanism key, else the one ranked first (the causes
+ * are sorted after this pass). */
 static struct pm_cause *cause_for(struct pm_bench_cmp *c, const char *key)
 {
+	struct pm_cause *best = NULL;
 	size_t i;
 
 	for (i = 0; i < c->ncauses; i++)
 		if (c->causes[i].mechanism && !strcmp(c->causes[i].mechanism, key))
 			return &c->causes[i];
 	for (i = 0; i < c->ncauses; i++)
-		if (strcmp(c->causes[i].rule, "noise"))
-			return &c->causes[i];
-	return NULL;
+		if (strcmp(c->causes[i].rule, "noise") &&
+		    (!best || c->causes[i].confidence > best->confidence))
+			best = &c->causes[i];
+	return best;
 }
 
 /* The options that differ and are tied to code d, strongest tie first;

@@ -256,7 +256,9 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 			return;
 		}
 	}
-	if (image) {
+	if (image && pm_image_spread_cause(c, how)) {
+		/* the mechanisms it moved, none by 30%: the largest named */
+	} else if (image) {
 		struct pm_cause *k = pm_cause_add(c, "experiment", "the kernel image", 0.5, how);
 
 		code_evidence(c, k, text);

@@ -6,6 +6,7 @@
  * its interval, is what proves a mechanism the cause: all of the change
  * (its interval above one half), a part of it (above zero), or none (a
  * knock-out that leaves the change standing rules its switch out).
+ * And the cause of an image's change spread over several mechanisms.
  */
 #include "config.h"
 
@@ -142,4 +143,68 @@ void pm_knockout_causes(struct pm_bench_cmp *c, const json_t *experiment)
 				     jstr(r, "argument"), c->name);
 		free(how);
 	}
+}
+
+#define SPREAD_LIST 3
+
+/* kernel time and the hotspot are a where: evidence under k */
+static void fold_where(struct pm_bench_cmp *c, size_t at)
+{
+	size_t i = 0;
+
+	while (i < c->ncauses) {
+		const char *r = c->causes[i].rule;
+
+		if (i != at && (!strcmp(r, "kernel-time") || !strcmp(r, "kernel-hotspot"))) {
+			pm_cause_evidence(&c->causes[at], "%s", c->causes[i].sentence);
+			pm_cause_remove(c, i);
+			at -= i < at;
+			continue;
+		}
+		i++;
+	}
+}
+
+bool pm_image_spread_cause(struct pm_bench_cmp *c, const char *how)
+{
+	const struct pm_mech_delta *top = NULL;
+	char *list = pm_xstrdup(""), *s;
+	double top_share = 0;
+	size_t i, n = 0;
+	struct pm_cause *k;
+
+	for (i = 0; c->delta_ns && i < c->nmechs && n < SPREAD_LIST; i++) {
+		const struct pm_mech_delta *d = &c->mechs[i];
+		double share = (d->new_ns - d->old_ns) / c->delta_ns;
+		char a[32], b[32];
+
+		if (share <= 0)
+			continue;
+		pm_fmt_time(a, sizeof(a), d->old_ns);
+		pm_fmt_time(b, sizeof(b), d->new_ns);
+		s = pm_xasprintf("%s%s%s %s -> %s per op (%.0f%%)", list, n ? ", " : "", d->name, a,
+				 b, 100 * share);
+		free(list);
+		list = s;
+		if (!n++) {
+			top = d;
+			top_share = share;
+		}
+	}
+	if (!top) {
+		free(list);
+		return false;
+	}
+	s = pm_xasprintf("The change is spread over the mechanisms whose time moved its way, "
+			 "none with 30%% of it: %s; the largest is named here.", list);
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.4 + 0.2 * fmin(top_share / 0.5, 1),
+			 s);
+	k->title_buf = pm_xstrdup(top->name);
+	k->title = k->title_buf;
+	k->mechanism = pm_xstrdup(top->key);
+	pm_cause_evidence(k, "%s", how);
+	fold_where(c, c->ncauses - 1);
+	free(list);
+	free(s);
+	return true;
 }

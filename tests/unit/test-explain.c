@@ -878,6 +878,43 @@ START_TEST(bloat_weighted)
 }
 END_TEST
 
+/*
+ * An image's change that no mechanism carries 30% of: the mechanisms that
+ * moved its way are named, the largest the cause, and kernel time (a
+ * where) becomes its evidence; code that moved against it is left out.
+ */
+START_TEST(image_spread)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	static const struct { const char *key, *name; double a, b; } m[] = {
+		{ "rcu", "RCU", 2830, 117 },
+		{ "slab", "the slab allocator (SLUB)", 3170, 1060 },
+		{ "vfs", "the VFS", 1000, 1500 },	/* against the change */
+		{ "sched", "the scheduler", 1920, 90 },
+	};
+	size_t i;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "open", 22000, 9090, 0.95, 0.9);
+	c->mechs = pm_xcalloc(PM_ARRAY_SIZE(m), sizeof(*c->mechs));
+	for (i = 0; i < PM_ARRAY_SIZE(m); i++)
+		c->mechs[c->nmechs++] = (struct pm_mech_delta){ .key = pm_xstrdup(m[i].key),
+			.name = pm_xstrdup(m[i].name), .old_ns = m[i].a, .new_ns = m[i].b };
+	pm_cause_add(c, "kernel-time", "kernel time", 0.65, "The time went into the kernel.");
+	ck_assert(pm_image_spread_cause(c, "the image is the only difference"));
+	ck_assert_uint_eq(c->ncauses, 1);
+	ck_assert_str_eq(c->causes[0].rule, "mechanism");
+	ck_assert_str_eq(c->causes[0].mechanism, "rcu");
+	ck_assert_str_eq(c->causes[0].title, "RCU");
+	ck_assert_ptr_nonnull(strstr(c->causes[0].sentence, "the scheduler"));
+	ck_assert_ptr_null(strstr(c->causes[0].sentence, "VFS"));
+	ck_assert_uint_eq(c->causes[0].nevidence, 2);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
 START_TEST(rules_documented)
 {
 	size_t i, j;
@@ -911,6 +948,7 @@ int main(void)
 	tcase_add_test(tc, knockout_shares);
 	tcase_add_test(tc, config_options_tied);
 	tcase_add_test(tc, bloat_weighted);
+	tcase_add_test(tc, image_spread);
 	tcase_add_test(tc, mitigations_entry_cost);
 	tcase_add_test(tc, mitigations_turned_off);
 	tcase_add_test(tc, user_code_not_at_syscall);
