@@ -452,8 +452,8 @@ static int finish(struct pm_ab_exp *ab)
 	int status = PM_EXIT_OK;
 
 	/* the records as the report will judge them: every pair, those of
-	 * the confirming blocks too */
-	if (ab->blocks)
+	 * the confirming and knock-out blocks too */
+	if (ab->blocks || ab->ko_blocks)
 		pm_ab_decide(ab);
 	experiment = experiment_json(ab);
 
