@@ -126,15 +126,20 @@ static int load_table(struct table *t, const char *path, bool by_file, struct pm
 
 static void table_free(struct table *t, bool by_file)
 {
-	size_t i;
+	const char ***own = pm_xcalloc(t->n + 1, sizeof(*own));
+	size_t i, n = 0;
 
+	/* every entry of a line shares its word vector, freed once: after
+	 * every entry has been read (a sorted table mixes the lines) */
 	for (i = 0; i < t->n; i++) {
-		/* every entry of a line shares its word vector, freed once */
 		if (!by_file)
-			free(t->v[i].files - 1);
+			own[n++] = t->v[i].files - 1;
 		else if (t->v[i].files[1] == t->v[i].name)
-			free(t->v[i].files);
+			own[n++] = t->v[i].files;
 	}
+	for (i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
 	free(t->v);
 	free(t->text);
 }
