@@ -519,7 +519,7 @@ double pm_ab_figure(const struct pm_ab_arm *a, size_t i, const char *name)
 
 /* The machine-speed probe of benchmark name in run i of arm a: the
  * median of its rounds', NAN without one. */
-static double run_probe(const struct pm_ab_arm *a, size_t i, const char *name)
+double pm_ab_run_probe(const struct pm_ab_arm *a, size_t i, const char *name)
 {
 	const struct pm_bench_result *b = i < a->nruns ? pm_result_find(&a->runs[i], name) : NULL;
 	double *v, p;
@@ -556,9 +556,9 @@ static json_t *share_of(const struct pm_ab_exp *x, const struct pm_ab_arm *r,
 		double fr = pm_ab_figure(r, i, name);
 
 		if (fa > 0 && fb > 0 && fr > 0) {
-			double pa = run_probe(&x->arms[0], first + i, name);
-			double pb = run_probe(&x->arms[1], first + i, name);
-			double pr = run_probe(r, i, name);
+			double pa = pm_ab_run_probe(&x->arms[0], first + i, name);
+			double pb = pm_ab_run_probe(&x->arms[1], first + i, name);
+			double pr = pm_ab_run_probe(r, i, name);
 
 			/* the adjustment needs every run's probe */
 			if (!(pa > 0 && pb > 0 && pr > 0))

@@ -107,6 +107,9 @@ double pm_ab_now_wall(void);
 char *pm_ab_self_exe(void);
 /* The figure of benchmark name in run i of arm a, NAN without one. */
 double pm_ab_figure(const struct pm_ab_arm *a, size_t i, const char *name);
+/* The machine-speed probe of benchmark name in run i of arm a (the median
+ * of its rounds'), NAN without one. */
+double pm_ab_run_probe(const struct pm_ab_arm *a, size_t i, const char *name);
 void pm_ab_add_run(struct pm_ab_arm *a, struct pm_result *r);
 enum pm_ab_block pm_ab_run_jobs(struct pm_ab_exp *x, const struct pm_ab_env *env,
 				struct pm_ab_job *jobs, size_t n, bool together);

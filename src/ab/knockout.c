@@ -247,24 +247,6 @@ static int add_arm(struct pm_ab_exp *x, size_t k, int side, struct pm_err *e)
 	return pm_ab_arm_prepare(r, &x->o, x->o.side[side].vmlinux, x->env.scratch, e);
 }
 
-/* The machine-speed probe of benchmark name in run i of arm a. */
-static double probe_of(const struct pm_ab_arm *a, size_t i, const char *name)
-{
-	const struct pm_bench_result *b = i < a->nruns ? pm_result_find(&a->runs[i], name) : NULL;
-	double *v, p;
-	size_t k, n = 0;
-
-	if (!b || !b->nrounds)
-		return NAN;
-	v = pm_xcalloc(b->nrounds, sizeof(*v));
-	for (k = 0; k < b->nrounds; k++)
-		if (b->rounds[k].reference_ns > 0)
-			v[n++] = b->rounds[k].reference_ns;
-	p = n ? pm_median(v, n) : NAN;
-	free(v);
-	return p;
-}
-
 /* log(fig(b, i) / fig(a, j)) at equal host speed (less slope times the
  * probes' log ratio; slope cleared when a probe is missing), NAN when a
  * figure is. */
@@ -272,7 +254,7 @@ static double log_ratio(const struct pm_ab_arm *a, size_t j, const struct pm_ab_
 			size_t i, const char *name, double *slope)
 {
 	double fa = pm_ab_figure(a, j, name), fb = pm_ab_figure(b, i, name);
-	double pa = probe_of(a, j, name), pb = probe_of(b, i, name);
+	double pa = pm_ab_run_probe(a, j, name), pb = pm_ab_run_probe(b, i, name);
 
 	if (!(fa > 0 && fb > 0))
 		return NAN;
