@@ -20,6 +20,9 @@
 /* options listed per code, and pieces of code looked at */
 #define CFG_MAX_OPTIONS 6
 #define CFG_MAX_CODE 3
+/* configurations that differ in this many options or fewer (two builds
+ * of one tree) have them all listed when none is tied to moved code */
+#define CFG_FEW 16
 
 static const char *value_text(const char *v)
 {
@@ -65,8 +68,9 @@ static size_t tied_options(const struct pm_explanation *x, const struct pm_mech_
 	return n;
 }
 
-static void list_options(struct pm_bench_cmp *c, const struct pm_explanation *x,
-			 const struct pm_mech_delta *d)
+/* The options tied to code d under the cause about it; how many. */
+static size_t list_options(struct pm_bench_cmp *c, const struct pm_explanation *x,
+			   const struct pm_mech_delta *d)
 {
 	const struct pm_switch *sw[CFG_MAX_OPTIONS];
 	size_t n = tied_options(x, d, sw, CFG_MAX_OPTIONS), i;
@@ -74,7 +78,7 @@ static void list_options(struct pm_bench_cmp *c, const struct pm_explanation *x,
 	char a[32], b[32];
 
 	if (!n || !(k = cause_for(c, d->key)))
-		return;
+		return 0;
 	pm_fmt_time(a, sizeof(a), d->old_ns);
 	pm_fmt_time(b, sizeof(b), d->new_ns);
 	for (i = 0; i < n && i < CFG_MAX_OPTIONS; i++)
@@ -84,11 +88,37 @@ static void list_options(struct pm_bench_cmp *c, const struct pm_explanation *x,
 	if (n > CFG_MAX_OPTIONS)
 		pm_cause_evidence(k, "and %zu more config options tied to %s", n - CFG_MAX_OPTIONS,
 				  d->name);
+	return n;
+}
+
+/* Two builds that differ in a few options and no code tied to one of
+ * them: the few are the suspects, listed under the first cause. */
+static void list_few(struct pm_bench_cmp *c, const struct pm_explanation *x, size_t options)
+{
+	struct pm_cause *k = cause_for(c, "");
+	char *list = pm_xstrdup(""), *s;
+	size_t i, n = 0;
+
+	if (!k)
+		return;
+	for (i = 0; i < x->nswitches; i++) {
+		const struct pm_switch *sw = &x->switches[i];
+
+		if (sw->kind != PM_SW_CONFIG)
+			continue;
+		s = pm_xasprintf("%s%s%s (%s -> %s)", list, n++ ? ", " : "", sw->key,
+				 value_text(sw->old), value_text(sw->new));
+		free(list);
+		list = s;
+	}
+	pm_cause_evidence(k, "the kernel configurations differ in %zu option%s only, none tied "
+			  "to the code whose time moved: %s", options, options == 1 ? "" : "s", list);
+	free(list);
 }
 
 void pm_config_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
-	size_t i, looked = 0, options = 0;
+	size_t i, looked = 0, options = 0, tied = 0;
 
 	if (!c->delta_ns)
 		return;
@@ -102,6 +132,8 @@ void pm_config_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		if ((d->new_ns - d->old_ns) / c->delta_ns < CFG_MIN_SHARE)
 			continue;
 		looked++;
-		list_options(c, x, d);
+		tied += list_options(c, x, d);
 	}
+	if (!tied && options <= CFG_FEW)
+		list_few(c, x, options);
 }

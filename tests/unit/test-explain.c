@@ -915,6 +915,43 @@ START_TEST(image_spread)
 }
 END_TEST
 
+/* Two builds that differ in two options, neither tied to the code that
+ * moved: both are listed under the cause ranked first. */
+START_TEST(config_options_few)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	const char *keys[] = { "CONFIG_PREEMPT", "CONFIG_PREEMPT_NONE" }, *old[] = { NULL, "y" };
+	size_t i;
+	bool listed = false;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 500, 640, 0.5, 0.6);
+	x.switches = pm_xcalloc(2, sizeof(*x.switches));
+	for (i = 0; i < 2; i++) {
+		struct pm_switch *s = &x.switches[x.nswitches++];
+
+		s->kind = PM_SW_CONFIG;
+		s->key = pm_xstrdup(keys[i]);
+		s->old = old[i] ? pm_xstrdup(old[i]) : NULL;
+		s->new = old[i] ? NULL : pm_xstrdup("y");
+		s->text = pm_xstrdup(keys[i]);
+	}
+	pm_cause_add(c, "kernel-time", "kernel time", 0.4, "The time went into the kernel.");
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.5, "Entry code.");
+	pm_config_evidence(c, &x);
+	for (i = 0; i < k->nevidence; i++)
+		listed |= strstr(k->evidence[i], "differ in 2 options only") &&
+			  strstr(k->evidence[i], "CONFIG_PREEMPT (not set -> y)") &&
+			  strstr(k->evidence[i], "CONFIG_PREEMPT_NONE (y -> not set)");
+	ck_assert(listed);
+	ck_assert_uint_eq(c->causes[0].nevidence, 0);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
 START_TEST(rules_documented)
 {
 	size_t i, j;
@@ -947,6 +984,7 @@ int main(void)
 	tcase_add_test(tc, rules_documented);
 	tcase_add_test(tc, knockout_shares);
 	tcase_add_test(tc, config_options_tied);
+	tcase_add_test(tc, config_options_few);
 	tcase_add_test(tc, bloat_weighted);
 	tcase_add_test(tc, image_spread);
 	tcase_add_test(tc, mitigations_entry_cost);
