@@ -110,6 +110,7 @@ static void scratch_sweep(const char *tmp)
 }
 
 static unsigned cmd_flags;	/* PM_CMD_* of the command running */
+static void (*stop_now_hook)(void);	/* kills what the command started */
 static const char *cmd_name;
 
 void pm_cmd_setup(const char *name, unsigned flags)
@@ -183,10 +184,18 @@ void pm_cmd_teardown(void)
 		signal(SIGHUP, SIG_DFL);
 	}
 	cmd_flags = 0;
+	stop_now_hook = NULL;
+}
+
+void pm_cmd_on_stop_now(void (*fn)(void))
+{
+	stop_now_hook = fn;
 }
 
 void pm_cmd_stop_now(int sig)
 {
+	if (stop_now_hook)
+		stop_now_hook();
 	/* helpers die with us: PR_SET_PDEATHSIG */
 	if (cmd_scratch[0])
 		pm_rmtree(cmd_scratch);

@@ -143,8 +143,9 @@ int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_meas
  * directory and dies by the signal.  Caught from the start of the
  * command, or with PM_CMD_SCRATCH from when the directory is made
  * (before, there is nothing to save or remove).  SIGPIPE is ignored then.
- * A command with a stop handler of its own (ab) leaves the flag out and
- * ends its handler's second signal with pm_cmd_stop_now().
+ * ab's engine watches pm_interrupted too: the boots running are killed
+ * and reaped, nothing is written; at a second signal the hook it gave
+ * pm_cmd_on_stop_now() kills them.
  */
 enum {
 	PM_CMD_SCRATCH = 1u << 0,
@@ -157,6 +158,9 @@ void pm_cmd_teardown(void);
 const char *pm_cmd_scratch(struct pm_err *e);
 /* From a signal handler: remove the scratch directory, die by sig. */
 void pm_cmd_stop_now(int sig);
+/* Called by pm_cmd_stop_now() first: fn (async-signal-safe) kills what
+ * the command started that does not die with it. */
+void pm_cmd_on_stop_now(void (*fn)(void));
 /* 128 + the first stop signal (SIGINT when none was seen). */
 int pm_cmd_stop_status(void);
 

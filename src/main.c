@@ -38,7 +38,7 @@ static const struct pm_cmd commands[] = {
 	{ "explain", cmd_explain, 0, "say why benchmarks changed between two runs or sets of runs" },
 	{ "import", cmd_import, 0, "convert lmbench summaries and AIM9 logs to result files" },
 	{ "export", cmd_export, 0, "write results and explanations as KernelCI (KCIDB) submissions" },
-	{ "ab", cmd_ab, SCRATCH, "boot two kernels in QEMU guests, run benchmarks in each, explain" },
+	{ "ab", cmd_ab, SCRATCH | STOP, "boot two kernels in QEMU guests, run benchmarks in each, explain" },
 	{ "help", cmd_help, 0, "open the manual page of a command" },
 	{ "__round", cmd_round, STOP, NULL },
 	{ "__ksrc", cmd_ksrc, 0, NULL },

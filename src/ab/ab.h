@@ -110,6 +110,16 @@ int pm_guest_initramfs(struct pm_initramfs *ir, const struct pm_guest_spec *s,
 int pm_kernel_image_release(const char *image, char *release, size_t len,
 			    struct pm_err *e);
 /*
+ * --kernel PATH: the image to boot, and the kernel build tree it comes
+ * from (a directory: its arch/x86/boot/bzImage; or an image at
+ * TREE/arch/x86/boot/bzImage with TREE/.config or TREE/vmlinux), *tree
+ * NULL when none.  Both allocated; -ENOENT for a directory without an
+ * image.
+ */
+int pm_kernel_tree(const char *path, char **image, char **tree, struct pm_err *e);
+/* `git describe --always --dirty --tags` of a tree in git, else NULL. */
+char *pm_kernel_tree_describe(const char *tree);
+/*
  * The module files (relative to moddir) that load the modules names[]
  * with their dependencies first, per moddir/modules.dep.  A module the
  * kernel has built in (modules.builtin) needs nothing.  -ENOENT when a
@@ -271,6 +281,9 @@ struct pm_ab_arm {
 	char *label;		/* its runs' --label: "A", "B", "R1" */
 	char *tag;		/* scratch and console names: "a", "b", "r1" */
 	const char *kernel;	/* guest: the image */
+	char *image;		/* A and B: the image --kernel names (kernel points here) */
+	char *tree;		/* the kernel build tree the image comes from, or NULL */
+	char *describe;		/* its git describe, or NULL */
 	char release[128];
 	char *append;		/* guest: the user's kernel arguments */
 	char *initrd;
@@ -362,6 +375,9 @@ struct pm_ab_opts {
 	unsigned budget_boots;		/* --budget Nb: runs of both sides, 0: none */
 	double confirm_budget_s;	/* --confirm-budget */
 	bool no_confirm;
+	unsigned knockouts;		/* --knockouts: candidates tried at most */
+	double knockout_budget_s;	/* --knockout-budget */
+	bool exit_code;			/* --exit-code: for git bisect run */
 	enum pm_ab_duet duet;
 	unsigned long seed;		/* the order within pairs; 0: from the clock */
 	bool local;			/* --local: this host, set-up commands and wrappers */
@@ -390,6 +406,8 @@ struct pm_ab_opts {
 #define PM_AB_DEFAULT_MEMORY 2048
 #define PM_AB_DEFAULT_VCPUS 2
 #define PM_AB_KVM_PROBE_S 10.0
+#define PM_AB_DEFAULT_KNOCKOUTS 3
+#define PM_AB_DEFAULT_KNOCKOUT_BUDGET_S 1200.0
 
 void pm_ab_opts_free(struct pm_ab_opts *o);
 /*

@@ -1,7 +1,8 @@
 /*
  * Kernels to boot: the release an image was built as (its setup header,
- * Documentation/arch/x86/boot.rst), the modules the guest must load
- * (modules.dep), and a symbols-only copy of a vmlinux.
+ * Documentation/arch/x86/boot.rst), a kernel build tree an image comes
+ * from, the modules the guest must load (modules.dep), and a
+ * symbols-only copy of a vmlinux.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef HAVE_LIBELF
@@ -61,6 +63,94 @@ int pm_kernel_image_release(const char *image, char *release, size_t len,
 }
 
 /* "kernel/drivers/block/virtio_blk.ko.xz" -> "virtio_blk" ('-' as '_'). */
+#define TREE_IMAGE "arch/x86/boot/bzImage"
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Is dir a kernel build tree (its .config or vmlinux beside the image)? */
+static bool build_tree(const char *dir)
+{
+	char *c = pm_xasprintf("%s/.config", dir), *v = pm_xasprintf("%s/vmlinux", dir);
+	bool yes = access(c, R_OK) == 0 || access(v, R_OK) == 0;
+
+	free(c);
+	free(v);
+	return yes;
+}
+
+int pm_kernel_tree(const char *path, char **image, char **tree, struct pm_err *e)
+{
+	size_t n = strlen(path), t = strlen(TREE_IMAGE);
+
+	*image = *tree = NULL;
+	if (is_dir(path)) {
+		char *img = pm_xasprintf("%s/%s", path, TREE_IMAGE);
+
+		if (access(img, R_OK)) {
+			int err = pm_err_set(e, -ENOENT, "%s: a directory without %s (not a built "
+					     "kernel tree: make bzImage)", path, TREE_IMAGE);
+
+			free(img);
+			return err;
+		}
+		*image = img;
+		*tree = pm_xstrdup(path);
+		return 0;
+	}
+	*image = pm_xstrdup(path);
+	if (n > t && path[n - t - 1] == '/' && !strcmp(path + n - t, TREE_IMAGE)) {
+		char *dir = pm_xasprintf("%.*s", (int)(n - t - 1), path);
+
+		if (build_tree(dir))
+			*tree = dir;
+		else
+			free(dir);
+	}
+	return 0;
+}
+
+char *pm_kernel_tree_describe(const char *tree)
+{
+	char buf[256], *git = pm_xasprintf("%s/.git", tree);
+	int fd[2], status;
+	ssize_t n = 0, r;
+	pid_t pid;
+
+	if (access(git, F_OK) || pipe(fd)) {
+		free(git);
+		return NULL;
+	}
+	free(git);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fd[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		close(fd[0]);
+		execlp("git", "git", "-C", tree, "describe", "--always", "--dirty", "--tags",
+		       (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (pid > 0 && n < (ssize_t)sizeof(buf) - 1 &&
+	       (r = read(fd[0], buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return *buf ? pm_xstrdup(buf) : NULL;
+}
+
 static char *module_name(const char *path)
 {
 	const char *base = strrchr(path, '/');

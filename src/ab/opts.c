@@ -21,7 +21,7 @@ enum {
 	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
 	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
 	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B, OPT_NO_EMULATED_COUNTS,
-	OPT_EMULATED_ICACHE,
+	OPT_EMULATED_ICACHE, OPT_KNOCKOUTS, OPT_KNOCKOUT_BUDGET, OPT_EXIT_CODE,
 };
 
 static const struct option long_options[] = {
@@ -60,6 +60,9 @@ static const struct option long_options[] = {
 	{ "wrap-b", required_argument, NULL, OPT_WRAP_B },
 	{ "no-emulated-counts", no_argument, NULL, OPT_NO_EMULATED_COUNTS },
 	{ "emulated-icache", no_argument, NULL, OPT_EMULATED_ICACHE },
+	{ "knockouts", required_argument, NULL, OPT_KNOCKOUTS },
+	{ "knockout-budget", required_argument, NULL, OPT_KNOCKOUT_BUDGET },
+	{ "exit-code", no_argument, NULL, OPT_EXIT_CODE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -200,6 +203,14 @@ static int experiment_option(struct pm_ab_opts *o, int c, char *arg, struct pm_e
 	case OPT_EMULATED_ICACHE:
 		o->emulated_icache = true;
 		return 0;
+	case OPT_KNOCKOUTS:
+		return parse_uint("--knockouts", arg, 0, 20, &o->knockouts, e);
+	case OPT_KNOCKOUT_BUDGET:
+		return parse_budget("--knockout-budget", arg, false, &o->knockout_budget_s, NULL,
+				    e);
+	case OPT_EXIT_CODE:
+		o->exit_code = true;
+		return 0;
 	default:
 		return 1;
 	}
@@ -298,6 +309,8 @@ static void defaults(struct pm_ab_opts *o)
 	o->run_rounds = PM_AB_DEFAULT_RUN_ROUNDS;
 	o->budget_s = PM_AB_DEFAULT_BUDGET_S;
 	o->confirm_budget_s = PM_AB_DEFAULT_BUDGET_S;
+	o->knockouts = PM_AB_DEFAULT_KNOCKOUTS;
+	o->knockout_budget_s = PM_AB_DEFAULT_KNOCKOUT_BUDGET_S;
 }
 
 int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)

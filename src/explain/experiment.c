@@ -204,13 +204,26 @@ static void one_difference(struct pm_bench_cmp *c, const struct pm_explanation *
 
 		if (!strcmp(k->rule, "noise") || !strcmp(k->rule, "user-code"))
 			continue;
-		if (ties(c, k, sw) || (image && !strcmp(k->rule, "mechanism"))) {
+		/* every upgrade's image is its only difference: that names no
+		 * cause, the code that moved does (and a knock-out proves it) */
+		if (image && !strcmp(k->rule, "mechanism")) {
+			pm_cause_evidence(k, "%s", how);
+			free(how);
+			return;
+		}
+		if (!image && ties(c, k, sw)) {
 			prove(k, how);
 			free(how);
 			return;
 		}
 	}
-	{
+	if (image && pm_image_spread_cause(c, how)) {
+		/* the mechanisms it moved, none by 30%: the largest named */
+	} else if (image) {
+		struct pm_cause *k = pm_cause_add(c, "experiment", "the kernel image", 0.5, how);
+
+		code_evidence(c, k, text);
+	} else {
 		struct pm_cause *k = pm_cause_add(c, "experiment", "proven by experiment", 0.95, how);
 
 		k->proof = pm_xstrdup(how);
@@ -309,4 +322,5 @@ void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x
 		one_difference(c, x, json_array_get(d, 0));
 	else if (json_array_size(d) > 1)
 		reversals(c, x, e, pm_side_local(x->new) ? "runs" : "boots");
+	pm_knockout_causes(c, e);
 }

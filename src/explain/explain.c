@@ -134,8 +134,11 @@ void pm_apply_rules(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	 * the time's verdict waits */
 	if (changed || c->nfacts)
 		pm_mechanism_causes(c, x);
-	if (changed)
+	if (changed) {
 		pm_experiment_causes(c, x);
+		pm_config_evidence(c, x);
+		pm_bloat_evidence(c, x);
+	}
 	pm_sort(c->causes, c->ncauses, sizeof(*c->causes), cmp_cause);
 }
 

@@ -448,6 +448,10 @@ static void tie_switches(struct pm_mech_delta *d, const struct pm_explanation *x
 	for (i = 0; i < x->nswitches; i++) {
 		int l = link_strength(&x->switches[i], d, m);
 
+		/* two kernels' configs differ in hundreds of options: one that
+		 * builds a neighbour of the code in its directory is chance */
+		if (l < 2 && x->switches[i].kind == PM_SW_CONFIG)
+			continue;
 		if (l > d->link) {
 			d->link = l;
 			d->sw = &x->switches[i];
@@ -474,6 +478,14 @@ static char *mech_name(const struct pm_mechmap *m, const char *key)
 	return pm_xstrdup(k->name);
 }
 
+/* The map of a side's kernel version (its first run's release). */
+static const struct pm_mechmap *side_map(const struct pm_mechmap *m, const struct pm_side *s)
+{
+	const json_t *k = json_object_get(s->nruns ? s->runs[0].sysinfo : NULL, "kernel");
+
+	return pm_mechmap_for_release(m, json_string_value(json_object_get(k, "release")));
+}
+
 void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	const struct pm_mechmap *m = pm_mechmap_get(NULL);
@@ -485,8 +497,8 @@ void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation
 		return;
 	for (p.owning = false; ; p.owning = true) {
 		p.total[0] = p.total[1] = 0;
-		each_chain(x->old, c->name, m, 0, c->med_old, &p.total[0], count_chain, &p);
-		each_chain(x->new, c->name, m, 1, c->med_new, &p.total[1], count_chain, &p);
+		each_chain(x->old, c->name, side_map(m, x->old), 0, c->med_old, &p.total[0], count_chain, &p);
+		each_chain(x->new, c->name, side_map(m, x->new), 1, c->med_new, &p.total[1], count_chain, &p);
 		if (p.owning)
 			break;
 	}

@@ -1,9 +1,12 @@
 /* The mechanism map: kernel.mech and the generated linux.* (mechmap.h). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +40,10 @@ struct pm_mechmap {
 	struct table syms, params, configs;
 	struct stem *stems;
 	size_t nstems;
+	char version[32];		/* of the generated files: "6.1", "" unknown */
+	struct pm_mechmap **vers;	/* the other versions (linux-VERSION.*) */
+	size_t nvers;
+	const struct pm_mechmap *base;	/* a version's: the map it came with */
 };
 
 static int by_name(const void *a, const void *b)
@@ -119,15 +126,20 @@ static int load_table(struct table *t, const char *path, bool by_file, struct pm
 
 static void table_free(struct table *t, bool by_file)
 {
-	size_t i;
+	const char ***own = pm_xcalloc(t->n + 1, sizeof(*own));
+	size_t i, n = 0;
 
+	/* every entry of a line shares its word vector, freed once: after
+	 * every entry has been read (a sorted table mixes the lines) */
 	for (i = 0; i < t->n; i++) {
-		/* every entry of a line shares its word vector, freed once */
 		if (!by_file)
-			free(t->v[i].files - 1);
+			own[n++] = t->v[i].files - 1;
 		else if (t->v[i].files[1] == t->v[i].name)
-			free(t->v[i].files);
+			own[n++] = t->v[i].files;
 	}
+	for (i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
 	free(t->v);
 	free(t->text);
 }
@@ -150,13 +162,23 @@ static int section_line(struct pm_mech *k, char *key, char *val, const char *pat
 		push(&k->symbols, &k->nsymbols, val);
 	} else if (!strcmp(key, "switch")) {
 		push(&k->switches, &k->nswitches, val);
+	} else if (!strcmp(key, "knockout")) {
+		const char *sp = strchr(val, ' ');
+
+		if (!*val || strchr(val, '\t') || (sp && (strncmp(sp + 1, "CONFIG_", 7) ||
+							  strchr(sp + 1, ' '))))
+			return pm_err_set(e, -EINVAL, "%s:%u: knockout = a kernel argument and "
+					  "optionally the CONFIG_ option without which it does "
+					  "nothing (init_on_alloc=0 CONFIG_INIT_ON_ALLOC_DEFAULT_ON)",
+					  path, line);
+		push(&k->knockouts, &k->nknockouts, val);
 	} else if (!strcmp(key, "owns")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))
 			return pm_err_set(e, -EINVAL, "%s:%u: owns = yes or no", path, line);
 		k->owns = !strcmp(val, "yes");
 	} else {
 		return pm_err_set(e, -EINVAL, "%s:%u: unknown key '%s' (name, path, symbol, "
-				  "switch or owns)", path, line, key);
+				  "switch, knockout or owns)", path, line, key);
 	}
 	return 0;
 }
@@ -189,7 +211,8 @@ static int parse_mech(struct pm_mechmap *m, char *text, const char *path, struct
 			k = &m->v[m->n++];
 			memset(k, 0, sizeof(*k));
 			k->id = pm_xstrdup(s + 1);
-			k->generic = !strcmp(k->id, "generic");
+			/* [generic.string] is generic too: a part of it */
+			k->generic = !strcmp(k->id, "generic") || !strncmp(k->id, "generic.", 8);
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -230,10 +253,76 @@ static int link_sections(struct pm_mechmap *m, const char *path, struct pm_err *
 
 static void find_stems(struct pm_mechmap *m);
 
+/* The kernel version a generated file is of: its header's
+ * "linux-source-6.1", else the name's "linux-6.12.syms". */
+static void table_version(const struct table *t, const char *name, char *buf, size_t len)
+{
+	const char *h = t->text ? strstr(t->text, "linux-source-") : NULL;
+	size_t n;
+
+	if (h && (n = strspn(h + 13, "0123456789.")) > 0) {
+		snprintf(buf, len, "%.*s", (int)n, h + 13);
+	} else if (!strncmp(name, "linux-", 6) && (n = strspn(name + 6, "0123456789.")) > 1) {
+		snprintf(buf, len, "%.*s", (int)n - 1, name + 6);
+	}
+}
+
+/* dir/PREFIX.syms, .params and .configs into m. */
+static int load_tables(struct pm_mechmap *m, const char *dir, const char *prefix,
+		       struct pm_err *e)
+{
+	static const char *const ext[] = { "syms", "params", "configs" };
+	struct table *t[] = { &m->syms, &m->params, &m->configs };
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < 3; i++) {
+		char *p = pm_xasprintf("%s/%s.%s", dir, prefix, ext[i]);
+
+		err = load_table(t[i], p, i == 0, e);
+		free(p);
+	}
+	if (!err)
+		table_version(&m->syms, prefix, m->version, sizeof(m->version));
+	return err;
+}
+
+/* Every dir/linux-VERSION.syms (with its .params and .configs): a map of
+ * that version, sharing base's sections. */
+static int load_versions(struct pm_mechmap *base, const char *dir, struct pm_err *e)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int err = 0;
+
+	while (d && !err && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		struct pm_mechmap *v;
+		char *prefix;
+
+		if (strncmp(de->d_name, "linux-", 6) || n < 12 || strcmp(de->d_name + n - 5, ".syms"))
+			continue;
+		prefix = pm_xasprintf("%.*s", (int)n - 5, de->d_name);
+		v = pm_xcalloc(1, sizeof(*v));
+		v->v = base->v;
+		v->n = base->n;
+		v->base = base;
+		err = load_tables(v, dir, prefix, e);
+		free(prefix);
+		if (!err)
+			find_stems(v);
+		base->vers = pm_xrealloc(base->vers, (base->nvers + 1) * sizeof(*base->vers));
+		base->vers[base->nvers++] = v;
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
 int pm_mechmap_load(struct pm_mechmap **out, const char *dir, struct pm_err *e)
 {
 	struct pm_mechmap *m = pm_xcalloc(1, sizeof(*m));
-	char *path = pm_xasprintf("%s/kernel.mech", dir), *text = NULL, *p;
+	char *path = pm_xasprintf("%s/kernel.mech", dir), *text = NULL;
 	size_t len;
 	int err;
 
@@ -247,18 +336,10 @@ int pm_mechmap_load(struct pm_mechmap **out, const char *dir, struct pm_err *e)
 		err = link_sections(m, path, e);
 	free(text);
 	free(path);
-	p = pm_xasprintf("%s/linux.syms", dir);
 	if (!err)
-		err = load_table(&m->syms, p, true, e);
-	free(p);
-	p = pm_xasprintf("%s/linux.params", dir);
+		err = load_tables(m, dir, "linux", e);
 	if (!err)
-		err = load_table(&m->params, p, false, e);
-	free(p);
-	p = pm_xasprintf("%s/linux.configs", dir);
-	if (!err)
-		err = load_table(&m->configs, p, false, e);
-	free(p);
+		err = load_versions(m, dir, e);
 	if (err) {
 		pm_mechmap_free(m);
 		return err;
@@ -274,7 +355,11 @@ void pm_mechmap_free(struct pm_mechmap *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->n; i++) {
+	for (i = 0; i < m->nvers; i++)
+		pm_mechmap_free(m->vers[i]);
+	free(m->vers);
+	/* a version's sections are its base's */
+	for (i = 0; !m->base && i < m->n; i++) {
 		struct pm_mech *k = &m->v[i];
 
 		free(k->id);
@@ -285,11 +370,15 @@ void pm_mechmap_free(struct pm_mechmap *m)
 			free(k->symbols[j]);
 		for (size_t j = 0; j < k->nswitches; j++)
 			free(k->switches[j]);
+		for (size_t j = 0; j < k->nknockouts; j++)
+			free(k->knockouts[j]);
+		free(k->knockouts);
 		free(k->paths);
 		free(k->symbols);
 		free(k->switches);
 	}
-	free(m->v);
+	if (!m->base)
+		free(m->v);
 	table_free(&m->syms, true);
 	table_free(&m->params, false);
 	table_free(&m->configs, false);
@@ -355,14 +444,73 @@ void pm_mech_base_name(const char *sym, char *buf, size_t len)
 	}
 }
 
+/*
+ * name in table off (offsetof) of m's version, else of the other
+ * versions it came with: a function, parameter or option that version
+ * does not know is placed by another's.
+ */
+static const struct entry *lookup(const struct pm_mechmap *m, size_t off, const char *name)
+{
+	const struct pm_mechmap *b = m->base ? m->base : m, *o;
+	const struct entry *x = table_find((const struct table *)((const char *)m + off), name);
+	size_t i;
+
+	for (i = 0; !x && i <= b->nvers; i++) {
+		o = i ? b->vers[i - 1] : b;
+		if (o != m)
+			x = table_find((const struct table *)((const char *)o + off), name);
+	}
+	return x;
+}
+
 const char *pm_mechmap_file(const struct pm_mechmap *m, const char *sym)
 {
 	const struct entry *x;
 	char base[256];
 
 	pm_mech_base_name(sym, base, sizeof(base));
-	x = table_find(&m->syms, base);
+	x = lookup(m, offsetof(struct pm_mechmap, syms), base);
 	return x ? x->files[0] : NULL;
+}
+
+/* "6.12.118+deb12-amd64" -> 6012; -1 when it does not start with N.N */
+static long version_key(const char *s)
+{
+	unsigned long a, b;
+	int n = 0;
+
+	if (!s || sscanf(s, "%lu.%lu%n", &a, &b, &n) != 2 || !n || a > 99 || b > 999)
+		return -1;
+	return (long)(a * 1000 + b);
+}
+
+const struct pm_mechmap *pm_mechmap_for_release(const struct pm_mechmap *m,
+						const char *release)
+{
+	const struct pm_mechmap *b = m->base ? m->base : m, *best = m, *o;
+	long want = version_key(release), dist = -1;
+	size_t i;
+
+	if (want < 0)
+		return m;
+	for (i = 0; i <= b->nvers; i++) {
+		long k, d;
+
+		o = i ? b->vers[i - 1] : b;
+		k = version_key(o->version);
+		d = k < 0 ? -1 : k > want ? k - want : want - k;
+		/* the nearest; on a tie the older, whose code the newer grew from */
+		if (d >= 0 && (dist < 0 || d < dist || (d == dist && k < version_key(best->version)))) {
+			best = o;
+			dist = d;
+		}
+	}
+	return best;
+}
+
+const char *pm_mechmap_version(const struct pm_mechmap *m)
+{
+	return m->version[0] ? m->version : NULL;
 }
 
 static size_t dots(const char *s)
@@ -609,7 +757,7 @@ static void find_stems(struct pm_mechmap *m)
 const char *const *pm_mechmap_param_files(const struct pm_mechmap *m, const char *name,
 					  size_t *n)
 {
-	const struct entry *x = table_find(&m->params, name);
+	const struct entry *x = lookup(m, offsetof(struct pm_mechmap, params), name);
 
 	*n = x ? x->nfiles : 0;
 	return x ? x->files : NULL;
@@ -618,7 +766,7 @@ const char *const *pm_mechmap_param_files(const struct pm_mechmap *m, const char
 const char *const *pm_mechmap_config_files(const struct pm_mechmap *m, const char *name,
 					   size_t *n)
 {
-	const struct entry *x = table_find(&m->configs, name);
+	const struct entry *x = lookup(m, offsetof(struct pm_mechmap, configs), name);
 
 	*n = x ? x->nfiles : 0;
 	return x ? x->files : NULL;
@@ -637,6 +785,15 @@ bool pm_mech_switched_by(const struct pm_mech *k, const char *sw)
 			/* "fp:vulnerabilities" covers "fp:vulnerabilities.spectre_v2" */
 			if (!strcmp(x, sw) || (!strncmp(x, "fp:", 3) && !strncmp(sw, x, n) &&
 					       sw[n] == '.'))
+				return true;
+		}
+	/* a knock-out argument switches it too */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < s[i]->nknockouts; j++) {
+			const char *x = s[i]->knockouts[j];
+			size_t n = strcspn(x, "= ");
+
+			if (strlen(sw) == n && !strncmp(x, sw, n))
 				return true;
 		}
 	return false;

@@ -17,6 +17,11 @@ struct pm_mech {
 	char *name;		/* "the function tracer (ftrace)" */
 	char **paths, **symbols, **switches;
 	size_t npaths, nsymbols, nswitches;
+	char **knockouts;	/* kernel arguments that switch it off at boot
+				   (pmbench ab's knock-out experiments), each
+				   with the CONFIG_ option without which it does
+				   nothing: "init_on_alloc=0 CONFIG_INIT_..." */
+	size_t nknockouts;
 	bool generic;		/* [generic]: climbed past */
 	bool owns;		/* owns = yes: owns the chains through it when it
 				   runs on one side only */
@@ -34,6 +39,17 @@ const char *pm_mechmap_default_dir(void);
 /* The map of the default directory, loaded once; NULL when it cannot be
  * (why says why). */
 const struct pm_mechmap *pm_mechmap_get(const char **why);
+
+/*
+ * The map of the kernel version nearest to release ("6.12.118+deb12-
+ * amd64": the generated files of 6.12 when shipped, else the nearest
+ * version's); m itself when release is NULL or has no version.  Its
+ * lookups fall back on the other versions' files.
+ */
+const struct pm_mechmap *pm_mechmap_for_release(const struct pm_mechmap *m,
+						const char *release);
+/* The kernel version its generated files are of ("6.1"), or NULL. */
+const char *pm_mechmap_version(const struct pm_mechmap *m);
 
 size_t pm_mechmap_count(const struct pm_mechmap *m);
 const struct pm_mech *pm_mechmap_at(const struct pm_mechmap *m, size_t i);

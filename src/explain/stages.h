@@ -153,6 +153,16 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 /* experiment.c: causes proven by pmbench ab's experiment, when both
  * sides come from one */
 void pm_experiment_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* configs.c: the config options that differ and are tied to moved code */
+void pm_config_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* bloat.c: hot kernel functions that grew, weighted by their time */
+void pm_bloat_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* knockout.c: what ab's knock-outs (experiment) proved or ruled out */
+void pm_knockout_causes(struct pm_bench_cmp *c, const json_t *experiment);
+/* An image's change that no mechanism carries 30% of: the mechanisms that
+ * moved its way, the largest named the cause, how (that the image is the
+ * only difference) its evidence.  false when none moved its way. */
+bool pm_image_spread_cause(struct pm_bench_cmp *c, const char *how);
 /* How strongly a switch is tied to a mechanism of the map (0-3). */
 int pm_switch_ties(const struct pm_switch *s, const char *mech_key, const char *file);
 void pm_switches_free(struct pm_explanation *x);

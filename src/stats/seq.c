@@ -269,6 +269,39 @@ int pm_fieller_ratio(const double *x, const double *y, size_t n, double level,
 	return 0;
 }
 
+int pm_fieller_ratio_indep(const double *x, size_t nx, const double *y, size_t ny,
+			   double level, double *est, double *lo, double *hi)
+{
+	double mx, my, sx, sy, q2, vx, vy, a, b, c, disc;
+	size_t n = nx < ny ? nx : ny;
+	int rc;
+
+	if (!x || !y || n < 2 || !(level > 0 && level < 1))
+		return -EINVAL;
+	rc = mean_sd(x, nx, &mx, &sx);
+	if (!rc)
+		rc = mean_sd(y, ny, &my, &sy);
+	if (rc)
+		return rc;
+	/* the smaller sample's degrees of freedom: conservative */
+	q2 = pm_t_quantile(0.5 + level / 2, (double)(n - 1));
+	q2 *= q2;
+	vx = sx * sx / (double)nx;
+	vy = sy * sy / (double)ny;
+	*est = mx / my;
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	a = my * my - q2 * vy;
+	b = mx * my;
+	c = mx * mx - q2 * vx;
+	if (!(a > 0))
+		return -ERANGE;
+	disc = sqrt(fmax(b * b - a * c, 0));
+	*lo = (b - disc) / a;
+	*hi = (b + disc) / a;
+	return 0;
+}
+
 int pm_fieller_ratio_adjusted(const double *x, const double *px, const double *y,
 			      const double *py, size_t n, double slope, double level,
 			      double *est, double *lo, double *hi)

@@ -86,6 +86,14 @@ int pm_seq_decide(const double *d, size_t n, double floor_log, double alpha,
 int pm_fieller_ratio(const double *x, const double *y, size_t n, double level,
 		     double *est, double *lo, double *hi);
 /*
+ * Fieller's interval at level for mean(x) / mean(y) of two independent
+ * samples (x of nx, y of ny: what a knock-out leaves of a change, over
+ * the change all the pairs show), with the smaller sample's degrees of
+ * freedom.  Returns as pm_fieller_ratio.
+ */
+int pm_fieller_ratio_indep(const double *x, size_t nx, const double *y, size_t ny,
+			   double level, double *est, double *lo, double *hi);
+/*
  * The same at equal host speed: x_i - slope px_i over y_i - slope py_i,
  * px and py the log ratios of the pairs' machine-speed probes and slope
  * how much the benchmark feels the host's speed (explain's Theil-Sen

@@ -32,6 +32,16 @@ pm ab --local --duet off --rounds 1 --budget 2b -o "$T/fail" --setup-b 'echo no 
 expect_err "console|log"
 [ -z "$(ls -A "$T/tmp")" ] || fail "failing set-up: scratch left behind: $(ls "$T/tmp")"
 
+# ---- a set-up that fails later ends it too, at once: no run after it ----
+pm ab --local --duet off --rounds 3 --budget 20b -o "$T/later" --setup-a "echo a >> $T/later-runs" \
+	--setup-b "test ! -e $T/flag || exit 3; touch $T/flag; echo b >> $T/later-runs" $RUN -- null
+expect_status 1 "a set-up failing at B's second run"
+expect_err "run b2 \(side B\) failed: the set-up command"
+expect_err "stopping"
+[ "$(grep -c . "$T/later-runs")" -le 3 ] ||
+	fail "runs after the failed set-up: $(tr '\n' ' ' < "$T/later-runs")"
+[ ! -e "$T/later/a.json" ] || fail "a.json written after a fatal run"
+
 # ---- a planted slowdown on B: found, with the set-up run before each run ----
 pm ab --local --duet off --seed 3 --rounds 2 --budget 90 -o "$T/ok" \
 	--setup-a "echo a >> $T/setups" --setup-b "echo b >> $T/setups" \

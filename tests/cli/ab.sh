@@ -123,6 +123,93 @@ cmp -s "$T/order" "$T/order2" || fail "--seed 7 twice: $(tr '\n' ' ' < "$T/order
 ! grep -q 'emulated counts' "$T/err" || fail "-q said why there are no emulated counts"
 [ ! -s "$T/out" ] || fail "-q printed a report"
 
+# ---- --exit-code, for git bisect run: 0 same or better, 1 regression,
+# 125 undecided or failed, 128 a usage error ----
+command -v jq >/dev/null || skip "no jq (apt-get install jq)"
+jq '(.benchmarks[] | select(.name == "null")) |= (.trials_ns |= map(. * 1.5) |
+	.stats |= with_entries(if (.key | endswith("_ns")) then .value *= 1.5 else . end))' \
+	"$RESULT" > "$T/slow.json"
+bisect() {	# bisect STATUS WHAT B-RESULT [OPTIONS...]
+	want=$1 what=$2 b=$3
+	shift 3
+	pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off -q --exit-code --seed 5 \
+		--append-a "fake.result=$RESULT" --append-b "fake.result=$b" "$@" -- null
+	expect_status "$want" "--exit-code: $what"
+}
+bisect 0 "the same" "$RESULT" --rounds 3 --budget 8b -o "$T/bs-same"
+grep -q '"verdict": "same"' "$T/bs-same/a.json" || fail "--exit-code 0 without a verdict of same"
+bisect 1 "a regression" "$T/slow.json" --rounds 3 --budget 8b -o "$T/bs-regr"
+grep -q '"verdict": "regression"' "$T/bs-regr/a.json" || fail "--exit-code 1 without a regression"
+bisect 0 "an improvement" "$RESULT" --rounds 3 --budget 8b -o "$T/bs-impr" \
+	--append-a "fake.result=$T/slow.json"
+grep -q '"verdict": "improvement"' "$T/bs-impr/a.json" || fail "--exit-code 0 without an improvement"
+bisect 125 "undecided" "$RESULT" --rounds 1 --budget 2b -o "$T/bs-open"
+grep -q '"verdict": "unknown"' "$T/bs-open/a.json" || fail "--exit-code 125 without an unknown verdict"
+bisect 125 "a boot that fails" "$RESULT" --rounds 1 --timeout 2 -o "$T/bs-fail" --append "fake.hang"
+bisect 128 "a usage error" "$RESULT" --rounds 0 -o "$T/bs-usage"
+no_scratch_left "--exit-code"
+
+# ---- knock-outs: two images, the moved code's mechanism switched off on
+# both sides.  The boots (tests/data/explain/knockout, generate.py): stat
+# 15 us on A, 6 us on B, most of it the slab allocator's; with
+# init_on_alloc=0 6.4 and 5.9 us.  The candidate comes from that code, the
+# arms boot with the argument, the share is recorded and proves it. ----
+KO="$TEST_DATA/explain/knockout"
+cp "$K" "$T/vmlinuz-a"
+cp "$K" "$T/vmlinuz-b"
+printf 'b' >> "$T/vmlinuz-b"
+pm ab --kernel "$T/vmlinuz-a" --kernel-b "$T/vmlinuz-b" --qemu "$FAKE" --accel tcg --duet off \
+	--rounds 3 --budget 8b --seed 11 -o "$T/ko" \
+	--append "fake.result=$KO/@%.json fake.if=init_on_alloc=0:$KO/k@%.json fake.order=$T/ko-order" \
+	-- stat null
+expect_status 0 "ab with a knock-out"
+expect_out '^differences: the kernel image .*vmlinuz-b of B'
+expect_out '^knock-outs on both sides: [0-9]+ blocks of A, B and each in [0-9]+ s: init_on_alloc=0 \(the slab allocator'
+grep -q 'k1a-' "$T/ko-order" || fail "no boot of A with the knock-out: $(tr '\n' ' ' < "$T/ko-order")"
+grep -q 'k1b-' "$T/ko-order" || fail "no boot of B with the knock-out"
+[ -s "$T/ko/k1a-.json" ] && [ -s "$T/ko/k1b-.json" ] || fail "no result files of the knock-out arms"
+grep -q '"cmdline": "console=ttyS0 panic=-1 rdinit=/init fake.* init_on_alloc=0"' "$T/ko/k1b-.json" ||
+	fail "k1b-.json: not booted with init_on_alloc=0"
+jq -e '.options.ab.experiment.knockouts.results[0] | .argument == "init_on_alloc=0" and
+	.mechanism == "slab" and .benchmarks.stat.removed > 0.7 and .benchmarks.stat.low > 0.5' \
+	"$T/ko/a.json" >/dev/null || fail "a.json: the knock-out's share of stat is not recorded"
+jq -e '.options.ab.experiment.knockouts.candidates | map(select(.argument == "init_on_free=0"))[0] |
+	.tried == false and (.skipped | test("CONFIG_INIT_ON_FREE_DEFAULT_ON"))' "$T/ko/a.json" >/dev/null ||
+	fail "init_on_free=0 is tried although neither kernel zeroes on free"
+# explain from the files alone: the slab allocator proven by its share
+pm explain "$T/ko/a.json" "$T/ko/b.json"
+expect_status 0 "explain of the knock-out's sides"
+expect_out '^    1\. \[high 0\.9[6-9]\] the slab allocator \(SLUB\): Proven by knock-out: switching it off on both sides \(init_on_alloc=0\) removes [0-9]+% \(99% CI'
+no_scratch_left "knock-outs"
+
+# ---- build trees as sides: --kernel DIR boots DIR/arch/x86/boot/bzImage,
+# its .config goes to the guest's fingerprint, virtio built in needs no
+# modules (the result comes back over the disk), git describe recorded ----
+for t in ta tb; do
+	mkdir -p "$T/$t/arch/x86/boot"
+	cp "$K" "$T/$t/arch/x86/boot/bzImage"
+	printf 'CONFIG_VIRTIO_PCI=y\nCONFIG_VIRTIO_BLK=y\nCONFIG_PREEMPT_%s=y\n' \
+		"$([ $t = ta ] && echo NONE || echo VOLUNTARY)" > "$T/$t/.config"
+done
+printf 'b' >> "$T/tb/arch/x86/boot/bzImage"
+if command -v git >/dev/null; then
+	git -C "$T/tb" init -q && git -C "$T/tb" add .config &&
+	git -C "$T/tb" -c user.name=t -c user.email=t@t commit -qm t && git -C "$T/tb" tag v9.9
+fi
+pm ab --kernel "$T/ta" --kernel-b "$T/tb/arch/x86/boot/bzImage" --qemu "$FAKE" --accel tcg --duet off \
+	--rounds 1 --budget 2b --knockouts 0 -o "$T/trees" --append "fake.result=$RESULT" -- null
+expect_status 0 "two build trees"
+expect_out "^pmbench ab: A = $T/ta/arch/x86/boot/bzImage \\(9.9.9-pmbench-test, built in $T/ta\\)"
+! grep -q "comes back over the serial port" "$T/err" ||
+	fail "a tree with virtio built in: $(grep 'comes back over the serial port' "$T/err")"
+expect_err "result over the virtio disk"
+jq -e --arg t "$T/ta" '.options.ab.tree.path == $t' "$T/trees/a.json" >/dev/null ||
+	fail "a.json: options.ab.tree does not name $T/ta"
+if command -v git >/dev/null; then
+	jq -e '.options.ab.tree.describe == "v9.9"' "$T/trees/b.json" >/dev/null ||
+		fail "b.json: the tree's git describe is not recorded"
+fi
+
 # ---- the serial port when there is no disk ----
 pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 1 -q -o "$T/serial" \
 	--append "fake.result=$RESULT fake.serial" null stat

@@ -13,6 +13,13 @@
  *   fake.kvm-silent      the same, but only under -accel kvm
  *   fake.pidfile=PATH    write our pid there first
  *   fake.order=PATH      append the boot's tag (console file name) there
+ *   fake.if=WORD:PATH    hand PATH back instead of fake.result's when WORD
+ *                        is a word of -append too (a knock-out argument)
+ *
+ * A '%' in a result's PATH is the boot's number (the digits that end its
+ * tag: a1, b2, k1a-3) counted 1, 2, 3, 1, ...: boots that differ; an '@'
+ * is the last letter of the -kernel file's name (vmlinuz-a, vmlinuz-b):
+ * two images with one command line.
  */
 #include "config.h"
 
@@ -91,10 +98,40 @@ static void hand_back(const char *path, int status, const char *payload, size_t 
 	fclose(f);
 }
 
+/* The result to hand back: fake.if's when its word is there, else
+ * fake.result's; '%' -> 1, 2 or 3 by the boot's number. */
+static bool result_path(const char *append, const char *tag, const char *kernel, char *out,
+			size_t len)
+{
+	char buf[4096], *colon, *pct, *at, word_buf[256];
+	const char *t = tag + strlen(tag);
+	bool have = false;
+
+	if (word(append, "fake.if", buf, sizeof(buf)) && (colon = strchr(buf, ':'))) {
+		*colon = '\0';
+		have = word(append, buf, word_buf, sizeof(word_buf)) != NULL;
+		if (have)
+			memmove(buf, colon + 1, strlen(colon + 1) + 1);
+	}
+	if (!have && !word(append, "fake.result", buf, sizeof(buf)))
+		return false;
+	while (t > tag && t[-1] >= '0' && t[-1] <= '9')
+		t--;
+	at = strchr(buf, '@');
+	if (at && kernel && *kernel)
+		*at = kernel[strlen(kernel) - 1];
+	pct = strchr(buf, '%');
+	if (pct)
+		snprintf(out, len, "%.*s%d%s", (int)(pct - buf), buf, (atoi(t) + 2) % 3 + 1, pct + 1);
+	else
+		snprintf(out, len, "%s", buf);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	char *console = NULL, *serial = NULL, *disk = NULL, buf[4096], tag[64] = "";
-	const char *append = "";
+	const char *append = "", *kernel = "";
 	bool kvm = false;
 	FILE *con;
 	int i;
@@ -102,6 +139,8 @@ int main(int argc, char **argv)
 	for (i = 1; i + 1 < argc; i++) {
 		if (!strcmp(argv[i], "-append"))
 			append = argv[i + 1];
+		else if (!strcmp(argv[i], "-kernel"))
+			kernel = argv[i + 1];
 		else if (!strcmp(argv[i], "-chardev") && strstr(argv[i + 1], "id=console"))
 			console = option_value(argv[i + 1], "path=");
 		else if (!strcmp(argv[i], "-chardev") && strstr(argv[i + 1], "id=handback"))
@@ -157,7 +196,7 @@ int main(int argc, char **argv)
 	}
 	if (word(append, "fake.status", buf, sizeof(buf))) {
 		hand_back(disk, atoi(buf), "", 0);
-	} else if (word(append, "fake.result", buf, sizeof(buf))) {
+	} else if (result_path(append, tag, kernel, buf, sizeof(buf))) {
 		size_t len;
 		char *payload = slurp(buf, &len);
 

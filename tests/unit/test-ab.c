@@ -2,7 +2,7 @@
  * pmbench ab without QEMU: the initramfs (written, then parsed back),
  * module order, kernel release, KVM or TCG and the fallback to TCG, the
  * guest's hand-back, the command line, QEMU's arguments, a vmlinux's
- * symbols-only copy.
+ * symbols-only copy; the engine: a fatal start ends the experiment.
  */
 #include "config.h"
 
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ab/ab.h"
+#include "ab/engine.h"
 #include "ab/guest.h"
 #include "symbols/symbols.h"
 
@@ -915,6 +916,120 @@ START_TEST(test_vmlinux_strip)
 }
 END_TEST
 
+/* --kernel DIR or DIR/arch/x86/boot/bzImage of a build tree: the image
+ * and the tree (its .config, vmlinux); a lone image has no tree. */
+START_TEST(test_kernel_tree)
+{
+	struct pm_err e;
+	char *image, *tree, *d, *img, *lone, *boot, *config;
+
+	make_tmp();
+	d = tpath("linux");
+	img = pm_xasprintf("%s/arch/x86/boot/bzImage", d);
+	lone = tpath("vmlinuz");
+	ck_assert_int_eq(pm_mkdir_p(d, 0755), 0);
+	ck_assert_int_eq(pm_kernel_tree(d, &image, &tree, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "arch/x86/boot/bzImage"));
+	boot = pm_xasprintf("%s/arch/x86/boot", d);
+	config = pm_xasprintf("%s/.config", d);
+	ck_assert_int_eq(pm_mkdir_p(boot, 0755), 0);
+	write_text(img, "x");
+	/* an image in a directory that is no build tree (no .config, no vmlinux) */
+	ck_assert_int_eq(pm_kernel_tree(img, &image, &tree, &e), 0);
+	ck_assert_str_eq(image, img);
+	ck_assert_ptr_null(tree);
+	free(image);
+	write_text(config, "CONFIG_VIRTIO_BLK=y\n");
+	ck_assert_int_eq(pm_kernel_tree(d, &image, &tree, &e), 0);
+	ck_assert_str_eq(image, img);
+	ck_assert_str_eq(tree, d);
+	free(image);
+	free(tree);
+	ck_assert_int_eq(pm_kernel_tree(img, &image, &tree, &e), 0);
+	ck_assert_str_eq(tree, d);
+	free(image);
+	free(tree);
+	write_text(lone, "x");
+	ck_assert_int_eq(pm_kernel_tree(lone, &image, &tree, &e), 0);
+	ck_assert_ptr_null(tree);
+	free(image);
+	/* not a git tree: no describe */
+	ck_assert_ptr_null(pm_kernel_tree_describe(d));
+	free(img);
+	free(lone);
+	free(boot);
+	free(config);
+	free(d);
+	rm_tmp();
+}
+END_TEST
+
+/*
+ * The engine with --local runs: a stand-in for pmbench run copies a
+ * result file to its -o; B's set-up fails from its second run on (a
+ * fatal start).  The main phase must end there, failed, with that run
+ * counted, and start no run after it, although its budget allows more.
+ */
+START_TEST(test_fatal_start_stops)
+{
+	struct pm_ab_exp x;
+	struct pm_err e;
+	char *runs, *flag, *setup_a, *setup_b, *script, *text;
+	size_t len, n = 0, i;
+
+	make_tmp();
+	memset(&x, 0, sizeof(x));
+	runs = tpath("runs");
+	flag = tpath("flag");
+	setup_a = pm_xasprintf("echo a >> %s", runs);
+	setup_b = pm_xasprintf("test ! -e %s || exit 3; touch %s; echo b >> %s", flag, flag, runs);
+	script = pm_xasprintf("while [ \"$1\" != -o ]; do shift; done; cp %s/tests/data/"
+			      "good-small.json \"$2\"", PM_ABS_SRCDIR);
+	x.o.local = true;
+	x.o.quiet = true;
+	x.o.duet = PM_DUET_OFF;
+	x.o.boots = 3;
+	x.o.budget_boots = 20;
+	x.o.timeout_s = 60;
+	x.o.noise = NAN;
+	x.o.side[0].setup = setup_a;
+	x.o.side[1].setup = setup_b;
+	x.out = pm_xstrdup(tmpdir);
+	x.console_dir = pm_xstrdup(tmpdir);
+	x.env.o = &x.o;
+	x.env.scratch = tmpdir;
+	x.env.console_dir = tmpdir;
+	x.env.benches = (char *[]){ "null", NULL };
+	x.env.local_argv = pm_xcalloc(5, sizeof(char *));
+	x.env.local_argv[0] = pm_xstrdup("/bin/sh");
+	x.env.local_argv[1] = pm_xstrdup("-c");
+	x.env.local_argv[2] = script;
+	x.env.local_argv[3] = pm_xstrdup("sh");
+	x.rng = 7;
+	ck_assert_int_eq(pm_ab_setup_arms(&x, &e), 0);
+	x.duet = false;
+	ck_assert_int_eq(pm_ab_main_phase(&x), PM_AB_FAILED);
+	ck_assert_uint_eq(x.pairs, 1);
+	ck_assert_uint_eq(x.failed, 1);
+	ck_assert_uint_eq(x.arms[1].failed, 1);
+	/* two set-ups of B (one failed), and A's at most twice */
+	text = slurp(runs, &len);
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
+	ck_assert_uint_le(n, 3);
+	ck_assert_uint_ge(n, 2);
+	free(text);
+	x.o.side[0].setup = x.o.side[1].setup = NULL;
+	x.env.benches = NULL;
+	pm_ab_exp_free(&x);
+	free(setup_a);
+	free(setup_b);
+	free(runs);
+	free(flag);
+	rm_tmp();
+}
+END_TEST
+
 static Suite *ab_suite(void)
 {
 	Suite *s = suite_create("ab");
@@ -938,6 +1053,8 @@ static Suite *ab_suite(void)
 	tcase_add_test(tc, test_qemu_argv);
 	tcase_add_test(tc, test_log_tail);
 	tcase_add_test(tc, test_vmlinux_strip);
+	tcase_add_test(tc, test_fatal_start_stops);
+	tcase_add_test(tc, test_kernel_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -713,6 +713,245 @@ START_TEST(page_walk_levels)
 }
 END_TEST
 
+/*
+ * Knock-outs ab recorded (options.ab.experiment.knockouts): a share
+ * above one half proves the mechanism, and the mechanism cause about it
+ * becomes its evidence; above zero it is a share; an interval below 25%
+ * rules the switch out; one that tells neither does not separate.
+ */
+START_TEST(knockout_shares)
+{
+	static const char exp[] =
+		"{\"knockouts\": {\"candidates\": [{\"argument\": \"init_on_alloc=0\", "
+		"\"name\": \"the slab allocator (SLUB)\", \"moved\": {\"stat\": {\"code\": "
+		"\"the slab allocator (SLUB)\", \"a_ns\": 4200, \"b_ns\": 570}}}], \"results\": ["
+		"{\"argument\": \"init_on_alloc=0\", \"mechanism\": \"slab\", \"name\": "
+		"\"the slab allocator (SLUB)\", \"benchmarks\": {\"stat\": {\"removed\": 0.88, "
+		"\"low\": 0.7, \"high\": 1.05, \"level\": 0.99, \"boots\": 6}}},"
+		"{\"argument\": \"clearcpuid=erms\", \"mechanism\": \"generic.string\", \"name\": "
+		"\"memset variants\", \"benchmarks\": {\"stat\": {\"removed\": 0.4, \"low\": 0.1, "
+		"\"high\": 0.7, \"level\": 0.99, \"boots\": 6}}},"
+		"{\"argument\": \"mitigations=off\", \"mechanism\": \"entry\", \"name\": \"entry\", "
+		"\"benchmarks\": {\"stat\": {\"removed\": 0.02, \"low\": -0.1, \"high\": 0.15, "
+		"\"level\": 0.99, \"boots\": 6}}},"
+		"{\"argument\": \"audit=0\", \"mechanism\": \"audit\", \"name\": \"audit\", "
+		"\"benchmarks\": {\"stat\": {\"removed\": 0.2, \"low\": -0.3, \"high\": 0.6, "
+		"\"level\": 0.99, \"boots\": 6}, \"open\": {\"boots\": 1}}}]}}";
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	json_error_t je;
+	json_t *e = json_loads(exp, 0, &je);
+	size_t i, proven = 0, folded = 0;
+
+	ck_assert_msg(e, "%s", je.text);
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "stat", 15000, 6000, 0.9, 0.9);
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.66, "The slab allocator takes "
+			 "less time in NEW.");
+	k->mechanism = pm_xstrdup("slab");
+	pm_knockout_causes(c, e);
+	for (i = 0; i < c->ncauses; i++) {
+		k = &c->causes[i];
+		ck_assert_str_ne(k->rule, "mechanism");
+		if (k->confidence > 0.95) {
+			proven++;
+			ck_assert_str_eq(k->rule, "knockout");
+			ck_assert_str_eq(k->mechanism, "slab");
+			ck_assert_ptr_nonnull(k->proof);
+			ck_assert_ptr_nonnull(strstr(k->sentence, "init_on_alloc=0"));
+			ck_assert_ptr_nonnull(strstr(k->sentence, "removes 88%"));
+			for (size_t j = 0; j < k->nevidence; j++)
+				folded += strstr(k->evidence[j], "slab allocator takes") != NULL;
+		}
+	}
+	ck_assert_uint_eq(proven, 1);
+	ck_assert_uint_eq(folded, 1);
+	ck_assert_uint_eq(c->ncauses, 4);
+	ck_assert_double_eq_tol(c->causes[rank_of(c, "knockout") + 1].confidence, 0.7, 1e-9);
+	ck_assert_ptr_nonnull(strstr(c->causes[rank_of(c, "knockout") + 1].sentence, "rest (60%)"));
+	ck_assert_str_eq(c->causes[2].title, "ruled out by knock-out");
+	ck_assert_str_eq(c->causes[3].title, "not separated by knock-out");
+	json_decref(e);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/*
+ * Config options as evidence: of the options that differ, those that
+ * build the code whose time moved or that the map names its switches are
+ * listed under the cause about that code, with its time per op; one that
+ * builds a neighbour in its directory, or unrelated code, is not.
+ */
+START_TEST(config_options_tied)
+{
+	static const char *const slub[] = { "mm/slub.c" }, *const z3fold[] = { "mm/z3fold.c" };
+	static const char *const sound[] = { "sound/core/" };
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	struct {
+		const char *key, *old, *new;
+		const char *const *files;
+	} sw[] = {
+		{ "CONFIG_SLUB_STATS", NULL, "y", slub },	/* builds its file */
+		{ "CONFIG_SLUB_DEBUG_ON", "y", NULL, NULL },	/* named by [slab] */
+		{ "CONFIG_Z3FOLD", "m", NULL, z3fold },	/* a neighbour */
+		{ "CONFIG_SND", "m", NULL, sound },		/* unrelated */
+	};
+	size_t i, listed = 0;
+	bool stats = false, debug = false;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "stat", 15000, 6000, 0.9, 0.9);
+	x.switches = pm_xcalloc(PM_ARRAY_SIZE(sw), sizeof(*x.switches));
+	for (i = 0; i < PM_ARRAY_SIZE(sw); i++) {
+		struct pm_switch *s = &x.switches[x.nswitches++];
+
+		s->kind = PM_SW_CONFIG;
+		s->key = pm_xstrdup(sw[i].key);
+		s->old = sw[i].old ? pm_xstrdup(sw[i].old) : NULL;
+		s->new = sw[i].new ? pm_xstrdup(sw[i].new) : NULL;
+		s->text = pm_xstrdup(sw[i].key);
+		s->files = sw[i].files;
+		s->nfiles = sw[i].files ? 1 : 0;
+	}
+	c->mechs = pm_xcalloc(1, sizeof(*c->mechs));
+	c->nmechs = 1;
+	c->mechs[0] = (struct pm_mech_delta){ .key = pm_xstrdup("slab"),
+		.name = pm_xstrdup("the slab allocator (SLUB)"), .file = pm_xstrdup("mm/slub.c"),
+		.old_ns = 4200, .new_ns = 570 };
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.66, "The slab allocator.");
+	k->mechanism = pm_xstrdup("slab");
+	pm_config_evidence(c, &x);
+	for (i = 0; i < k->nevidence; i++) {
+		listed += !strncmp(k->evidence[i], "config option ", 14);
+		stats |= strstr(k->evidence[i], "CONFIG_SLUB_STATS (not set on OLD, y on NEW)") &&
+			 strstr(k->evidence[i], "4.20 us -> 570 ns per op");
+		debug |= strstr(k->evidence[i], "CONFIG_SLUB_DEBUG_ON (y on OLD, not set on NEW)") != NULL;
+	}
+	ck_assert_uint_eq(listed, 2);
+	ck_assert(stats);
+	ck_assert(debug);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/*
+ * Hot kernel functions that grew between two builds, weighted by their
+ * time: evidence under the first cause, said to be unprovable under TCG
+ * (no caches); a function that grew but took little time weighs little.
+ */
+START_TEST(bloat_weighted)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	json_error_t je;
+	size_t i;
+	bool weighted = false, listed = false, small = false;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "mmap", 464000, 502000, 0.9, 0.9);
+	n.runs[0].options = json_loads("{\"ab\": {\"emulated\": true}}", 0, &je);
+	add_sym(c, "unmap_page_range", "[kernel]", true, 300000, 320000, 0, 0);
+	add_sym(c, "filemap_map_pages", "[kernel]", true, 100000, 101000, 0, 0);
+	c->syms[0].old_size = 5200;
+	c->syms[0].new_size = 6500;	/* +25% for 75% of the time */
+	c->syms[1].old_size = 2000;
+	c->syms[1].new_size = 4000;	/* +100% for 25% */
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.6, "Page tables.");
+	pm_bloat_evidence(c, &x);
+	for (i = 0; i < k->nevidence; i++) {
+		weighted |= strstr(k->evidence[i], "44% bigger") &&
+			    strstr(k->evidence[i], "shown, not proven");
+		listed |= strstr(k->evidence[i], "unmap_page_range: 5200 -> 6500 bytes (75%") != NULL;
+		small |= strstr(k->evidence[i], "filemap_map_pages: 2000 -> 4000 bytes (25%") != NULL;
+	}
+	ck_assert(weighted);
+	ck_assert(listed);
+	ck_assert(small);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/*
+ * An image's change that no mechanism carries 30% of: the mechanisms that
+ * moved its way are named, the largest the cause, and kernel time (a
+ * where) becomes its evidence; code that moved against it is left out.
+ */
+START_TEST(image_spread)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	static const struct { const char *key, *name; double a, b; } m[] = {
+		{ "rcu", "RCU", 2830, 117 },
+		{ "slab", "the slab allocator (SLUB)", 3170, 1060 },
+		{ "vfs", "the VFS", 1000, 1500 },	/* against the change */
+		{ "sched", "the scheduler", 1920, 90 },
+	};
+	size_t i;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "open", 22000, 9090, 0.95, 0.9);
+	c->mechs = pm_xcalloc(PM_ARRAY_SIZE(m), sizeof(*c->mechs));
+	for (i = 0; i < PM_ARRAY_SIZE(m); i++)
+		c->mechs[c->nmechs++] = (struct pm_mech_delta){ .key = pm_xstrdup(m[i].key),
+			.name = pm_xstrdup(m[i].name), .old_ns = m[i].a, .new_ns = m[i].b };
+	pm_cause_add(c, "kernel-time", "kernel time", 0.65, "The time went into the kernel.");
+	ck_assert(pm_image_spread_cause(c, "the image is the only difference"));
+	ck_assert_uint_eq(c->ncauses, 1);
+	ck_assert_str_eq(c->causes[0].rule, "mechanism");
+	ck_assert_str_eq(c->causes[0].mechanism, "rcu");
+	ck_assert_str_eq(c->causes[0].title, "RCU");
+	ck_assert_ptr_nonnull(strstr(c->causes[0].sentence, "the scheduler"));
+	ck_assert_ptr_null(strstr(c->causes[0].sentence, "VFS"));
+	ck_assert_uint_eq(c->causes[0].nevidence, 2);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/* Two builds that differ in two options, neither tied to the code that
+ * moved: both are listed under the cause ranked first. */
+START_TEST(config_options_few)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+	struct pm_cause *k;
+	const char *keys[] = { "CONFIG_PREEMPT", "CONFIG_PREEMPT_NONE" }, *old[] = { NULL, "y" };
+	size_t i;
+	bool listed = false;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 500, 640, 0.5, 0.6);
+	x.switches = pm_xcalloc(2, sizeof(*x.switches));
+	for (i = 0; i < 2; i++) {
+		struct pm_switch *s = &x.switches[x.nswitches++];
+
+		s->kind = PM_SW_CONFIG;
+		s->key = pm_xstrdup(keys[i]);
+		s->old = old[i] ? pm_xstrdup(old[i]) : NULL;
+		s->new = old[i] ? NULL : pm_xstrdup("y");
+		s->text = pm_xstrdup(keys[i]);
+	}
+	pm_cause_add(c, "kernel-time", "kernel time", 0.4, "The time went into the kernel.");
+	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.5, "Entry code.");
+	pm_config_evidence(c, &x);
+	for (i = 0; i < k->nevidence; i++)
+		listed |= strstr(k->evidence[i], "differ in 2 options only") &&
+			  strstr(k->evidence[i], "CONFIG_PREEMPT (not set -> y)") &&
+			  strstr(k->evidence[i], "CONFIG_PREEMPT_NONE (y -> not set)");
+	ck_assert(listed);
+	ck_assert_uint_eq(c->causes[0].nevidence, 0);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
 START_TEST(rules_documented)
 {
 	size_t i, j;
@@ -743,6 +982,11 @@ int main(void)
 	tcase_add_test(tc, same_file);
 	tcase_add_test(tc, one_side_only);
 	tcase_add_test(tc, rules_documented);
+	tcase_add_test(tc, knockout_shares);
+	tcase_add_test(tc, config_options_tied);
+	tcase_add_test(tc, config_options_few);
+	tcase_add_test(tc, bloat_weighted);
+	tcase_add_test(tc, image_spread);
 	tcase_add_test(tc, mitigations_entry_cost);
 	tcase_add_test(tc, mitigations_turned_off);
 	tcase_add_test(tc, user_code_not_at_syscall);

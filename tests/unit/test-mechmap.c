@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,66 @@ START_TEST(unknown_function_by_name)
 }
 END_TEST
 
+/* Each side is placed with its own version's files: the nearest version
+ * (on a tie the older), its lookups falling back on the other one's. */
+START_TEST(map_by_release)
+{
+	const struct pm_mechmap *v61 = pm_mechmap_for_release(map, "6.1.0-57-amd64");
+	const struct pm_mechmap *v612 = pm_mechmap_for_release(map, "6.12.118+deb12-amd64");
+	const char *const *f;
+	size_t n;
+
+	ck_assert_str_eq(pm_mechmap_version(map), "6.1");
+	ck_assert_str_eq(pm_mechmap_version(v61), "6.1");
+	ck_assert_str_eq(pm_mechmap_version(v612), "6.12");
+	ck_assert_ptr_eq(pm_mechmap_for_release(map, NULL), map);
+	ck_assert_ptr_eq(pm_mechmap_for_release(map, "not-a-release"), map);
+	ck_assert_ptr_eq(pm_mechmap_for_release(map, "5.10.0-30-amd64"), v61);
+	ck_assert_ptr_eq(pm_mechmap_for_release(map, "6.6.63"), v61);
+	ck_assert_ptr_eq(pm_mechmap_for_release(map, "6.10.2"), v612);
+	ck_assert_ptr_eq(pm_mechmap_for_release(map, "6.16.0"), v612);
+	/* a function that moved between the versions: each side's own file */
+	ck_assert_str_eq(pm_mechmap_file(v61, "preempt_schedule_thunk"), "arch/x86/entry/thunk_64.S");
+	ck_assert_str_eq(pm_mechmap_file(v612, "preempt_schedule_thunk"), "arch/x86/entry/thunk.S");
+	/* one 6.1 does not have: from 6.12's files, and a mechanism */
+	ck_assert_str_eq(pm_mechmap_file(v612, "kmem_cache_alloc_noprof"), "mm/slub.c");
+	ck_assert_str_eq(pm_mechmap_file(v61, "kmem_cache_alloc_noprof"), "mm/slub.c");
+	ck_assert_str_eq(pm_mechmap_classify(v612, "kmem_cache_alloc_noprof", "mm/slub.c")->id,
+			 "slab");
+	/* a parameter whose parser moved */
+	f = pm_mechmap_param_files(v61, "init_on_alloc", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(f[0], "mm/page_alloc.c");
+	f = pm_mechmap_param_files(v612, "init_on_alloc", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(f[0], "mm/mm_init.c");
+}
+END_TEST
+
+/* Knock-outs: the slab allocator's zeroing, with the option it needs;
+ * a knock-out argument is a switch of its mechanism. */
+START_TEST(knockouts)
+{
+	const struct pm_mech *k = pm_mechmap_find(map, "slab");
+	const struct pm_mech *g = pm_mechmap_classify(map, "memset_erms",
+						      pm_mechmap_file(map, "memset_erms"));
+	size_t i;
+	bool found = false;
+
+	ck_assert_ptr_nonnull(k);
+	for (i = 0; i < k->nknockouts; i++)
+		found |= !strcmp(k->knockouts[i], "init_on_alloc=0 CONFIG_INIT_ON_ALLOC_DEFAULT_ON");
+	ck_assert(found);
+	ck_assert(pm_mech_switched_by(k, "init_on_alloc"));
+	ck_assert(!pm_mech_switched_by(k, "init_on_alloc_x"));
+	/* memset's variants: generic code with a knock-out of its own */
+	ck_assert_ptr_nonnull(g);
+	ck_assert_str_eq(g->id, "generic.string");
+	ck_assert(g->generic);
+	ck_assert_uint_eq(g->nknockouts, 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("mechmap");
@@ -113,6 +174,8 @@ int main(void)
 	tcase_add_test(tc, generic_file_stays);
 	tcase_add_test(tc, common_words_are_no_stem);
 	tcase_add_test(tc, unknown_function_by_name);
+	tcase_add_test(tc, map_by_release);
+	tcase_add_test(tc, knockouts);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -527,6 +527,34 @@ START_TEST(test_fieller_exact)
 }
 END_TEST
 
+/*
+ * Two independent samples: the ends of the interval are where the Welch
+ * statistic of mean(x) - theta mean(y) is on its edge (the smaller
+ * sample's degrees of freedom); a y whose mean is not clear of 0 gives
+ * none.
+ */
+START_TEST(test_fieller_indep)
+{
+	const double x[] = { 0.02, 0.01, 0.03 };
+	const double y[] = { 0.10, 0.09, 0.12, 0.095, 0.105, 0.11, 0.1, 0.098 };
+	const double y0[] = { 0.01, -0.01, 0.02, -0.02 };
+	double est, lo, hi, q = pm_t_quantile(0.95, 2), mx = 0.02, my = 0, vx, vy = 0;
+
+	for (size_t i = 0; i < 8; i++)
+		my += y[i] / 8;
+	for (size_t i = 0; i < 8; i++)
+		vy += (y[i] - my) * (y[i] - my) / 7 / 8;
+	vx = (0.0001 + 0 + 0.0001) / 2 / 3;
+	ck_assert_int_eq(pm_fieller_ratio_indep(x, 3, y, 8, 0.9, &est, &lo, &hi), 0);
+	ck_assert_double_eq_tol(est, mx / my, 1e-14);
+	ck_assert(lo < est && est < hi);
+	ck_assert_double_eq_tol(fabs(mx - lo * my) / sqrt(vx + lo * lo * vy), q, 1e-9);
+	ck_assert_double_eq_tol(fabs(mx - hi * my) / sqrt(vx + hi * hi * vy), q, 1e-9);
+	ck_assert_int_eq(pm_fieller_ratio_indep(x, 3, y0, 4, 0.9, &est, &lo, &hi), -ERANGE);
+	ck_assert_int_eq(pm_fieller_ratio_indep(x, 1, y, 8, 0.9, &est, &lo, &hi), -EINVAL);
+}
+END_TEST
+
 /* blocks A, B, R measured on a drifting host; returns how many of SEEDS
  * intervals cover theta = (mu_b - mu_r)/mu_b, and how many are unbounded */
 static int fieller_sim(double mu_b, double mu_r, int *unbounded)
@@ -648,6 +676,7 @@ static Suite *seq_suite(void)
 	tcase_add_test(tc, test_decide_rules);
 	tcase_add_test(tc, test_more);
 	tcase_add_test(tc, test_fieller_exact);
+	tcase_add_test(tc, test_fieller_indep);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	tcase_add_test(sim, test_aa_false_verdicts);
