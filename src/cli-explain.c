@@ -17,22 +17,36 @@ void pm_cli_explain_init(struct pm_cli_explain *ce)
 	ce->spread_from = "history";
 }
 
-int pm_cli_explain_option(const char *cmd, const char *usage, struct pm_cli_explain *ce,
+const struct pm_option pm_cli_explain_options[] = {
+	PM_OPT(PM_OPT_NOISE, "noise", "PCT",
+	       "changes smaller than this are not changes (default 3)"),
+	PM_OPT(PM_OPT_MARGIN, "single-run-margin", "PCT",
+	       "with one run on a side, a change must exceed this (default 6): nothing "
+	       "shows how much runs differ"),
+	PM_OPT(PM_OPT_SPREAD_FROM, "spread-from", "SRC",
+	       "how much runs differ on this machine, learnt from other runs: history "
+	       "(default: the result history), none, or a file or directory of result "
+	       "files"),
+	PM_OPT('b', "bench", "BENCH", "only this benchmark"),
+	PM_OPT_END
+};
+
+int pm_cli_explain_option(const struct pm_usage *u, struct pm_cli_explain *ce,
 			  int c, const char *arg)
 {
 	switch (c) {
-	case 'n':
-		return pm_cli_percent(cmd, usage, "--noise", arg, 100, &ce->o.noise_floor) ?
+	case PM_OPT_NOISE:
+		return pm_cli_percent(u, "--noise", arg, 100, &ce->o.noise_floor) ?
 		       PM_EXIT_USAGE : 0;
-	case 'm':
-		return pm_cli_percent(cmd, usage, "--single-run-margin", arg, 1000,
+	case PM_OPT_MARGIN:
+		return pm_cli_percent(u, "--single-run-margin", arg, 1000,
 				      &ce->o.single_run_margin) ? PM_EXIT_USAGE : 0;
 	case 'b':
 		ce->o.only = arg;
 		return 0;
-	case 's':
+	case PM_OPT_SPREAD_FROM:
 		if (!*arg)
-			return pm_usage_error(cmd, usage, "--spread-from: an empty name (history, "
+			return pm_usage_error(u, "--spread-from: an empty name (history, "
 					      "none, or a file or directory)");
 		ce->spread_from = arg;
 		return 0;

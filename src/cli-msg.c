@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -42,18 +43,19 @@ int pm_exit_status(int err)
 	return PM_EXIT_RUNTIME;
 }
 
-int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+int pm_usage_error(const struct pm_usage *u, const char *fmt, ...)
 {
+	char *syn = pm_usage_synopsis(u);
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "pmbench %s: ", cmd);
+	fprintf(stderr, "pmbench %s: ", u->name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	/* The first line of the usage text is the synopsis. */
-	fprintf(stderr, "%.*s", (int)(strchr(usage, '\n') ? strchr(usage, '\n') - usage + 1 :
-				      (long)strlen(usage)), usage);
+	/* the first line of the synopsis */
+	fprintf(stderr, "%.*s\n", (int)strcspn(syn, "\n"), syn);
+	free(syn);
 	return PM_EXIT_USAGE;
 }

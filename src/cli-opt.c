@@ -1,9 +1,8 @@
 /* Option values: the end of every option switch, run's and stat's shared
- * options, numbers, events. */
+ * options (worded as run's: stat words some its own way), numbers, events. */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,24 +11,50 @@
 #include "counters/counters.h"
 #include "util.h"
 
-int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv)
+int pm_cli_end_option(const struct pm_opts *p, int c)
 {
 	char page[64];
 
 	switch (c) {
-	case 'h':
-		fputs(usage, stdout);
+	case PM_OPT_USAGE:
+		pm_usage_print(p->usage, stdout);
 		return PM_EXIT_OK;
-	case 'H':
-		snprintf(page, sizeof(page), "pmbench-%s", cmd);
+	case PM_OPT_MANUAL:
+		snprintf(page, sizeof(page), "pmbench-%s", p->usage->name);
 		return pm_show_manual(page);
 	case ':':
-		return pm_usage_error(cmd, usage, "option '%s' needs a value",
-				      argv[optind - 1]);
+		return pm_usage_error(p->usage, "option '%s' needs a value",
+				      p->argv[optind - 1]);
 	default:
-		return pm_usage_error(cmd, usage, "unknown option '%s'", argv[optind - 1]);
+		return pm_usage_error(p->usage, "unknown option '%s'", p->argv[optind - 1]);
 	}
 }
+
+const struct pm_option pm_cli_measure_options[] = {
+	PM_OPT('e', "events", "EVENTS",
+	       "events to count: aliases or libpfm4 strings, comma-separated (default: "
+	       "cycles,instructions,icache,branch-misses; none = software events only)"),
+	PM_OPT('o', "output", "FILE",
+	       "write the result file (JSON; - = standard output; a FIFO or device is "
+	       "written into, a file replaced atomically)"),
+	PM_OPT(PM_OPT_FORMAT, "format", "FMT",
+	       "what to print on stdout: table (default), json, csv",
+	       .values = "table|json|csv"),
+	PM_OPT(PM_OPT_NO_COUNTERS, "no-counters", NULL, "skip the counted pass"),
+	PM_OPT(PM_OPT_NO_PROFILE, "no-profile", NULL,
+	       "skip the sampled pass (kernel and user hotspots)"),
+	PM_OPT('F', "freq", "HZ",
+	       "samples per second of CPU time (default 20000, 4000 with --call-graph dwarf)"),
+	PM_OPT(PM_OPT_CALL_GRAPH, "call-graph", "M",
+	       "user stacks: fp (frame pointers, default) or dwarf (stack copies unwound "
+	       "with libunwind)",
+	       .values = "fp|dwarf"),
+	PM_OPT(PM_OPT_VMLINUX, "vmlinux", "PATH",
+	       "kernel symbols from this vmlinux (default: debug locations, else "
+	       "/proc/kallsyms)"),
+	PM_OPT(PM_OPT_LABEL, "label", "TEXT", "a name for this run, kept in the result file"),
+	PM_OPT_END
+};
 
 void pm_cli_measure_init(struct pm_cli_measure *m)
 {
@@ -39,15 +64,15 @@ void pm_cli_measure_init(struct pm_cli_measure *m)
 	m->profile = true;
 }
 
-int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_measure *m,
+int pm_cli_measure_option(const struct pm_usage *u, struct pm_cli_measure *m,
 			  int c, const char *arg)
 {
-	unsigned long u;
+	unsigned long n;
 
 	switch (c) {
 	case 'e':
 		if (!pm_list_valid(arg, ','))
-			return pm_usage_error(cmd, usage, "--events: '%s' has an empty "
+			return pm_usage_error(u, "--events: '%s' has an empty "
 				"event name (software events only: -e none)", arg);
 		m->events_spec = arg;
 		return 0;
@@ -56,7 +81,7 @@ int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_meas
 		return 0;
 	case PM_OPT_FORMAT:
 		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv"))
-			return pm_usage_error(cmd, usage,
+			return pm_usage_error(u,
 				"--format: '%s' is not one of table, json, csv", arg);
 		m->format = arg;
 		m->format_given = true;
@@ -68,12 +93,12 @@ int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_meas
 		m->profile = false;
 		return 0;
 	case 'F':
-		if (pm_cli_uint(cmd, usage, "--freq", arg, 1, 1000000, &u))
+		if (pm_cli_uint(u, "--freq", arg, 1, 1000000, &n))
 			return PM_EXIT_USAGE;
-		m->popts.freq = (unsigned)u;
+		m->popts.freq = (unsigned)n;
 		return 0;
 	case PM_OPT_CALL_GRAPH:
-		return pm_cli_call_graph(cmd, usage, arg, &m->popts.dwarf) ?
+		return pm_cli_call_graph(u, arg, &m->popts.dwarf) ?
 			PM_EXIT_USAGE : 0;
 	case PM_OPT_VMLINUX:
 		m->popts.vmlinux = arg;
@@ -149,35 +174,35 @@ software:
 	return 0;
 }
 
-int pm_cli_uint(const char *cmd, const char *usage, const char *opt, const char *s,
+int pm_cli_uint(const struct pm_usage *u, const char *opt, const char *s,
 		unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	if (pm_parse_ulong(s, lo, hi, out)) {
-		pm_usage_error(cmd, usage, "%s: '%s' is not a whole number in [%lu, %lu]",
+		pm_usage_error(u, "%s: '%s' is not a whole number in [%lu, %lu]",
 			       opt, s, lo, hi);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int pm_cli_double(const char *cmd, const char *usage, const char *opt, const char *s,
+int pm_cli_double(const struct pm_usage *u, const char *opt, const char *s,
 		  double lo, double hi, double *out)
 {
 	if (pm_parse_double(s, lo, hi, out)) {
-		pm_usage_error(cmd, usage, "%s: '%s' is not a decimal number in [%g, %g]",
+		pm_usage_error(u, "%s: '%s' is not a decimal number in [%g, %g]",
 			       opt, s, lo, hi);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const char *s,
+int pm_cli_percent(const struct pm_usage *u, const char *opt, const char *s,
 		   double max, double *frac)
 {
 	double v;
 
 	if (pm_parse_double(s, 0, max, &v) || v >= max) {
-		pm_usage_error(cmd, usage, "%s: '%s' is not a percentage in [0, %g)",
+		pm_usage_error(u, "%s: '%s' is not a percentage in [0, %g)",
 			       opt, s, max);
 		return -EINVAL;
 	}
@@ -185,16 +210,16 @@ int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const ch
 	return 0;
 }
 
-int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf)
+int pm_cli_call_graph(const struct pm_usage *u, const char *s, bool *dwarf)
 {
 	if (strcmp(s, "fp") && strcmp(s, "dwarf")) {
-		pm_usage_error(cmd, usage, "--call-graph: '%s' is not one of fp, dwarf", s);
+		pm_usage_error(u, "--call-graph: '%s' is not one of fp, dwarf", s);
 		return -EINVAL;
 	}
 	*dwarf = !strcmp(s, "dwarf");
 #ifndef HAVE_LIBUNWIND
 	if (*dwarf) {
-		pm_usage_error(cmd, usage, "--call-graph dwarf: pmbench was built without libunwind");
+		pm_usage_error(u, "--call-graph dwarf: pmbench was built without libunwind");
 		return -EINVAL;
 	}
 #endif

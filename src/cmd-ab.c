@@ -24,73 +24,6 @@
 #include "results/result.h"
 #include "stats/seq.h"
 
-static const char usage[] =
-	"usage: pmbench ab --kernel PATH [--kernel-b PATH] [--append TEXT]\n"
-	"                  [--append-a TEXT] [--append-b TEXT] [--vmlinux-a PATH]\n"
-	"                  [--vmlinux-b PATH] [--cpu MODEL] [--memory MB] [--vcpus N]\n"
-	"                  [--accel auto|kvm|tcg] [--qemu PATH] [--rounds N]\n"
-	"                  [--budget TIME|Nb] [--duet auto|on|off] [--no-confirm]\n"
-	"                  [--confirm-budget TIME] [--knockouts N] [--knockout-budget TIME]\n"
-	"                  [--exit-code] [--seed N] [--timeout SEC] [-o DIR]\n"
-	"                  [--keep-console DIR] [--max-time SEC] [--rounds-per-boot N]\n"
-	"                  [-e EVENTS] [--no-profile] [--no-counters] [--run-option OPT]\n"
-	"                  [--noise PCT] [--no-emulated-counts] [--emulated-icache]\n"
-	"                  [-q] [--] BENCH|GROUP...\n"
-	"       pmbench ab --local [--setup-a CMD] [--setup-b CMD] [--wrap-a CMD]\n"
-	"                  [--wrap-b CMD] [options] [--] BENCH|GROUP...\n"
-	"\n"
-	"  Measures A and B in pairs (in random order, or both at once on two CPUs)\n"
-	"  until each benchmark is decided or the budget is spent, merges each side's\n"
-	"  runs into DIR/a.json and DIR/b.json and prints 'pmbench explain' of the two.\n"
-	"  With several differences, boots with each taken back say which caused it.\n"
-	"      --kernel PATH       kernel A (a bzImage such as /boot/vmlinuz-VERSION)\n"
-	"      --kernel-b PATH     kernel B (default: kernel A)\n"
-	"      --append TEXT       kernel arguments for both sides\n"
-	"      --append-a TEXT     kernel arguments for side A only\n"
-	"      --append-b TEXT     kernel arguments for side B only\n"
-	"      --vmlinux-a PATH    symbols of kernel A (default: /usr/lib/debug/boot/\n"
-	"                          vmlinux-VERSION if present, else kallsyms)\n"
-	"      --vmlinux-b PATH    symbols of kernel B\n"
-	"      --cpu MODEL         QEMU CPU model (default max)\n"
-	"      --memory MB         guest memory (default 2048)\n"
-	"      --vcpus N           guest CPUs (default 2)\n"
-	"      --accel A           auto (default: KVM when the host can run a stock\n"
-	"                          kernel under it, else TCG), kvm or tcg\n"
-	"      --qemu PATH         QEMU (default /usr/bin/qemu-system-x86_64)\n"
-	"      --local             A and B on this host: no kernels, no QEMU\n"
-	"      --setup-a CMD       --local: a shell command run before each run of A\n"
-	"      --setup-b CMD       the same for B\n"
-	"      --wrap-a CMD        --local: a prefix for A's pmbench process (env ...,\n"
-	"                          nice, taskset, a seccomp wrapper)\n"
-	"      --wrap-b CMD        the same for B\n"
-	"      --rounds N          pairs at least (default 3)\n"
-	"      --budget B          then pairs until decided, for at most B: seconds, or\n"
-	"                          with m/h, or Nb runs (default 10m)\n"
-	"      --duet MODE         auto (default: both at once only where this host's\n"
-	"                          own pairs spread less so), on, off\n"
-	"      --no-confirm        no boots with one difference taken back\n"
-	"      --confirm-budget T  time for those boots (default 10m)\n"
-	"      --knockouts N       sides of other images: mechanisms switched off on both\n"
-	"                          sides to see what each removes, N at most (default 3)\n"
-	"      --knockout-budget T time for those boots (default 20m)\n"
-	"      --exit-code         for git bisect run: 0 same or better, 1 regression,\n"
-	"                          125 undecided\n"
-	"      --seed N            the order within pairs (default: from the clock)\n"
-	"      --timeout SEC       per boot (default: from the benchmarks)\n"
-	"  -o, --output DIR        a new or empty directory (default ab-DATE-TIME)\n"
-	"      --keep-console DIR  the guests' console logs (default DIR/console)\n"
-	"      --max-time SEC      the guest run's --max-time (default 0.5)\n"
-	"      --rounds-per-boot N the guest run's --rounds (default 2)\n"
-	"  -e, --events LIST       the guest run's --events\n"
-	"      --no-profile        the guest run skips the sampled pass\n"
-	"      --no-counters       the guest run skips the counted pass\n"
-	"      --run-option OPT    another option for the guest run (repeatable)\n"
-	"      --noise PCT         changes smaller than this are the same (default 3)\n"
-	"      --no-emulated-counts  TCG: boot without the plugin that counts the\n"
-	"                          emulated CPU's instructions per operation\n"
-	"      --emulated-icache   TCG: that plugin also models the guest CPU's L1i\n"
-	"  -q, --quiet             no progress, no report on stdout\n";
-
 /* ---- output ---- */
 
 static int make_output(const char *dir, struct pm_err *e)
@@ -637,13 +570,13 @@ int cmd_ab(int argc, char **argv)
 
 	err = pm_ab_parse_args(argc, argv, &ab.o, &e);
 	if (err == 1) {
-		fputs(usage, stdout);
+		pm_usage_print(&pm_ab_usage, stdout);
 		return PM_EXIT_OK;
 	}
 	if (err == 2)
 		return pm_show_manual("pmbench-ab");
 	if (err) {
-		status = pm_usage_error("ab", usage, "%s", e.msg);
+		status = pm_usage_error(&pm_ab_usage, "%s", e.msg);
 		/* git bisect run stops on it: the script is wrong, not the commit */
 		for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 			if (!strcmp(argv[i], "--exit-code"))

@@ -1,7 +1,6 @@
 /* pmbench events: aliases, what they resolve to here, whether they open. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +9,20 @@
 #include "counters/counters.h"
 #include "util/table.h"
 
-static const char usage[] =
-	"usage: pmbench events [--no-open] [NAME...]\n"
-	"\n"
-	"      --no-open   only encode with libpfm4, do not try perf_event_open\n"
-	"\n"
-	"Shows every event alias (or the NAMEs given: aliases or libpfm4\n"
-	"strings), each candidate libpfm4 string and its encoding on this CPU,\n"
-	"and whether the kernel lets pmbench open it; the first candidate that\n"
-	"opens is the one a run counts.  Alias files: pmbench-events(5).\n";
+enum { OPT_NO_OPEN = PM_OPT_LONG };
 
-static const struct option long_options[] = {
-	{ "no-open", no_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT(OPT_NO_OPEN, "no-open", NULL,
+	       "only encode with libpfm4, do not try perf_event_open"),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "events", .operands = "[NAME...]", .options = options,
+	.text = "Shows every event alias (or the NAMEs given: aliases or libpfm4\n"
+		"strings), each candidate libpfm4 string and its encoding on this CPU,\n"
+		"and whether the kernel lets pmbench open it; the first candidate that\n"
+		"opens is the one a run counts.  Alias files: pmbench-events(5).\n",
 };
 
 static const char *type_name(uint32_t type)
@@ -146,19 +145,19 @@ int cmd_events(int argc, char **argv)
 	char **names;
 	const char *pmu;
 	struct pm_table *t;
+	struct pm_opts p;
 	struct pm_err e;
 	size_t i;
 	int c, err, load_err;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'n':
+		case OPT_NO_OPEN:
 			do_open = false;
 			break;
 		default:
-			return pm_cli_end_option("events", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (pm_pfm_init(&e)) {

@@ -1,7 +1,6 @@
 /* pmbench explain OLD NEW: why a benchmark changed (pmbench-explain(1)). */
 #include "config.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,42 +14,34 @@
 /* Opt-in status for CI: a regression (or any change) was found. */
 #define PM_EXIT_FOUND 3
 
-static const char usage[] =
-	"usage: pmbench explain [--format text|markdown|csv|json|lkp] [--noise PCT]\n"
-	"                       [--single-run-margin PCT] [--all]\n"
-	"                       [--fail-on regression|change] [--spread-from SRC]\n"
-	"                       [--check] [-b BENCH] OLD NEW\n"
-	"       pmbench explain --rules\n"
-	"\n"
-	"  OLD and NEW are result files, directories of result files (several\n"
-	"  runs of the same kernel/config/machine), or @latest, @-N, @LABEL from\n"
-	"  the result history (pmbench-log(1)).\n"
-	"      --format FMT      text (default), markdown (for mails and reviews), csv\n"
-	"                        (a row per benchmark), json, lkp (the %stddev %change\n"
-	"                        %stddev table of Intel's 0-day mails)\n"
-	"      --noise PCT       changes smaller than this are not changes (default 3)\n"
-	"      --single-run-margin PCT\n"
-	"                        with one run on a side, a change must exceed this\n"
-	"                        (default 6): nothing shows how much runs differ\n"
-	"      --all             also detail benchmarks that did not change\n"
-	"      --fail-on WHAT    exit 3 when a regression (or any change) is found\n"
-	"      --spread-from SRC how much runs differ on this machine, learnt from\n"
-	"                        other runs: history (default: the result history),\n"
-	"                        none, or a file or directory of result files\n"
-	"      --check           exit 1 when the explanation breaks one of its\n"
-	"                        guarantees (always said on stderr)\n"
-	"  -b, --bench BENCH     only this benchmark\n"
-	"      --rules           list the causes explain can name and their evidence\n";
+enum { OPT_FORMAT = PM_OPT_LONG, OPT_ALL, OPT_FAIL_ON, OPT_CHECK, OPT_RULES };
 
-static const struct option long_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	PM_CLI_EXPLAIN_OPTIONS,
-	{ "all", no_argument, NULL, 'a' },
-	{ "fail-on", required_argument, NULL, 'F' },
-	{ "rules", no_argument, NULL, 'R' },
-	{ "check", no_argument, NULL, 'C' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT(OPT_FORMAT, "format", "FMT",
+	       "text (default), markdown (for mails and reviews), csv (a row per "
+	       "benchmark), json, lkp (the %stddev %change %stddev table of Intel's "
+	       "0-day mails)",
+	       .values = "text|markdown|csv|json|lkp"),
+	PM_OPT_INCLUDE(pm_cli_explain_options),
+	PM_OPT(OPT_ALL, "all", NULL, "also detail benchmarks that did not change"),
+	PM_OPT(OPT_FAIL_ON, "fail-on", "WHAT",
+	       "exit 3 when a regression (or any change) is found",
+	       .values = "regression|change"),
+	PM_OPT(OPT_CHECK, "check", NULL,
+	       "exit 1 when the explanation breaks one of its guarantees (always said "
+	       "on stderr)"),
+	PM_OPT(OPT_RULES, "rules", NULL,
+	       "list the causes explain can name and their evidence",
+	       .flags = PM_OPT_NO_SYNOPSIS),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "explain", .operands = "OLD NEW", .options = options,
+	.more = (const char *const[]){ "--rules", NULL },
+	.text = "OLD and NEW are result files, directories of result files (several\n"
+		"runs of the same kernel/config/machine), or @latest, @-N, @LABEL from\n"
+		"the result history (pmbench-log(1)).\n",
 };
 
 /* --rules: each rule's name and title, and what it looks at. */
@@ -213,16 +204,16 @@ int cmd_explain(int argc, char **argv)
 	struct pm_cli_explain ce;
 	struct pm_explanation x;
 	struct pm_side old, new;
+	struct pm_opts p;
 	const char *format = "text", *fail_on = NULL;
 	bool all = false, same = false, check = false;
 	int c, status = PM_EXIT_OK;
 	size_t i;
 
 	pm_cli_explain_init(&ce);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:h", long_options, NULL)) != -1) {
-		int st = pm_cli_explain_option("explain", usage, &ce, c, optarg);
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
+		int st = pm_cli_explain_option(&usage, &ce, c, optarg);
 
 		if (st != 1) {
 			if (st)
@@ -230,39 +221,39 @@ int cmd_explain(int argc, char **argv)
 			continue;
 		}
 		switch (c) {
-		case 'f':
+		case OPT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") &&
 			    strcmp(optarg, "csv") && strcmp(optarg, "json") && strcmp(optarg, "lkp"))
-				return pm_usage_error("explain", usage,
+				return pm_usage_error(&usage,
 					"--format: '%s' is not one of text, markdown, csv, json, lkp",
 					optarg);
 			format = optarg;
 			break;
-		case 'a':
+		case OPT_ALL:
 			all = true;
 			break;
-		case 'F':
+		case OPT_FAIL_ON:
 			if (strcmp(optarg, "regression") && strcmp(optarg, "change"))
-				return pm_usage_error("explain", usage,
+				return pm_usage_error(&usage,
 					"--fail-on: '%s' is not one of regression, change", optarg);
 			fail_on = optarg;
 			break;
-		case 'R':
+		case OPT_RULES:
 			list_rules();
 			return PM_EXIT_OK;
-		case 'C':
+		case OPT_CHECK:
 			check = true;
 			break;
 		default:
-			return pm_cli_end_option("explain", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (argc - optind != 2)
-		return pm_usage_error("explain", usage, "expected OLD and NEW, got %d argument%s",
+		return pm_usage_error(&usage, "expected OLD and NEW, got %d argument%s",
 				      argc - optind, argc - optind == 1 ? "" : "s");
 	for (i = 0; i < 2; i++)
 		if (!*argv[optind + i])
-			return pm_usage_error("explain", usage, "%s: an empty file name",
+			return pm_usage_error(&usage, "%s: an empty file name",
 					      i ? "NEW" : "OLD");
 	if (load_sides(argv[optind], argv[optind + 1], &old, &new, format, &same))
 		return PM_EXIT_USAGE;

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,35 +11,31 @@
 #include "export/export.h"
 #include "results/history.h"
 
-static const char usage[] =
-	"usage: pmbench export --origin NAME [--format kcidb] [--kcidb-version 4|5]\n"
-	"                      [-o FILE] [--noise PCT] [--single-run-margin PCT]\n"
-	"                      [--spread-from SRC] [-b BENCH] RESULT | OLD NEW\n"
-	"\n"
-	"  RESULT, OLD and NEW are result files, directories of result files (the\n"
-	"  runs of one side), or @latest, @-N, @LABEL from the result history.\n"
-	"  RESULT: a test per benchmark with its figure; OLD and NEW: both sides,\n"
-	"  NEW's tests with what pmbench explain finds (a regression FAILs).\n"
-	"      --origin NAME     the submitting system as KCIDB knows it (lower-case\n"
-	"                        letters, digits, '_'): every id is NAME:... (required)\n"
-	"      --format FMT      kcidb (the default and only one)\n"
-	"      --kcidb-version N the schema's major version: 5 (default) or 4\n"
-	"  -o, --output FILE     write the submission here, atomically (default:\n"
-	"                        standard output)\n"
-	"      --noise PCT, --single-run-margin PCT, --spread-from SRC\n"
-	"                        as pmbench explain, for OLD and NEW\n"
-	"  -b, --bench BENCH     only this benchmark\n";
+enum { OPT_ORIGIN = PM_OPT_LONG, OPT_FORMAT, OPT_VERSION };
 
-enum { OPT_ORIGIN = 256, OPT_FORMAT, OPT_VERSION };
+static const struct pm_option options[] = {
+	PM_OPT(OPT_ORIGIN, "origin", "NAME",
+	       "the submitting system as KCIDB knows it (lower-case letters, digits, "
+	       "'_'): every id is NAME:... (required)",
+	       .flags = PM_OPT_REQUIRED),
+	PM_OPT(OPT_FORMAT, "format", "FMT", "kcidb (the default and only one)",
+	       .values = "kcidb"),
+	PM_OPT(OPT_VERSION, "kcidb-version", "N",
+	       "the schema's major version: 5 (default) or 4", .values = "4|5"),
+	PM_OPT('o', "output", "FILE",
+	       "write the submission here, atomically (default: standard output)"),
+	PM_OPT_INCLUDE(pm_cli_explain_options),
+	PM_OPT_END
+};
 
-static const struct option long_options[] = {
-	{ "origin", required_argument, NULL, OPT_ORIGIN },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "kcidb-version", required_argument, NULL, OPT_VERSION },
-	{ "output", required_argument, NULL, 'o' },
-	PM_CLI_EXPLAIN_OPTIONS,
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_usage usage = {
+	.name = "export", .operands = "RESULT | OLD NEW", .options = options,
+	.text = "RESULT, OLD and NEW are result files, directories of result files (the\n"
+		"runs of one side), or @latest, @-N, @LABEL from the result history.\n"
+		"RESULT: a test per benchmark with its figure; OLD and NEW: both sides,\n"
+		"NEW's tests with what pmbench explain finds (a regression FAILs).\n"
+		"--noise, --single-run-margin and --spread-from work as in pmbench\n"
+		"explain, for OLD and NEW.\n",
 };
 
 static int writer(FILE *f, void *arg)
@@ -148,14 +143,14 @@ int cmd_export(int argc, char **argv)
 	struct pm_kcidb_opts ko = { .major = 5 };
 	struct pm_cli_explain ce;
 	const char *output = NULL;
+	struct pm_opts p;
 	struct pm_err e;
 	int c, st, nargs;
 
 	pm_cli_explain_init(&ce);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:b:h", long_options, NULL)) != -1) {
-		st = pm_cli_explain_option("export", usage, &ce, c, optarg);
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
+		st = pm_cli_explain_option(&usage, &ce, c, optarg);
 		if (st == 0)
 			continue;
 		if (st != 1)
@@ -163,19 +158,19 @@ int cmd_export(int argc, char **argv)
 		switch (c) {
 		case OPT_ORIGIN:
 			if (!pm_kcidb_origin_valid(optarg))
-				return pm_usage_error("export", usage, "--origin: '%s' is not a KCIDB "
+				return pm_usage_error(&usage, "--origin: '%s' is not a KCIDB "
 						      "origin (lower-case letters, digits and '_')",
 						      optarg);
 			ko.origin = optarg;
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "kcidb"))
-				return pm_usage_error("export", usage,
+				return pm_usage_error(&usage,
 						      "--format: '%s' is not one of kcidb", optarg);
 			break;
 		case OPT_VERSION:
 			if (strcmp(optarg, "4") && strcmp(optarg, "5"))
-				return pm_usage_error("export", usage,
+				return pm_usage_error(&usage,
 						      "--kcidb-version: '%s' is not 4 or 5", optarg);
 			ko.major = optarg[0] - '0';
 			break;
@@ -183,15 +178,15 @@ int cmd_export(int argc, char **argv)
 			output = optarg;
 			break;
 		default:
-			return pm_cli_end_option("export", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	nargs = argc - optind;
 	if (nargs != 1 && nargs != 2)
-		return pm_usage_error("export", usage, "expected RESULT, or OLD and NEW; got %d "
+		return pm_usage_error(&usage, "expected RESULT, or OLD and NEW; got %d "
 				      "arguments", nargs);
 	if (!ko.origin)
-		return pm_usage_error("export", usage, "--origin NAME is required: the "
+		return pm_usage_error(&usage, "--origin NAME is required: the "
 				      "submitting system's name, which starts every KCIDB id");
 	if (output && pm_check_writable(output, &e)) {
 		pm_error("-o %s", e.msg);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,36 +15,33 @@
 #include "results/result.h"
 #include "views/render.h"
 
-static const char usage[] =
-	"usage: pmbench import lmbench|aim9 FILE [-o PATH] [--label TEXT]\n"
-	"                      [--format table|json] [--strict] [-v]\n"
-	"\n"
-	"  -o, --output PATH  write the result file (one run; - = standard output),\n"
-	"                     or a directory of them, N-HOST-OS.json (PATH ending in\n"
-	"                     '/', an existing directory, or several runs)\n"
-	"      --label TEXT   label of the runs (\"TEXT #N\" when there are several)\n"
-	"      --format FMT   what to print: table (default: what was read, in the\n"
-	"                     suite's own layout), json (the result file; one run)\n"
-	"      --strict       lmbench: fail on a row whose figures cannot all be\n"
-	"                     placed in their columns (default: leave them\n"
-	"                     unmeasured, with a warning)\n"
-	"  -v, --verbose      say what text was skipped (footers, signatures, prose)\n"
-	"\n"
-	"FILE holds an lmbench summary (getsummary output) or AIM9 log lines, such\n"
-	"as a mail; - reads standard input; see pmbench-import(1).\n";
+enum { OPT_LABEL = PM_OPT_LONG, OPT_FORMAT, OPT_STRICT, OPT_PARTIAL };
 
-enum { OPT_LABEL = 256, OPT_FORMAT, OPT_STRICT, OPT_PARTIAL };
-
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "strict", no_argument, NULL, OPT_STRICT },
+static const struct pm_option options[] = {
+	PM_OPT('o', "output", "PATH",
+	       "write the result file (one run; - = standard output), or a directory "
+	       "of them, N-HOST-OS.json (PATH ending in '/', an existing directory, or "
+	       "several runs)"),
+	PM_OPT(OPT_LABEL, "label", "TEXT",
+	       "label of the runs (\"TEXT #N\" when there are several)"),
+	PM_OPT(OPT_FORMAT, "format", "FMT",
+	       "what to print: table (default: what was read, in the suite's own "
+	       "layout), json (the result file; one run)",
+	       .values = "table|json"),
+	PM_OPT(OPT_STRICT, "strict", NULL,
+	       "lmbench: fail on a row whose figures cannot all be placed in their "
+	       "columns (default: leave them unmeasured, with a warning)"),
 	/* what --strict is not, once an option; now the default */
-	{ "partial", no_argument, NULL, OPT_PARTIAL },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+	PM_OPT(OPT_PARTIAL, "partial", NULL, NULL, .flags = PM_OPT_HIDDEN),
+	PM_OPT('v', "verbose", NULL,
+	       "say what text was skipped (footers, signatures, prose)"),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "import", .lead = "lmbench|aim9 FILE", .options = options,
+	.text = "FILE holds an lmbench summary (getsummary output) or AIM9 log lines, such\n"
+		"as a mail; - reads standard input; see pmbench-import(1).\n",
 };
 
 /*
@@ -293,19 +289,19 @@ int cmd_import(int argc, char **argv)
 {
 	const char *output = NULL, *label = NULL, *format = "table", *kind, *file, *name;
 	struct pm_result *runs = NULL;
+	struct pm_opts p;
 	struct pm_err e;
 	bool verbose = false;
 	unsigned flags = 0;
 	size_t n = 0, i;
 	int c, err, status = PM_EXIT_OK;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:vh", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!*optarg)
-				return pm_usage_error("import", usage, "-o: an empty path");
+				return pm_usage_error(&usage, "-o: an empty path");
 			output = optarg;
 			break;
 		case OPT_LABEL:
@@ -313,7 +309,7 @@ int cmd_import(int argc, char **argv)
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "table") && strcmp(optarg, "json"))
-				return pm_usage_error("import", usage,
+				return pm_usage_error(&usage,
 					"--format: '%s' is not one of table, json", optarg);
 			format = optarg;
 			break;
@@ -327,19 +323,19 @@ int cmd_import(int argc, char **argv)
 			verbose = true;
 			break;
 		default:
-			return pm_cli_end_option("import", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (argc - optind < 2)
-		return pm_usage_error("import", usage, argc - optind ?
+		return pm_usage_error(&usage, argc - optind ?
 				      "no file given" : "what to import: lmbench or aim9, and a file");
 	if (argc - optind > 2)
-		return pm_usage_error("import", usage, "unexpected argument '%s'",
+		return pm_usage_error(&usage, "unexpected argument '%s'",
 				      argv[optind + 2]);
 	kind = argv[optind];
 	file = argv[optind + 1];
 	if (strcmp(kind, "lmbench") && strcmp(kind, "aim9"))
-		return pm_usage_error("import", usage, "'%s' is not lmbench or aim9", kind);
+		return pm_usage_error(&usage, "'%s' is not lmbench or aim9", kind);
 
 	name = strcmp(file, "-") ? file : "<stdin>";
 	err = import_file(kind, file, name, flags, verbose, &runs, &n);
@@ -348,7 +344,7 @@ int cmd_import(int argc, char **argv)
 	file = name;
 	if (!strcmp(format, "json") && n != 1) {
 		pm_import_free(runs, n);
-		return pm_usage_error("import", usage,
+		return pm_usage_error(&usage,
 				      "--format json prints one run, and %s holds %zu: use -o DIR",
 				      file, n);
 	}

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,22 +10,24 @@
 #include "util/table.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: pmbench list [--names | --format text|man] [GROUP|BENCH...]\n"
-	"\n"
-	"      --names          only the names, one per line (for scripts and completion)\n"
-	"      --format FMT     text (the default), or man: the tables of\n"
-	"                       pmbench-benchmarks(7), in man(7) source\n"
-	"\n"
-	"Lists every benchmark (or those of the groups given) with what one\n"
-	"operation is, the lmbench column or AIM9 test it corresponds to, what\n"
-	"it exercises, and why it cannot run here when it cannot.\n";
+enum { OPT_NAMES = PM_OPT_LONG, OPT_FORMAT };
 
-static const struct option long_options[] = {
-	{ "names", no_argument, NULL, 'n' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT(OPT_NAMES, "names", NULL,
+	       "only the names, one per line (for scripts and completion)",
+	       .flags = PM_OPT_OR_NEXT),
+	PM_OPT(OPT_FORMAT, "format", "FMT",
+	       "text (the default), or man: the tables of pmbench-benchmarks(7), in "
+	       "man(7) source",
+	       .values = "text|man"),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "list", .operands = "[GROUP|BENCH...]", .options = options,
+	.text = "Lists every benchmark (or those of the groups given) with what one\n"
+		"operation is, the lmbench column or AIM9 test it corresponds to, what\n"
+		"it exercises, and why it cannot run here when it cannot.\n",
 };
 
 /* The flags pmbench-benchmarks(7) describes, by the names it gives them. */
@@ -142,27 +143,27 @@ int cmd_list(int argc, char **argv)
 	const struct pm_bench *b;
 	struct pm_table *t;
 	size_t f, i, quick = 0, all = 0;
+	struct pm_opts p;
 	int c, a;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'n':
+		case OPT_NAMES:
 			names_only = true;
 			break;
-		case 'f':
+		case OPT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "man"))
-				return pm_usage_error("list", usage, "--format: '%s' is not "
+				return pm_usage_error(&usage, "--format: '%s' is not "
 						      "one of text, man", optarg);
 			man = !strcmp(optarg, "man");
 			break;
 		default:
-			return pm_cli_end_option("list", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (names_only && man)
-		return pm_usage_error("list", usage, "--names and --format man exclude "
+		return pm_usage_error(&usage, "--names and --format man exclude "
 				      "each other");
 	for (a = optind; a < argc; a++)
 		if (!pm_bench_find(argv[a]) && !pm_group_exists(argv[a])) {

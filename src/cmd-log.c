@@ -1,7 +1,6 @@
 /* pmbench log: the runs of the result history (pmbench-log(1)). */
 #include "config.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,21 +12,20 @@
 #include "sysinfo/sysinfo.h"
 #include "util/table.h"
 
-static const char usage[] =
-	"usage: pmbench log [--format table|markdown|csv] [-n N]\n"
-	"\n"
-	"      --format FMT  table (default), markdown, csv (with every benchmark\n"
-	"                    and the full path)\n"
-	"  -n, --max-count N the N newest runs only\n"
-	"\n"
-	"Lists the runs kept in the result history, newest first, with the name\n"
-	"that selects each one in show, explain and report (@latest, @-1, ...).\n";
+enum { OPT_FORMAT = PM_OPT_LONG };
 
-static const struct option long_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "max-count", required_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT(OPT_FORMAT, "format", "FMT",
+	       "table (default), markdown, csv (with every benchmark and the full path)",
+	       .values = "table|markdown|csv"),
+	PM_OPT('n', "max-count", "N", "the N newest runs only"),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "log", .options = options,
+	.text = "Lists the runs kept in the result history, newest first, with the name\n"
+		"that selects each one in show, explain and report (@latest, @-1, ...).\n",
 };
 
 /* "null fork pipe" or, past max names, "null fork ... (23)" */
@@ -63,14 +61,14 @@ int cmd_log(int argc, char **argv)
 	struct pm_table *t;
 	char **files, *dir;
 	size_t n, i, shown = 0;
+	struct pm_opts p;
 	struct pm_err e;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:h", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'f':
+		case OPT_FORMAT:
 			if (!strcmp(optarg, "table"))
 				fmt = PM_TABLE_TEXT;
 			else if (!strcmp(optarg, "markdown"))
@@ -78,19 +76,19 @@ int cmd_log(int argc, char **argv)
 			else if (!strcmp(optarg, "csv"))
 				fmt = PM_TABLE_CSV;
 			else
-				return pm_usage_error("log", usage,
+				return pm_usage_error(&usage,
 					"--format: '%s' is not one of table, markdown, csv", optarg);
 			break;
 		case 'n':
-			if (pm_cli_uint("log", usage, "-n", optarg, 1, INT_MAX, &max))
+			if (pm_cli_uint(&usage, "-n", optarg, 1, INT_MAX, &max))
 				return PM_EXIT_USAGE;
 			break;
 		default:
-			return pm_cli_end_option("log", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (optind < argc)
-		return pm_usage_error("log", usage, "unexpected argument '%s'", argv[optind]);
+		return pm_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 	if (pm_history_list(&files, &n, &e)) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_USAGE;

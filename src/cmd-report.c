@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,31 +15,25 @@
 #include "results/result.h"
 #include "views/render.h"
 
-static const char usage[] =
-	"usage: pmbench report [-o FILE] [--title TEXT] [--all-frames]\n"
-	"                      [--min-frame PCT] [FILE...]\n"
-	"\n"
-	"  -o, --output FILE   write the HTML page here (atomically; default: standard\n"
-	"                      output when it is not a terminal)\n"
-	"      --title TEXT    the page's title (default: the results' names)\n"
-	"      --all-frames    keep pmbench's own frames (main, the runner) in the\n"
-	"                      flame graphs\n"
-	"      --min-frame PCT leave out flame-graph frames narrower than PCT percent\n"
-	"                      (default 0.5)\n"
-	"\n"
-	"FILE: a result file, or @latest, @-N, @LABEL from the result history;\n"
-	"none: @latest.  The first is the baseline; with two, the page has a\n"
-	"differential flame graph and explain's findings.  Open it in a browser.\n";
+enum { OPT_TITLE = PM_OPT_LONG, OPT_ALL_FRAMES, OPT_MIN_FRAME };
 
-enum { OPT_TITLE = 256, OPT_ALL_FRAMES, OPT_MIN_FRAME };
+static const struct pm_option options[] = {
+	PM_OPT('o', "output", "FILE",
+	       "write the HTML page here (atomically; default: standard output when it "
+	       "is not a terminal)"),
+	PM_OPT(OPT_TITLE, "title", "TEXT", "the page's title (default: the results' names)"),
+	PM_OPT(OPT_ALL_FRAMES, "all-frames", NULL,
+	       "keep pmbench's own frames (main, the runner) in the flame graphs"),
+	PM_OPT(OPT_MIN_FRAME, "min-frame", "PCT",
+	       "leave out flame-graph frames narrower than PCT percent (default 0.5)"),
+	PM_OPT_END
+};
 
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
-	{ "min-frame", required_argument, NULL, OPT_MIN_FRAME },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_usage usage = {
+	.name = "report", .operands = "[FILE...]", .options = options,
+	.text = "FILE: a result file, or @latest, @-N, @LABEL from the result history;\n"
+		"none: @latest.  The first is the baseline; with two, the page has a\n"
+		"differential flame graph and explain's findings.  Open it in a browser.\n",
 };
 
 struct page {
@@ -121,13 +114,13 @@ int cmd_report(int argc, char **argv)
 	struct pm_result *r;
 	const struct pm_result **rp;
 	char **given, **paths, **names;
+	struct pm_opts opts;
 	struct pm_err e;
 	size_t n, a;
 	int c, status = PM_EXIT_OK, err;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
+	pm_opts_start(&opts, &usage, argc, argv);
+	while ((c = pm_opts_next(&opts)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -139,16 +132,15 @@ int cmd_report(int argc, char **argv)
 			o.all_frames = true;
 			break;
 		case OPT_MIN_FRAME:
-			if (pm_cli_percent("report", usage, "--min-frame", optarg, 100,
-					   &o.min_frame))
+			if (pm_cli_percent(&usage, "--min-frame", optarg, 100, &o.min_frame))
 				return PM_EXIT_USAGE;
 			break;
 		default:
-			return pm_cli_end_option("report", usage, c, argv);
+			return pm_cli_end_option(&opts, c);
 		}
 	}
 	if (!output && isatty(STDOUT_FILENO))
-		return pm_usage_error("report", usage,
+		return pm_usage_error(&usage,
 				      "give -o FILE: the report is an HTML page, not for a terminal");
 	if (output && pm_check_writable(output, &e)) {
 		pm_error("-o %s", e.msg);

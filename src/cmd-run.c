@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -22,86 +21,53 @@
 #include "sysinfo/sysinfo.h"
 #include "views/render.h"
 
-static const char usage[] =
-	"usage: pmbench run [-e EVENTS] [-o FILE] [--format table|json|csv] [--cpu N]\n"
-	"                   [--placement same|spread|none] [--target-time MS] [--ci PCT]\n"
-	"                   [--min-trials N] [--max-trials N] [--max-time SEC] [--rounds N]\n"
-	"                   [--max-rounds N]\n"
-	"                   [--count-time MS] [--no-counters] [--no-profile] [-F HZ]\n"
-	"                   [--call-graph fp|dwarf] [--vmlinux PATH] [--profile-time MS]\n"
-	"                   [--instances LIST | --threads LIST] [--label TEXT]\n"
-	"                   [--anonymize] [-v] [-q]\n"
-	"                   [BENCH|GROUP...]\n"
-	"\n"
-	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
-	"                        (default: cycles,instructions,icache,branch-misses;\n"
-	"                        none = software events only)\n"
-	"  -o, --output FILE     write the result file (JSON; - = standard output;\n"
-	"                        a FIFO or device is written into, a file replaced\n"
-	"                        atomically)\n"
-	"      --format FMT      what to print on stdout: table (default), json, csv\n"
-	"      --cpu N           pin the benchmark process to CPU N\n"
-	"      --placement P     where helper processes run: same (default), spread, none\n"
-	"      --target-time MS  length of one trial (default 10)\n"
-	"      --ci PCT          stop when the figure's 99% interval is within PCT (default 1)\n"
-	"      --min-trials N    at least N trials (default 10)\n"
-	"      --max-trials N    at most N trials (default 300)\n"
-	"      --max-time SEC    time budget for the trials of one benchmark (default 2,\n"
-	"                        1 for the quick suite)\n"
-	"      --rounds N        take the trials in N rounds, each in a fresh process,\n"
-	"                        interleaved across benchmarks (default 5; 1 = all in\n"
-	"                        this process)\n"
-	"      --max-rounds N    up to N rounds in all: the extra ones go to the\n"
-	"                        benchmarks whose rounds disagree, within the time\n"
-	"                        budget (default 4 times --rounds)\n"
-	"      --count-time MS   length of the counted pass (default 100)\n"
-	"      --no-counters     skip the counted pass\n"
-	"      --no-profile      skip the sampled pass (kernel and user hotspots)\n"
-	"  -F, --freq HZ         samples per second of CPU time (default 20000,\n"
-	"                        4000 with --call-graph dwarf)\n"
-	"      --call-graph M    user stacks: fp (frame pointers, default) or dwarf\n"
-	"                        (stack copies unwound with libunwind)\n"
-	"      --vmlinux PATH    kernel symbols from this vmlinux (default: debug\n"
-	"                        locations, else /proc/kallsyms)\n"
-	"      --profile-time MS length of the sampled pass (default 150)\n"
-	"      --instances LIST  scaling: also run N copies at once as processes, for\n"
-	"                        each N of LIST (e.g. 1,2,4): throughput and efficiency\n"
-	"      --threads LIST    the same with threads\n"
-	"      --label TEXT      a name for this run, kept in the result file\n"
-	"      --anonymize       no host name, user names, home paths or command-line\n"
-	"                        paths in the result (to mail it to a public list)\n"
-	"  -v, --verbose         a detailed block per benchmark\n"
-	"  -q, --quiet           print nothing on stdout (the result is kept all the same)\n"
-	"\n"
-	"BENCH is a benchmark name, GROUP a family, 'quick' or 'all' (default: quick).\n"
-	"See 'pmbench list' and pmbench-run(1).\n";
-
 enum {
-	OPT_CPU = 256, OPT_PLACEMENT, OPT_TARGET, OPT_CI, OPT_MIN_TRIALS,
+	OPT_CPU = PM_OPT_LONG, OPT_PLACEMENT, OPT_TARGET, OPT_CI, OPT_MIN_TRIALS,
 	OPT_MAX_TRIALS, OPT_MAX_TIME, OPT_COUNT_TIME, OPT_PROFILE_TIME,
 	OPT_INSTANCES, OPT_THREADS, OPT_ROUNDS, OPT_ANONYMIZE, OPT_MAX_ROUNDS,
 };
 
-static const struct option long_options[] = {
-	PM_CLI_MEASURE_OPTIONS,
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "target-time", required_argument, NULL, OPT_TARGET },
-	{ "ci", required_argument, NULL, OPT_CI },
-	{ "min-trials", required_argument, NULL, OPT_MIN_TRIALS },
-	{ "max-trials", required_argument, NULL, OPT_MAX_TRIALS },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
-	{ "count-time", required_argument, NULL, OPT_COUNT_TIME },
-	{ "profile-time", required_argument, NULL, OPT_PROFILE_TIME },
-	{ "instances", required_argument, NULL, OPT_INSTANCES },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT_INCLUDE(pm_cli_measure_options),
+	PM_OPT(OPT_CPU, "cpu", "N", "pin the benchmark process to CPU N"),
+	PM_OPT(OPT_PLACEMENT, "placement", "P",
+	       "where helper processes run: same (default), spread, none",
+	       .values = "same|spread|none"),
+	PM_OPT(OPT_TARGET, "target-time", "MS", "length of one trial (default 10)"),
+	PM_OPT(OPT_CI, "ci", "PCT",
+	       "stop when the figure's 99% interval is within PCT (default 1)"),
+	PM_OPT(OPT_MIN_TRIALS, "min-trials", "N", "at least N trials (default 10)"),
+	PM_OPT(OPT_MAX_TRIALS, "max-trials", "N", "at most N trials (default 300)"),
+	PM_OPT(OPT_MAX_TIME, "max-time", "SEC",
+	       "time budget for the trials of one benchmark (default 2, 1 for the quick "
+	       "suite)"),
+	PM_OPT(OPT_ROUNDS, "rounds", "N",
+	       "take the trials in N rounds, each in a fresh process, interleaved across "
+	       "benchmarks (default 5; 1 = all in this process)"),
+	PM_OPT(OPT_MAX_ROUNDS, "max-rounds", "N",
+	       "up to N rounds in all: the extra ones go to the benchmarks whose rounds "
+	       "disagree, within the time budget (default 4 times --rounds)"),
+	PM_OPT(OPT_COUNT_TIME, "count-time", "MS", "length of the counted pass (default 100)"),
+	PM_OPT(OPT_PROFILE_TIME, "profile-time", "MS",
+	       "length of the sampled pass (default 150)"),
+	PM_OPT(OPT_INSTANCES, "instances", "LIST",
+	       "scaling: also run N copies at once as processes, for each N of LIST "
+	       "(e.g. 1,2,4): throughput and efficiency",
+	       .flags = PM_OPT_OR_NEXT),
+	PM_OPT(OPT_THREADS, "threads", "LIST", "the same with threads"),
+	PM_OPT(OPT_ANONYMIZE, "anonymize", NULL,
+	       "no host name, user names, home paths or command-line paths in the result "
+	       "(to mail it to a public list)"),
+	PM_OPT('v', "verbose", NULL, "a detailed block per benchmark"),
+	PM_OPT('q', "quiet", NULL,
+	       "print nothing on stdout (the result is kept all the same)"),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "run", .operands = "[BENCH|GROUP...]", .options = options,
+	.text = "BENCH is a benchmark name, GROUP a family, 'quick' or 'all' (default: quick).\n"
+		"See 'pmbench list' and pmbench-run(1).\n",
 };
 
 /* ---- option parsing ---- */
@@ -118,7 +84,7 @@ static int parse_scale(const char *opt, const char *s, struct pm_run_opts *o)
 	for (i = 0; i < n && !err; i++) {
 		unsigned long u;
 
-		if (pm_cli_uint("run", usage, opt, v[i], 1, 1024, &u)) {
+		if (pm_cli_uint(&usage, opt, v[i], 1, 1024, &u)) {
 			pm_strv_free(v);
 			return -EINVAL;
 		}
@@ -126,7 +92,7 @@ static int parse_scale(const char *opt, const char *s, struct pm_run_opts *o)
 	}
 	pm_strv_free(v);
 	if (err) {
-		pm_usage_error("run", usage, "%s: '%s' is not a list of 1 to %zu counts",
+		pm_usage_error(&usage, "%s: '%s' is not a list of 1 to %zu counts",
 			       opt, s, PM_ARRAY_SIZE(o->scale_n));
 		return err;
 	}
@@ -302,68 +268,68 @@ static int run__trial_option(struct run_cmd *r, int c, const char *arg)
 
 	switch (c) {
 	case OPT_CPU:
-		if (pm_cli_uint("run", usage, "--cpu", arg, 0, CPU_SETSIZE - 1, &u))
+		if (pm_cli_uint(&usage, "--cpu", arg, 0, CPU_SETSIZE - 1, &u))
 			return PM_EXIT_USAGE;
 		if (!cpu_allowed((int)u))
-			return pm_usage_error("run", usage,
+			return pm_usage_error(&usage,
 				"--cpu %lu: no such CPU available to this process", u);
 		o->cpu = (int)u;
 		break;
 	case OPT_PLACEMENT:
 		if (pm_placement_parse(arg, &o->placement))
-			return pm_usage_error("run", usage,
+			return pm_usage_error(&usage,
 				"--placement: '%s' is not one of same, spread, none", arg);
 		break;
 	case OPT_TARGET:
-		if (pm_cli_double("run", usage, "--target-time", arg, 0.1, 10000, &d))
+		if (pm_cli_double(&usage, "--target-time", arg, 0.1, 10000, &d))
 			return PM_EXIT_USAGE;
 		o->target_ns = d * 1e6;
 		break;
 	case OPT_CI:
-		if (pm_cli_double("run", usage, "--ci", arg, 0.01, 100, &d))
+		if (pm_cli_double(&usage, "--ci", arg, 0.01, 100, &d))
 			return PM_EXIT_USAGE;
 		o->ci_target = d / 100;
 		break;
 	case OPT_MIN_TRIALS:
-		if (pm_cli_uint("run", usage, "--min-trials", arg, 1, 100000, &u))
+		if (pm_cli_uint(&usage, "--min-trials", arg, 1, 100000, &u))
 			return PM_EXIT_USAGE;
 		o->min_trials = (unsigned)u;
 		break;
 	case OPT_MAX_TRIALS:
-		if (pm_cli_uint("run", usage, "--max-trials", arg, 1, 1000000, &u))
+		if (pm_cli_uint(&usage, "--max-trials", arg, 1, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->max_trials = (unsigned)u;
 		break;
 	case OPT_MAX_TIME:
-		if (pm_cli_double("run", usage, "--max-time", arg, 0, 86400, &d))
+		if (pm_cli_double(&usage, "--max-time", arg, 0, 86400, &d))
 			return PM_EXIT_USAGE;
 		o->max_time_s = d;
 		r->max_time_given = true;
 		break;
 	case OPT_ROUNDS:
-		if (pm_cli_uint("run", usage, "--rounds", arg, 1, 1000, &u))
+		if (pm_cli_uint(&usage, "--rounds", arg, 1, 1000, &u))
 			return PM_EXIT_USAGE;
 		r->rounds = (unsigned)u;
 		break;
 	case OPT_MAX_ROUNDS:
-		if (pm_cli_uint("run", usage, "--max-rounds", arg, 1, 4000, &u))
+		if (pm_cli_uint(&usage, "--max-rounds", arg, 1, 4000, &u))
 			return PM_EXIT_USAGE;
 		r->o.max_rounds = (unsigned)u;
 		break;
 	case OPT_COUNT_TIME:
-		if (pm_cli_double("run", usage, "--count-time", arg, 0.1, 100000, &d))
+		if (pm_cli_double(&usage, "--count-time", arg, 0.1, 100000, &d))
 			return PM_EXIT_USAGE;
 		o->counted_ns = d * 1e6;
 		break;
 	case OPT_PROFILE_TIME:
-		if (pm_cli_double("run", usage, "--profile-time", arg, 1, 100000, &d))
+		if (pm_cli_double(&usage, "--profile-time", arg, 1, 100000, &d))
 			return PM_EXIT_USAGE;
 		o->profile_ns = d * 1e6;
 		break;
 	case OPT_INSTANCES:
 	case OPT_THREADS:
 		if (o->nscale)
-			return pm_usage_error("run", usage,
+			return pm_usage_error(&usage,
 				"--instances and --threads: one scaling mode at a time");
 		if (parse_scale(c == OPT_INSTANCES ? "--instances" : "--threads", arg, o))
 			return PM_EXIT_USAGE;
@@ -378,7 +344,7 @@ static int run__trial_option(struct run_cmd *r, int c, const char *arg)
 /* The options that choose what is counted, sampled and printed. */
 static int run__output_option(struct run_cmd *r, int c, const char *arg)
 {
-	int st = pm_cli_measure_option("run", usage, &r->m, c, arg);
+	int st = pm_cli_measure_option(&usage, &r->m, c, arg);
 
 	if (st != 1)
 		return st ? st : RUN_GO;
@@ -400,11 +366,11 @@ static int run__output_option(struct run_cmd *r, int c, const char *arg)
 
 static int run__parse_args(struct run_cmd *r, int argc, char **argv)
 {
+	struct pm_opts p;
 	int c, st;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:o:F:vqh", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		st = run__trial_option(r, c, optarg);
 		if (st == RUN_OTHER)
 			st = run__output_option(r, c, optarg);
@@ -413,15 +379,15 @@ static int run__parse_args(struct run_cmd *r, int argc, char **argv)
 				return st;
 			continue;
 		}
-		return pm_cli_end_option("run", usage, c, argv);
+		return pm_cli_end_option(&p, c);
 	}
 	if (r->o.max_trials < r->o.min_trials)
-		return pm_usage_error("run", usage, "--max-trials %u is below --min-trials %u",
+		return pm_usage_error(&usage, "--max-trials %u is below --min-trials %u",
 				      r->o.max_trials, r->o.min_trials);
 	if (!r->o.max_rounds)
 		r->o.max_rounds = 4 * r->rounds;
 	else if (r->o.max_rounds < r->rounds)
-		return pm_usage_error("run", usage, "--max-rounds %u is below --rounds %u",
+		return pm_usage_error(&usage, "--max-rounds %u is below --rounds %u",
 				      r->o.max_rounds, r->rounds);
 	return RUN_GO;
 }
@@ -451,7 +417,7 @@ static int run__prepare(struct run_cmd *r)
 		return PM_EXIT_USAGE;
 	}
 	if (pm_output_is_stdout(&r->out) && r->m.format_given && strcmp(r->m.format, "json"))
-		return pm_usage_error("run", usage, "-o - writes the result file to "
+		return pm_usage_error(&usage, "-o - writes the result file to "
 				      "standard output: --format %s cannot go there too",
 				      r->m.format);
 	if (!r->m.output) {

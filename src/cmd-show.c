@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,38 +13,33 @@
 #include "sample/profile.h"
 #include "views/render.h"
 
-static const char usage[] =
-	"usage: pmbench show [--format table|markdown|csv|json|folded|lmbench] [-v]\n"
-	"                    [--hotspots] [--percent-limit PCT] [--all-frames]\n"
-	"                    [--anonymize] [FILE...]\n"
-	"\n"
-	"      --format FMT  table (default), markdown (the same, for mails and reviews),\n"
-	"                    csv, json (the file as stored, once validated),\n"
-	"                    folded (sampled stacks for flame-graph tools),\n"
-	"                    lmbench (lmbench's summary tables, one row per file)\n"
-	"  -v, --verbose     a detailed block per benchmark\n"
-	"      --hotspots    every benchmark's kernel and user hotspots and call chains\n"
-	"      --percent-limit PCT\n"
-	"                    leave out hotspots below PCT% of the samples (default 0.5)\n"
-	"      --all-frames  keep pmbench's own frames (main, the runner) in hotspots\n"
-"      --anonymize   with --format json: no host name, user names, home paths\n"
-"                    or command-line paths (to mail the file to a public list)\n"
-	"\n"
-	"FILE: a result file, or @latest, @-N, @LABEL from the result history\n"
-	"(pmbench-log(1)); none: @latest.  Several files are shown side by side,\n"
-	"with ratios to the first.\n";
+enum { OPT_FORMAT = PM_OPT_LONG, OPT_HOTSPOTS, OPT_ALL_FRAMES, OPT_ANONYMIZE,
+       OPT_PERCENT_LIMIT };
 
-enum { OPT_FORMAT = 256, OPT_HOTSPOTS, OPT_ALL_FRAMES, OPT_ANONYMIZE, OPT_PERCENT_LIMIT };
+static const struct pm_option options[] = {
+	PM_OPT(OPT_FORMAT, "format", "FMT",
+	       "table (default), markdown (the same, for mails and reviews), csv, json "
+	       "(the file as stored, once validated), folded (sampled stacks for "
+	       "flame-graph tools), lmbench (lmbench's summary tables, one row per file)",
+	       .values = "table|markdown|csv|json|folded|lmbench"),
+	PM_OPT('v', "verbose", NULL, "a detailed block per benchmark"),
+	PM_OPT(OPT_HOTSPOTS, "hotspots", NULL,
+	       "every benchmark's kernel and user hotspots and call chains"),
+	PM_OPT(OPT_PERCENT_LIMIT, "percent-limit", "PCT",
+	       "leave out hotspots below PCT% of the samples (default 0.5)"),
+	PM_OPT(OPT_ALL_FRAMES, "all-frames", NULL,
+	       "keep pmbench's own frames (main, the runner) in hotspots"),
+	PM_OPT(OPT_ANONYMIZE, "anonymize", NULL,
+	       "with --format json: no host name, user names, home paths or command-line "
+	       "paths (to mail the file to a public list)"),
+	PM_OPT_END
+};
 
-static const struct option long_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "hotspots", no_argument, NULL, OPT_HOTSPOTS },
-	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
-	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
-	{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_usage usage = {
+	.name = "show", .operands = "[FILE...]", .options = options,
+	.text = "FILE: a result file, or @latest, @-N, @LABEL from the result history\n"
+		"(pmbench-log(1)); none: @latest.  Several files are shown side by side,\n"
+		"with ratios to the first.\n",
 };
 
 static const char *const formats[] = {
@@ -189,18 +183,18 @@ int cmd_show(int argc, char **argv)
 	json_t **docs;
 	static char *latest[] = { "@latest" };
 	unsigned flags;
+	struct pm_opts p;
 	size_t n, a, i;
 	int c, status = PM_EXIT_OK;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			for (i = 0; i < PM_ARRAY_SIZE(formats) && strcmp(optarg, formats[i]); i++)
 				;
 			if (i == PM_ARRAY_SIZE(formats))
-				return pm_usage_error("show", usage,
+				return pm_usage_error(&usage,
 					"--format: '%s' is not one of table, markdown, csv, json, folded, lmbench",
 					optarg);
 			format = optarg;
@@ -217,7 +211,7 @@ int cmd_show(int argc, char **argv)
 		case OPT_PERCENT_LIMIT: {
 			double pct;
 
-			if (pm_cli_percent("show", usage, "--percent-limit", optarg, 100, &pct))
+			if (pm_cli_percent(&usage, "--percent-limit", optarg, 100, &pct))
 				return PM_EXIT_USAGE;
 			pm_render_set_percent_limit(pct);
 			break;
@@ -226,15 +220,15 @@ int cmd_show(int argc, char **argv)
 			anonymize = true;
 			break;
 		default:
-			return pm_cli_end_option("show", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (hotspots && strcmp(format, "table") && strcmp(format, "markdown") &&
 	    strcmp(format, "csv"))
-		return pm_usage_error("show", usage,
+		return pm_usage_error(&usage,
 				      "--hotspots is a view: it goes with --format table, markdown or csv");
 	if (anonymize && strcmp(format, "json"))
-		return pm_usage_error("show", usage,
+		return pm_usage_error(&usage,
 				      "--anonymize goes with --format json (the file to mail)");
 	given = optind < argc ? argv + optind : latest;
 	n = optind < argc ? (size_t)(argc - optind) : 1;

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,72 +17,52 @@
 #include "sysinfo/sysinfo.h"
 #include "views/render.h"
 
-static const char usage[] =
-	"usage: pmbench stat [-r N] [--warmup N] [--prepare CMD] [--cleanup CMD] [-e EVENTS]\n"
-	"                    [-o FILE] [-n NAME] [--min-runs N] [--max-runs N] [--max-time SEC]\n"
-	"                    [--ci PCT] [--ignore-failure] [--show-output] [--no-counters]\n"
-	"                    [--no-profile] [-F HZ] [--call-graph fp|dwarf] [--vmlinux PATH]\n"
-	"                    [--label TEXT] [--format table|json|csv] [-q]\n"
-	"                    -- CMD [ARGS...] [-- CMD [ARGS...]]...\n"
-	"       pmbench stat [OPTIONS] 'COMMAND' ['COMMAND'...]\n"
-	"\n"
-	"  -r, --runs N          exactly N timed runs of each command (default: until the\n"
-	"                        interval is within --ci, at least --min-runs, within\n"
-	"                        --max-time)\n"
-	"      --warmup N        N untimed runs of each command first (default 0)\n"
-	"      --prepare CMD     shell command run before every run of a command (untimed);\n"
-	"                        once for all commands, or once per command in order\n"
-	"      --cleanup CMD     shell command run after the last run of a command\n"
-	"  -e, --events LIST     events to count: aliases or libpfm4 strings, comma-separated\n"
-	"                        (default: cycles,instructions,icache,branch-misses;\n"
-	"                        none = software events only)\n"
-	"  -o, --output FILE     write the result file (JSON; - = standard output;\n"
-	"                        a FIFO or device is written into, a file replaced\n"
-	"                        atomically)\n"
-	"  -n, --name NAME       the command's name in the result (default: the command);\n"
-	"                        once per command, in order\n"
-	"      --min-runs N      at least N timed runs without -r (default 5)\n"
-	"      --max-runs N      at most N timed runs without -r (default 1000)\n"
-	"      --max-time SEC    time budget for one command's timed runs (default 30)\n"
-	"      --ci PCT          stop when the 99% CI of the mean elapsed time is within\n"
-	"                        PCT (default 1)\n"
-	"      --ignore-failure  keep going when the command exits non-zero\n"
-	"      --show-output     pass the command's output through (default: hidden, its\n"
-	"                        standard error shown when it fails)\n"
-	"      --no-counters     count nothing\n"
-	"      --no-profile      no sampled run (kernel and user hotspots)\n"
-	"  -F, --freq HZ         samples per second of CPU time in the sampled run\n"
-	"                        (default 4000, 1000 with --call-graph dwarf)\n"
-	"      --call-graph M    user stacks: fp (frame pointers, default) or dwarf\n"
-	"      --vmlinux PATH    kernel symbols from this vmlinux\n"
-	"      --label TEXT      a name for this run, kept in the result file\n"
-	"      --format FMT      what to print on stdout: table (default), json, csv\n"
-	"  -q, --quiet           print nothing on stdout (with -o)\n"
-	"\n"
-	"A command given as several words after '--' is executed as it is; one word with\n"
-	"blanks or shell syntax runs under /bin/sh -c.  See pmbench-stat(1).\n";
-
 enum {
-	OPT_WARMUP = 256, OPT_PREPARE, OPT_CLEANUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
+	OPT_WARMUP = PM_OPT_LONG, OPT_PREPARE, OPT_CLEANUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
 	OPT_MAX_TIME, OPT_CI, OPT_IGNORE_FAILURE, OPT_SHOW_OUTPUT,
 };
 
-static const struct option long_options[] = {
-	PM_CLI_MEASURE_OPTIONS,
-	{ "runs", required_argument, NULL, 'r' },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "prepare", required_argument, NULL, OPT_PREPARE },
-	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
-	{ "name", required_argument, NULL, 'n' },
-	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
-	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-	{ "ci", required_argument, NULL, OPT_CI },
-	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
-	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT('r', "runs", "N",
+	       "exactly N timed runs of each command (default: until the interval is "
+	       "within --ci, at least --min-runs, within --max-time)"),
+	PM_OPT(OPT_WARMUP, "warmup", "N", "N untimed runs of each command first (default 0)"),
+	PM_OPT(OPT_PREPARE, "prepare", "CMD",
+	       "shell command run before every run of a command (untimed); once for all "
+	       "commands, or once per command in order"),
+	PM_OPT(OPT_CLEANUP, "cleanup", "CMD",
+	       "shell command run after the last run of a command"),
+	PM_OPT('n', "name", "NAME",
+	       "the command's name in the result (default: the command); once per "
+	       "command, in order"),
+	PM_OPT(OPT_MIN_RUNS, "min-runs", "N", "at least N timed runs without -r (default 5)"),
+	PM_OPT(OPT_MAX_RUNS, "max-runs", "N",
+	       "at most N timed runs without -r (default 1000)"),
+	PM_OPT(OPT_MAX_TIME, "max-time", "SEC",
+	       "time budget for one command's timed runs (default 30)"),
+	PM_OPT(OPT_CI, "ci", "PCT",
+	       "stop when the 99% CI of the mean elapsed time is within PCT (default 1)"),
+	PM_OPT(OPT_IGNORE_FAILURE, "ignore-failure", NULL,
+	       "keep going when the command exits non-zero"),
+	PM_OPT(OPT_SHOW_OUTPUT, "show-output", NULL,
+	       "pass the command's output through (default: hidden, its standard error "
+	       "shown when it fails)"),
+	PM_OPT_INCLUDE(pm_cli_measure_options),
+	PM_OPT_HELP(PM_OPT_NO_COUNTERS, "count nothing"),
+	PM_OPT_HELP(PM_OPT_NO_PROFILE, "no sampled run (kernel and user hotspots)"),
+	PM_OPT_HELP('F', "samples per second of CPU time in the sampled run (default "
+		    "4000, 1000 with --call-graph dwarf)"),
+	PM_OPT('q', "quiet", NULL, "print nothing on stdout (with -o)"),
+	PM_OPT_END
+};
+
+/* '+': the first command word ends the options */
+static const struct pm_usage usage = {
+	.name = "stat", .operands = "-- CMD [ARGS...] [-- CMD [ARGS...]]...",
+	.more = (const char *const[]){ "[OPTIONS] 'COMMAND' ['COMMAND'...]", NULL },
+	.options = options, .flags = PM_USAGE_IN_ORDER,
+	.text = "A command given as several words after '--' is executed as it is; one word with\n"
+		"blanks or shell syntax runs under /bin/sh -c.  See pmbench-stat(1).\n",
 };
 
 /* ---- options ---- */
@@ -109,7 +88,7 @@ static int per_command(const char *opt, struct strlist *l, size_t n, const char 
 	if (!l->n)
 		return 0;
 	if (l->n != 1 && l->n != n) {
-		pm_usage_error("stat", usage, "%s given %zu times for %zu commands: give it "
+		pm_usage_error(&usage, "%s given %zu times for %zu commands: give it "
 			       "once for all, or once per command", opt, l->n, n);
 		return -EINVAL;
 	}
@@ -144,13 +123,13 @@ static int parse_commands(int argc, char **argv, int first, bool dashes,
 			continue;
 		}
 		if (!dashes && argv[a][0] == '-') {
-			pm_usage_error("stat", usage, "'%s' is not a command: options go before "
+			pm_usage_error(&usage, "'%s' is not a command: options go before "
 				       "the commands; to run a command that starts with '-', "
 				       "put '--' before it", argv[a]);
 			goto fail;
 		}
 		if (!*argv[a]) {
-			pm_usage_error("stat", usage, "an empty command");
+			pm_usage_error(&usage, "an empty command");
 			goto fail;
 		}
 		c = pm_xrealloc(c, (n + 1) * sizeof(*c));
@@ -160,11 +139,11 @@ static int parse_commands(int argc, char **argv, int first, bool dashes,
 		a = end + (dashes && end < argc);
 	}
 	if (!n) {
-		pm_usage_error("stat", usage, "no command given");
+		pm_usage_error(&usage, "no command given");
 		goto fail;
 	}
 	if (names->n > n) {
-		pm_usage_error("stat", usage, "%zu names (-n) for %zu commands", names->n, n);
+		pm_usage_error(&usage, "%zu names (-n) for %zu commands", names->n, n);
 		goto fail;
 	}
 	/* names are unique within a result file */
@@ -279,12 +258,12 @@ static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
 
 	switch (c) {
 	case 'r':
-		if (pm_cli_uint("stat", usage, "--runs", arg, 1, 1000000, &u))
+		if (pm_cli_uint(&usage, "--runs", arg, 1, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->runs = (unsigned)u;
 		break;
 	case OPT_WARMUP:
-		if (pm_cli_uint("stat", usage, "--warmup", arg, 0, 1000000, &u))
+		if (pm_cli_uint(&usage, "--warmup", arg, 0, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->warmup = (unsigned)u;
 		break;
@@ -296,26 +275,26 @@ static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
 		break;
 	case 'n':
 		if (!*arg)
-			return pm_usage_error("stat", usage, "--name: an empty name");
+			return pm_usage_error(&usage, "--name: an empty name");
 		strlist_add(&s->names, arg);
 		break;
 	case OPT_MIN_RUNS:
-		if (pm_cli_uint("stat", usage, "--min-runs", arg, 2, 1000000, &u))
+		if (pm_cli_uint(&usage, "--min-runs", arg, 2, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->min_runs = (unsigned)u;
 		break;
 	case OPT_MAX_RUNS:
-		if (pm_cli_uint("stat", usage, "--max-runs", arg, 2, 1000000, &u))
+		if (pm_cli_uint(&usage, "--max-runs", arg, 2, 1000000, &u))
 			return PM_EXIT_USAGE;
 		o->max_runs = (unsigned)u;
 		break;
 	case OPT_MAX_TIME:
-		if (pm_cli_double("stat", usage, "--max-time", arg, 0, 1e7, &d))
+		if (pm_cli_double(&usage, "--max-time", arg, 0, 1e7, &d))
 			return PM_EXIT_USAGE;
 		o->max_time_s = d;
 		break;
 	case OPT_CI:
-		if (pm_cli_double("stat", usage, "--ci", arg, 0.01, 100, &d))
+		if (pm_cli_double(&usage, "--ci", arg, 0.01, 100, &d))
 			return PM_EXIT_USAGE;
 		o->ci_target = d / 100;
 		break;
@@ -334,7 +313,7 @@ static int stat__run_option(struct stat_cmd *s, int c, const char *arg)
 /* The options that choose what is counted, sampled and printed. */
 static int stat__output_option(struct stat_cmd *s, int c, const char *arg)
 {
-	int st = pm_cli_measure_option("stat", usage, &s->m, c, arg);
+	int st = pm_cli_measure_option(&usage, &s->m, c, arg);
 
 	if (st != 1)
 		return st ? st : STAT_GO;
@@ -346,12 +325,11 @@ static int stat__output_option(struct stat_cmd *s, int c, const char *arg)
 
 static int stat__parse_args(struct stat_cmd *s, int argc, char **argv)
 {
+	struct pm_opts p;
 	int c, st;
 
-	optind = 0;
-	opterr = 0;
-	/* '+': the first command word ends the options */
-	while ((c = getopt_long(argc, argv, "+:r:e:o:n:F:qh", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		st = stat__run_option(s, c, optarg);
 		if (st == STAT_OTHER)
 			st = stat__output_option(s, c, optarg);
@@ -360,10 +338,10 @@ static int stat__parse_args(struct stat_cmd *s, int argc, char **argv)
 				return PM_EXIT_USAGE;
 			continue;
 		}
-		return pm_cli_end_option("stat", usage, c, argv);
+		return pm_cli_end_option(&p, c);
 	}
 	if (!s->o.runs && s->o.max_runs < s->o.min_runs)
-		return pm_usage_error("stat", usage, "--max-runs %u is below --min-runs %u",
+		return pm_usage_error(&usage, "--max-runs %u is below --min-runs %u",
 				      s->o.max_runs, s->o.min_runs);
 	return STAT_GO;
 }
@@ -385,11 +363,11 @@ static int stat__prepare(struct stat_cmd *s, int argc, char **argv)
 		return PM_EXIT_USAGE;
 	}
 	if (pm_output_is_stdout(&s->out) && s->m.format_given && strcmp(s->m.format, "json"))
-		return pm_usage_error("stat", usage, "-o - writes the result file to "
+		return pm_usage_error(&usage, "-o - writes the result file to "
 				      "standard output: --format %s cannot go there too",
 				      s->m.format);
 	if (pm_output_is_stdout(&s->out) && s->o.show_output)
-		return pm_usage_error("stat", usage, "-o - writes the result file to "
+		return pm_usage_error(&usage, "-o - writes the result file to "
 				      "standard output: --show-output cannot go there too");
 	if (pm_cli_events(s->m.events_spec, s->m.counters, &s->events))
 		return PM_EXIT_USAGE;

@@ -1,7 +1,6 @@
 /* pmbench sysinfo: the fingerprint every run records. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,19 +8,24 @@
 #include "cmd.h"
 #include "sysinfo/sysinfo.h"
 
-static const char usage[] =
-	"usage: pmbench sysinfo [--format text|json]\n"
-	"   or: pmbench sysinfo --list-keys [--format text|json|man]\n"
-	"\n"
-	"Prints the system fingerprint stored in every result file: kernel,\n"
-	"configuration, CPU, mitigations, clocks, memory and perf access.\n"
-	"--list-keys prints the table of its keys instead.\n";
+enum { OPT_FORMAT = PM_OPT_LONG, OPT_LIST_KEYS };
 
-static const struct option long_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "list-keys", no_argument, NULL, 'k' },
-	{ "help", no_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
+static const struct pm_option options[] = {
+	PM_OPT(OPT_FORMAT, "format", "FMT",
+	       "text (default) or json; with --list-keys also man (the key list of "
+	       "pmbench-result(5))",
+	       .values = "text|json"),
+	PM_OPT(OPT_LIST_KEYS, "list-keys", NULL,
+	       "print the table of the fingerprint's keys instead",
+	       .flags = PM_OPT_NO_SYNOPSIS),
+	PM_OPT_END
+};
+
+static const struct pm_usage usage = {
+	.name = "sysinfo", .options = options,
+	.more = (const char *const[]){ "--list-keys [--format text|json|man]", NULL },
+	.text = "Prints the system fingerprint stored in every result file: kernel,\n"
+		"configuration, CPU, mitigations, clocks, memory and perf access.\n",
 };
 
 static int list_fingerprint_keys(const char *format)
@@ -35,7 +39,7 @@ static int list_fingerprint_keys(const char *format)
 	else if (!strcmp(format, "man"))
 		f = PM_FP_KEYS_MAN;
 	else
-		return pm_usage_error("sysinfo", usage, "--format: '%s' is not one "
+		return pm_usage_error(&usage, "--format: '%s' is not one "
 				      "of text, json, man", format);
 	pm_fp_keys_print(stdout, f);
 	return PM_EXIT_OK;
@@ -45,30 +49,30 @@ int cmd_sysinfo(int argc, char **argv)
 {
 	const char *format = "text";
 	bool list_keys = false;
+	struct pm_opts p;
 	json_t *si;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &usage, argc, argv);
+	while ((c = pm_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'f':
+		case OPT_FORMAT:
 			format = optarg;
 			break;
-		case 'k':
+		case OPT_LIST_KEYS:
 			list_keys = true;
 			break;
 		default:
-			return pm_cli_end_option("sysinfo", usage, c, argv);
+			return pm_cli_end_option(&p, c);
 		}
 	}
 	if (optind < argc)
-		return pm_usage_error("sysinfo", usage, "unexpected argument '%s'",
+		return pm_usage_error(&usage, "unexpected argument '%s'",
 				      argv[optind]);
 	if (list_keys)
 		return list_fingerprint_keys(format);
 	if (strcmp(format, "text") && strcmp(format, "json"))
-		return pm_usage_error("sysinfo", usage,
+		return pm_usage_error(&usage,
 				      "--format: '%s' is not one of text, json", format);
 	si = pm_sysinfo_collect();
 	if (!strcmp(format, "json")) {

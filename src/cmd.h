@@ -11,6 +11,7 @@
 
 #include "explain/explain.h"
 #include "sample/profile.h"
+#include "util/options.h"
 
 struct pm_err;
 
@@ -43,9 +44,9 @@ void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit status for a library error: bad input (-EINVAL) is 2. */
 int pm_exit_status(int err);
-/* Unknown option or missing argument: message, usage line, status 2. */
-int pm_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Bad usage: "pmbench CMD: " + message, the first synopsis line, status 2. */
+int pm_usage_error(const struct pm_usage *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* ---- cli-man.c: manual pages ---- */
 
@@ -54,10 +55,16 @@ int pm_show_manual(const char *page);
 
 /* ---- cli-opt.c: option values ---- */
 
-/* The end of every command's option switch, for option c of getopt_long:
- * -h prints usage, --help opens pmbench-CMD's manual page, a missing value
- * or an unknown option is a usage error.  The exit status. */
-int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv);
+/*
+ * A command declares its options once, in a table of struct pm_option
+ * (util/options.h) that its struct pm_usage names with its operands and
+ * text; pm_opts_start() and pm_opts_next() parse argv with it, and -h
+ * prints the synopsis and option list made from it.  The default case of
+ * the command's switch ends with pm_cli_end_option(): -h prints the
+ * usage, --help opens pmbench-CMD's manual page, a missing value or an
+ * unknown option is a usage error.  The exit status.
+ */
+int pm_cli_end_option(const struct pm_opts *p, int c);
 
 /*
  * Option values of every command: a whole number or a number in [lo,
@@ -66,13 +73,13 @@ int pm_cli_end_option(const char *cmd, const char *usage, int c, char **argv);
  * --call-graph mode (fp, dwarf).  Bad input: the message and the usage
  * are printed (status 2 for the caller) and -EINVAL returned.
  */
-int pm_cli_uint(const char *cmd, const char *usage, const char *opt, const char *s,
+int pm_cli_uint(const struct pm_usage *u, const char *opt, const char *s,
 		unsigned long lo, unsigned long hi, unsigned long *out);
-int pm_cli_double(const char *cmd, const char *usage, const char *opt, const char *s,
+int pm_cli_double(const struct pm_usage *u, const char *opt, const char *s,
 		  double lo, double hi, double *out);
-int pm_cli_percent(const char *cmd, const char *usage, const char *opt, const char *s,
+int pm_cli_percent(const struct pm_usage *u, const char *opt, const char *s,
 		   double max, double *frac);
-int pm_cli_call_graph(const char *cmd, const char *usage, const char *s, bool *dwarf);
+int pm_cli_call_graph(const struct pm_usage *u, const char *s, bool *dwarf);
 
 /* -e EVENTS of run and stat: those asked for (NULL: the default
  * hardware set), then the software events; nothing when !counters.
@@ -82,23 +89,17 @@ int pm_cli_events(const char *spec, bool counters, struct pm_events *ev);
 
 /*
  * The options run and stat share: what is counted, sampled, saved and
- * printed.  PM_CLI_MEASURE_OPTIONS goes in a long_options table, "e:o:F:"
- * in its short options.
+ * printed (-e, -o, --format, --no-counters, --no-profile, -F, --call-graph,
+ * --vmlinux, --label), their help worded as run's.  A command's table
+ * takes them with PM_OPT_INCLUDE(pm_cli_measure_options), words a help
+ * its own way with PM_OPT_HELP (stat: -F's default), and its switch
+ * hands them to pm_cli_measure_option.
  */
 enum {
 	PM_OPT_FORMAT = 0x400, PM_OPT_NO_COUNTERS, PM_OPT_NO_PROFILE,
 	PM_OPT_CALL_GRAPH, PM_OPT_VMLINUX, PM_OPT_LABEL,
 };
-#define PM_CLI_MEASURE_OPTIONS						\
-	{ "events", required_argument, NULL, 'e' },			\
-	{ "output", required_argument, NULL, 'o' },			\
-	{ "format", required_argument, NULL, PM_OPT_FORMAT },		\
-	{ "no-counters", no_argument, NULL, PM_OPT_NO_COUNTERS },	\
-	{ "no-profile", no_argument, NULL, PM_OPT_NO_PROFILE },		\
-	{ "freq", required_argument, NULL, 'F' },			\
-	{ "call-graph", required_argument, NULL, PM_OPT_CALL_GRAPH },	\
-	{ "vmlinux", required_argument, NULL, PM_OPT_VMLINUX },		\
-	{ "label", required_argument, NULL, PM_OPT_LABEL }
+extern const struct pm_option pm_cli_measure_options[];
 
 struct pm_cli_measure {
 	const char *events_spec;	/* -e, as given */
@@ -112,10 +113,10 @@ struct pm_cli_measure {
 
 /* The defaults: table, counters and profile on. */
 void pm_cli_measure_init(struct pm_cli_measure *m);
-/* Option c (from getopt_long) of command cmd: 0 when it was one of the
+/* Option c (from pm_opts_next) of command u: 0 when it was one of the
  * shared options and is taken, 1 when it is not one of them, else the
  * exit status of a bad value (message printed). */
-int pm_cli_measure_option(const char *cmd, const char *usage, struct pm_cli_measure *m,
+int pm_cli_measure_option(const struct pm_usage *u, struct pm_cli_measure *m,
 			  int c, const char *arg);
 
 /* ---- cli-scratch.c: the set-up main() does around a command ---- */
@@ -187,15 +188,13 @@ const char *pm_suggest_event(const char *const *names, const struct pm_aliases *
 
 /*
  * The options that shape explain's verdicts (--noise,
- * --single-run-margin, -b, --spread-from): PM_CLI_EXPLAIN_OPTIONS goes
- * in a long_options table, "b:" in its short options.  export takes
- * them too, so that what it writes is what explain says.
+ * --single-run-margin, -b, --spread-from): a command's table takes them
+ * with PM_OPT_INCLUDE(pm_cli_explain_options), its switch hands them to
+ * pm_cli_explain_option.  export takes them too, so that what it writes
+ * is what explain says.
  */
-#define PM_CLI_EXPLAIN_OPTIONS						\
-	{ "noise", required_argument, NULL, 'n' },			\
-	{ "single-run-margin", required_argument, NULL, 'm' },		\
-	{ "bench", required_argument, NULL, 'b' },			\
-	{ "spread-from", required_argument, NULL, 's' }
+enum { PM_OPT_NOISE = 0x500, PM_OPT_MARGIN, PM_OPT_SPREAD_FROM };
+extern const struct pm_option pm_cli_explain_options[];
 
 struct pm_cli_explain {
 	struct pm_explain_opts o;
@@ -204,9 +203,9 @@ struct pm_cli_explain {
 };
 
 void pm_cli_explain_init(struct pm_cli_explain *ce);
-/* Option c of command cmd: 0 when taken, 1 when not one of them, else
+/* Option c of command u: 0 when taken, 1 when not one of them, else
  * the exit status of a bad value (message printed). */
-int pm_cli_explain_option(const char *cmd, const char *usage, struct pm_cli_explain *ce,
+int pm_cli_explain_option(const struct pm_usage *u, struct pm_cli_explain *ce,
 			  int c, const char *arg);
 /* The spread runs, then pm_explain(x, old, new): 0, or the exit status
  * with the message printed (nothing to free in x then). */

@@ -410,6 +410,8 @@ struct pm_ab_opts {
 #define PM_AB_DEFAULT_KNOCKOUT_BUDGET_S 1200.0
 
 void pm_ab_opts_free(struct pm_ab_opts *o);
+/* The options of `pmbench ab`, declared once: -h prints them. */
+extern const struct pm_usage pm_ab_usage;
 /*
  * Parse `pmbench ab` arguments (argv[0] is "ab").  0; 1 for -h (print the
  * usage); 2 for --help (open the manual); -EINVAL with a message.

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,59 +12,101 @@
 #include "ab/ab.h"
 #include "ab/guest.h"
 #include "bench/bench.h"
+#include "util/options.h"
 
 enum {
-	OPT_KERNEL = 256, OPT_KERNEL_B, OPT_APPEND, OPT_APPEND_A, OPT_APPEND_B,
+	OPT_KERNEL = PM_OPT_LONG, OPT_KERNEL_B, OPT_APPEND, OPT_APPEND_A, OPT_APPEND_B,
 	OPT_VMLINUX_A, OPT_VMLINUX_B, OPT_CPU, OPT_MEMORY, OPT_VCPUS, OPT_ACCEL,
 	OPT_QEMU, OPT_ROUNDS, OPT_TIMEOUT, OPT_KEEP_CONSOLE, OPT_MAX_TIME,
-	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_HELP, OPT_NOISE,
+	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_NOISE,
 	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
 	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B, OPT_NO_EMULATED_COUNTS,
 	OPT_EMULATED_ICACHE, OPT_KNOCKOUTS, OPT_KNOCKOUT_BUDGET, OPT_EXIT_CODE,
 };
 
-static const struct option long_options[] = {
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "kernel-b", required_argument, NULL, OPT_KERNEL_B },
-	{ "append", required_argument, NULL, OPT_APPEND },
-	{ "append-a", required_argument, NULL, OPT_APPEND_A },
-	{ "append-b", required_argument, NULL, OPT_APPEND_B },
-	{ "vmlinux-a", required_argument, NULL, OPT_VMLINUX_A },
-	{ "vmlinux-b", required_argument, NULL, OPT_VMLINUX_B },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "memory", required_argument, NULL, OPT_MEMORY },
-	{ "vcpus", required_argument, NULL, OPT_VCPUS },
-	{ "accel", required_argument, NULL, OPT_ACCEL },
-	{ "qemu", required_argument, NULL, OPT_QEMU },
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "keep-console", required_argument, NULL, OPT_KEEP_CONSOLE },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-	{ "rounds-per-boot", required_argument, NULL, OPT_RUN_ROUNDS },
-	{ "events", required_argument, NULL, 'e' },
-	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
-	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-	{ "run-option", required_argument, NULL, OPT_RUN_OPTION },
-	{ "noise", required_argument, NULL, OPT_NOISE },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "duet", required_argument, NULL, OPT_DUET },
-	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
-	{ "confirm-budget", required_argument, NULL, OPT_CONFIRM_BUDGET },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "local", no_argument, NULL, OPT_LOCAL },
-	{ "setup-a", required_argument, NULL, OPT_SETUP_A },
-	{ "setup-b", required_argument, NULL, OPT_SETUP_B },
-	{ "wrap-a", required_argument, NULL, OPT_WRAP_A },
-	{ "wrap-b", required_argument, NULL, OPT_WRAP_B },
-	{ "no-emulated-counts", no_argument, NULL, OPT_NO_EMULATED_COUNTS },
-	{ "emulated-icache", no_argument, NULL, OPT_EMULATED_ICACHE },
-	{ "knockouts", required_argument, NULL, OPT_KNOCKOUTS },
-	{ "knockout-budget", required_argument, NULL, OPT_KNOCKOUT_BUDGET },
-	{ "exit-code", no_argument, NULL, OPT_EXIT_CODE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+/* --local and its set-up commands and wrappers: the second synopsis line */
+#define LOCAL_ONLY .flags = PM_OPT_NO_SYNOPSIS
+
+static const struct pm_option options[] = {
+	PM_OPT(OPT_KERNEL, "kernel", "PATH",
+	       "kernel A (a bzImage such as /boot/vmlinuz-VERSION)", .flags = PM_OPT_REQUIRED),
+	PM_OPT(OPT_KERNEL_B, "kernel-b", "PATH", "kernel B (default: kernel A)"),
+	PM_OPT(OPT_APPEND, "append", "TEXT", "kernel arguments for both sides"),
+	PM_OPT(OPT_APPEND_A, "append-a", "TEXT", "kernel arguments for side A only"),
+	PM_OPT(OPT_APPEND_B, "append-b", "TEXT", "kernel arguments for side B only"),
+	PM_OPT(OPT_VMLINUX_A, "vmlinux-a", "PATH",
+	       "symbols of kernel A (default: /usr/lib/debug/boot/vmlinux-VERSION if "
+	       "present, else kallsyms)"),
+	PM_OPT(OPT_VMLINUX_B, "vmlinux-b", "PATH", "symbols of kernel B"),
+	PM_OPT(OPT_CPU, "cpu", "MODEL", "QEMU CPU model (default max)"),
+	PM_OPT(OPT_MEMORY, "memory", "MB", "guest memory (default 2048)"),
+	PM_OPT(OPT_VCPUS, "vcpus", "N", "guest CPUs (default 2)"),
+	PM_OPT(OPT_ACCEL, "accel", "A",
+	       "auto (default: KVM when the host can run a stock kernel under it, else "
+	       "TCG), kvm or tcg",
+	       .values = "auto|kvm|tcg"),
+	PM_OPT(OPT_QEMU, "qemu", "PATH", "QEMU (default /usr/bin/qemu-system-x86_64)"),
+	PM_OPT(OPT_LOCAL, "local", NULL, "A and B on this host: no kernels, no QEMU",
+	       LOCAL_ONLY),
+	PM_OPT(OPT_SETUP_A, "setup-a", "CMD", "--local: a shell command run before each "
+	       "run of A", LOCAL_ONLY),
+	PM_OPT(OPT_SETUP_B, "setup-b", "CMD", "the same for B", LOCAL_ONLY),
+	PM_OPT(OPT_WRAP_A, "wrap-a", "CMD",
+	       "--local: a prefix for A's pmbench process (env ..., nice, taskset, a "
+	       "seccomp wrapper)", LOCAL_ONLY),
+	PM_OPT(OPT_WRAP_B, "wrap-b", "CMD", "the same for B", LOCAL_ONLY),
+	PM_OPT(OPT_ROUNDS, "rounds", "N", "pairs at least (default 3)"),
+	PM_OPT(OPT_BUDGET, "budget", "B",
+	       "then pairs until decided, for at most B: seconds, or with m/h, or Nb "
+	       "runs (default 10m)",
+	       .values = "TIME|Nb"),
+	PM_OPT(OPT_DUET, "duet", "MODE",
+	       "auto (default: both at once only where this host's own pairs spread "
+	       "less so), on, off",
+	       .values = "auto|on|off"),
+	PM_OPT(OPT_NO_CONFIRM, "no-confirm", NULL, "no boots with one difference taken back"),
+	PM_OPT(OPT_CONFIRM_BUDGET, "confirm-budget", "TIME",
+	       "time for those boots (default 10m)"),
+	PM_OPT(OPT_KNOCKOUTS, "knockouts", "N",
+	       "sides of other images: mechanisms switched off on both sides to see what "
+	       "each removes, N at most (default 3)"),
+	PM_OPT(OPT_KNOCKOUT_BUDGET, "knockout-budget", "TIME",
+	       "time for those boots (default 20m)"),
+	PM_OPT(OPT_EXIT_CODE, "exit-code", NULL,
+	       "for git bisect run: 0 same or better, 1 regression, 125 undecided"),
+	PM_OPT(OPT_SEED, "seed", "N", "the order within pairs (default: from the clock)"),
+	PM_OPT(OPT_TIMEOUT, "timeout", "SEC", "per boot (default: from the benchmarks)"),
+	PM_OPT('o', "output", "DIR", "a new or empty directory (default ab-DATE-TIME)"),
+	PM_OPT(OPT_KEEP_CONSOLE, "keep-console", "DIR",
+	       "the guests' console logs (default DIR/console)"),
+	PM_OPT(OPT_MAX_TIME, "max-time", "SEC", "the guest run's --max-time (default 0.5)"),
+	PM_OPT(OPT_RUN_ROUNDS, "rounds-per-boot", "N",
+	       "the guest run's --rounds (default 2)"),
+	PM_OPT('e', "events", "EVENTS", "the guest run's --events"),
+	PM_OPT(OPT_NO_PROFILE, "no-profile", NULL, "the guest run skips the sampled pass"),
+	PM_OPT(OPT_NO_COUNTERS, "no-counters", NULL, "the guest run skips the counted pass"),
+	PM_OPT(OPT_RUN_OPTION, "run-option", "OPT",
+	       "another option for the guest run (repeatable)"),
+	PM_OPT(OPT_NOISE, "noise", "PCT",
+	       "changes smaller than this are the same (default 3)"),
+	PM_OPT(OPT_NO_EMULATED_COUNTS, "no-emulated-counts", NULL,
+	       "TCG: boot without the plugin that counts the emulated CPU's instructions "
+	       "per operation"),
+	PM_OPT(OPT_EMULATED_ICACHE, "emulated-icache", NULL,
+	       "TCG: that plugin also models the guest CPU's L1i"),
+	PM_OPT('q', "quiet", NULL, "no progress, no report on stdout"),
+	PM_OPT_END
+};
+
+const struct pm_usage pm_ab_usage = {
+	.name = "ab", .operands = "[--] BENCH|GROUP...", .options = options,
+	.more = (const char *const[]){
+		"--local [--setup-a CMD] [--setup-b CMD] [--wrap-a CMD] [--wrap-b CMD] "
+		"[options] [--] BENCH|GROUP...", NULL },
+	.text = "Measures A and B in pairs (in random order, or both at once on two CPUs)\n"
+		"until each benchmark is decided or the budget is spent, merges each side's\n"
+		"runs into DIR/a.json and DIR/b.json and prints 'pmbench explain' of the two.\n"
+		"With several differences, boots with each taken back say which caused it.\n",
 };
 
 void pm_ab_opts_free(struct pm_ab_opts *o)
@@ -315,12 +356,12 @@ static void defaults(struct pm_ab_opts *o)
 
 int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)
 {
+	struct pm_opts p;
 	int c, err = 0;
 
 	defaults(o);
-	optind = 0;
-	opterr = 0;
-	while (!err && (c = getopt_long(argc, argv, ":o:e:qh", long_options, NULL)) != -1) {
+	pm_opts_start(&p, &pm_ab_usage, argc, argv);
+	while (!err && (c = pm_opts_next(&p)) != -1) {
 		switch (c) {
 		case OPT_KERNEL:
 			o->side[0].kernel = optarg;
@@ -402,10 +443,10 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 		case 'q':
 			o->quiet = true;
 			break;
-		case 'h':
+		case PM_OPT_USAGE:
 			pm_ab_opts_free(o);
 			return 1;
-		case OPT_HELP:
+		case PM_OPT_MANUAL:
 			pm_ab_opts_free(o);
 			return 2;
 		case ':':
