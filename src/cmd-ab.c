@@ -35,6 +35,9 @@ static int make_output(const char *dir, struct pm_err *e)
 		return 0;
 	if (errno != EEXIST)
 		return pm_err_set(e, -errno, "-o %s: %s", dir, strerror(errno));
+	/* an experiment that was interrupted: the same command continues it */
+	if (pm_ab_journal_exists(dir))
+		return 1;
 	dh = opendir(dir);
 	if (!dh)
 		return pm_err_set(e, -errno, "-o %s: %s", dir, strerror(errno));
@@ -377,19 +380,21 @@ static int setup_env(struct pm_ab_exp *ab, struct pm_err *e)
 }
 
 /* DIR, DIR/console and the scratch directory; an exit status, -1 to go on. */
-static int make_dirs(struct pm_ab_exp *ab)
+static int make_dirs(struct pm_ab_exp *ab, bool *resume)
 {
 	struct pm_err e;
+	int err;
 
 	ab->out = ab->o.output ? pm_xstrdup(ab->o.output) : pm_fmt_now("ab-%Y%m%d-%H%M%S", false);
-	if (make_output(ab->out, &e)) {
+	err = make_output(ab->out, &e);
+	if (err < 0) {
 		pm_error("%s", e.msg);
 		return PM_EXIT_USAGE;
 	}
+	*resume = err == 1;
 	ab->console_dir = ab->o.console_dir ? pm_xstrdup(ab->o.console_dir) :
 			  pm_xasprintf("%s/console", ab->out);
-	int err = pm_mkdir_p(ab->console_dir, 0755);
-
+	err = pm_mkdir_p(ab->console_dir, 0755);
 	if (err) {
 		pm_error("--keep-console %s: %s", ab->console_dir, strerror(-err));
 		return PM_EXIT_USAGE;
@@ -415,6 +420,7 @@ static int finish(struct pm_ab_exp *ab)
 	 * the confirming and knock-out blocks too */
 	if (ab->blocks || ab->ko_blocks)
 		pm_ab_decide(ab);
+	pm_ab_journal_finish(ab);
 	experiment = experiment_json(ab);
 
 	for (i = 0; i < ab->narms && status == PM_EXIT_OK; i++)
@@ -487,9 +493,38 @@ static enum pm_ab_end run_phases(struct pm_ab_exp *ab)
 	return end == PM_AB_DONE && pm_interrupted ? PM_AB_STOPPED : end;
 }
 
+/* Stopped: the pairs kept so far as a.json and b.json, and how to go on. */
+static void interrupted(struct pm_ab_exp *ab)
+{
+	const char *what = ab->o.local ? "the runs" : "QEMU";
+	json_t *experiment;
+	struct pm_err e;
+	size_t i;
+	int err = 0;
+
+	if (!ab->pairs) {
+		pm_error("interrupted: %s stopped before a pair was kept; the same command "
+			 "with -o %s starts it again", what, ab->out);
+		return;
+	}
+	experiment = experiment_json(ab);
+	json_object_set_new(experiment, "interrupted", json_true());
+	for (i = 0; i < 2 && !err; i++)
+		err = write_arm(ab, &ab->arms[i], experiment, &e);
+	json_decref(experiment);
+	if (err)
+		pm_error("interrupted: %s stopped; %s", what, e.msg);
+	else
+		pm_error("interrupted: %s stopped; the %u pair%s kept so far are in %s/a.json and "
+			 "%s/b.json (pmbench explain %s/a.json %s/b.json); the same command with "
+			 "-o %s continues the experiment", what, ab->pairs,
+			 ab->pairs == 1 ? "" : "s", ab->out, ab->out, ab->out, ab->out, ab->out);
+}
+
 static int run_experiment(struct pm_ab_exp *ab)
 {
 	struct pm_err e;
+	bool resume = false;
 	int st;
 
 	if (setup_env(ab, &e)) {
@@ -498,7 +533,7 @@ static int run_experiment(struct pm_ab_exp *ab)
 	}
 	if (!ab->o.timeout_s)
 		ab->o.timeout_s = pm_ab_default_timeout(&ab->o);
-	st = make_dirs(ab);
+	st = make_dirs(ab, &resume);
 	if (st >= 0)
 		return st;
 	pm_ab_setup_counting(ab);
@@ -513,6 +548,16 @@ static int run_experiment(struct pm_ab_exp *ab)
 		pm_error("%s", e.msg);
 		return pm_exit_status(-EINVAL);
 	}
+	if (resume && (st = pm_ab_journal_resume(ab, &e))) {
+		pm_error("%s", e.msg);
+		return st == -EEXIST ? PM_EXIT_USAGE : PM_EXIT_RUNTIME;
+	}
+	if (resume && !ab->o.quiet)
+		fprintf(stderr, "pmbench ab: continuing the experiment in %s: %u pair%s kept "
+			"(%s/ab-state.json)\n", ab->out, ab->pairs, ab->pairs == 1 ? "" : "s",
+			ab->out);
+	if (!resume)
+		pm_ab_journal_start(ab);
 	pm_ab_choose_pairing(ab);
 	ab->seed = ab->o.seed ? ab->o.seed : (uint64_t)pm_ab_now_wall() ^ ((uint64_t)getpid() << 32);
 	ab->rng = ab->seed;
@@ -525,8 +570,7 @@ static int run_experiment(struct pm_ab_exp *ab)
 			!ab->o.local && ab->env.accel == PM_ACCEL_TCG ? ": emulation figures" : "");
 	switch (run_phases(ab)) {
 	case PM_AB_STOPPED:
-		pm_error("interrupted: %s stopped, nothing written", ab->o.local ?
-			 "the runs" : "QEMU");
+		interrupted(ab);
 		return pm_cmd_stop_status();
 	case PM_AB_FAILED:
 		return PM_EXIT_RUNTIME;

@@ -298,6 +298,7 @@ struct pm_ab_arm {
 					   profile, loaded at its first counted boot */
 	size_t nruns;
 	unsigned failed;
+	unsigned earlier;	/* runs an interrupted invocation numbered, not kept */
 };
 
 /* A guest arm's initramfs and symbols (name, label, tag, kernel and append

@@ -119,13 +119,6 @@ static void report_failure(const struct pm_ab_exp *x, const struct pm_ab_job *j)
 	free(tail);
 }
 
-static int write_bytes(FILE *f, void *arg)
-{
-	const struct pm_ab_job *j = arg;
-
-	return fwrite(j->image, 1, j->image_len, f) == j->image_len ? 0 : -EIO;
-}
-
 /* A job that came back: its result parsed, kept in DIR/boots/TAG.json. */
 static bool keep_run(struct pm_ab_exp *x, struct pm_ab_job *j, struct pm_result *r)
 {
@@ -157,7 +150,9 @@ static bool keep_run(struct pm_ab_exp *x, struct pm_ab_job *j, struct pm_result 
 	dir = pm_xasprintf("%s/boots", x->out);
 	path = pm_xasprintf("%s/%s.json", dir, j->tag);
 	mkdir(dir, 0755);
-	if (pm_write_atomic(path, write_bytes, j, &e))
+	/* as kept, counts and sources included: an interrupted experiment
+	 * continues from these files (journal.c) */
+	if (pm_result_save(r, path, &e))
 		say(x, false, "%s", e.msg);
 	free(r->path);
 	r->path = path;
@@ -295,7 +290,7 @@ enum pm_ab_block pm_ab_run_block(struct pm_ab_exp *x, const size_t *arms, size_t
 
 		j->arm = a;
 		snprintf(j->tag, sizeof(j->tag), "%s%s%zu", prefix, a->tag,
-			 a->nruns + a->failed + 1);
+			 a->nruns + a->failed + a->earlier + 1);
 		/* duet: A and B swap CPUs from pair to pair */
 		j->host_cpu = together ? (int)((i + x->pairs) % 2) : -1;
 		j->running = &x->running[together ? i : 0];
@@ -435,6 +430,7 @@ static void restart_under_tcg(struct pm_ab_exp *x)
 	x->pairs = x->failed = x->dropped = x->runs = 0;
 	json_decref(x->decided);
 	x->decided = NULL;
+	pm_ab_journal_restart(x);
 }
 
 /* Stop adding pairs?  Once --rounds pairs are in: when all is decided or
@@ -486,12 +482,19 @@ enum pm_ab_end pm_ab_main_phase(struct pm_ab_exp *x)
 
 	for (;;) {
 		double t0 = pm_ab_now_s();
+		char tags[2][64];
+		size_t i;
 
 		if (enough_pairs(x, pm_ab_now_s() - start, pair_s, &why))
 			break;
+		/* the names its runs get (pm_ab_run_block), for the journal */
+		for (i = 0; i < 2; i++)
+			snprintf(tags[i], sizeof(tags[i]), "%s%zu", x->arms[i].tag,
+				 x->arms[i].nruns + x->arms[i].failed + x->arms[i].earlier + 1);
 		switch (run_block(x, arms, 2, "")) {
 		case PM_BLOCK_KEPT:
 			x->pairs++;
+			pm_ab_journal_pair(x, tags[0], tags[1]);
 			break;
 		case PM_BLOCK_DROPPED:
 			if (!go_on_after_drop(x))
@@ -801,6 +804,7 @@ void pm_ab_exp_free(struct pm_ab_exp *x)
 	json_decref(x->knockouts);
 	pm_ab_knockouts_free(x);
 	pm_ab_counting_free(&x->counting);
+	json_decref(x->journal);
 	free(x->out);
 	free(x->console_dir);
 	pm_ab_opts_free(&x->o);

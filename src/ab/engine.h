@@ -63,6 +63,8 @@ struct pm_ab_exp {
 	unsigned ko_blocks;
 	double ko_s;
 	json_t *knockouts;		/* what each knock-out removed */
+	json_t *journal;		/* OUTPUT/ab-state.json (journal.c) */
+	unsigned resumed;		/* pairs an interrupted invocation kept */
 	struct pm_ab_counting counting;	/* TCG: the plugin that counts (ab/emulated.c) */
 	bool counting_probed, counts_said;
 	volatile pid_t running[2];	/* QEMU or pmbench run while they run */
@@ -101,6 +103,19 @@ bool pm_ab_want_knockouts(struct pm_ab_exp *x);
 enum pm_ab_end pm_ab_knockout_phase(struct pm_ab_exp *x);
 void pm_ab_knockouts_free(struct pm_ab_exp *x);
 void pm_ab_exp_free(struct pm_ab_exp *x);
+
+/* journal.c: OUTPUT/ab-state.json, the pairs kept so far, so that an
+ * interrupted experiment continues.  Written at the start, after each
+ * kept pair, at a restart under TCG (no pairs) and at the end. */
+void pm_ab_journal_start(struct pm_ab_exp *x);
+void pm_ab_journal_pair(struct pm_ab_exp *x, const char *tag_a, const char *tag_b);
+void pm_ab_journal_restart(struct pm_ab_exp *x);
+void pm_ab_journal_finish(struct pm_ab_exp *x);
+bool pm_ab_journal_exists(const char *dir);
+/* Load the pairs of OUTPUT's journal into A and B: 0, -EEXIST when it is
+ * finished or of another command, -EINVAL (or a reader's -errno) when it
+ * or a run it names cannot be read; e says which and how to go on. */
+int pm_ab_journal_resume(struct pm_ab_exp *x, struct pm_err *e);
 
 /* explain's options for ab's pairs (the report uses them too) */
 struct pm_explain_opts;

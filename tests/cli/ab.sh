@@ -292,4 +292,53 @@ dead "$T/int.pid"
 [ ! -e "$T/int/a.json" ] || fail "a.json written after Ctrl-C"
 no_scratch_left "Ctrl-C"
 
+# ---- Ctrl-C after two pairs: they are written and the same command
+# continues the experiment; another command is told how they differ ----
+echo a3 > "$T/hang-on"
+rm -f "$T/res.pid"
+status=0
+"$PMBENCH" ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 4 --budget 8b \
+	--timeout 60 -o "$T/res" --append "fake.result=$RESULT fake.hang-tag-in=$T/hang-on" \
+	--append-b "fake.pidfile=$T/res.pid" null >"$T/out" 2>"$T/err" &
+ab=$!
+i=0
+while [ ! -e "$T/res/console/a3.log" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -INT $ab
+wait $ab || status=$?
+checks=$((checks + 1))
+expect_status 130 "Ctrl-C after two pairs"
+expect_err "interrupted: QEMU stopped; the 2 pairs kept so far are in $T/res/a.json and $T/res/b.json .*the same command with -o $T/res continues the experiment"
+jq -e '.options.ab.boots == 2 and .options.ab.experiment.interrupted == true' "$T/res/b.json" \
+	>/dev/null || fail "b.json after Ctrl-C: not the 2 boots kept, or not marked interrupted"
+jq -e '.pairs == [["a1","b1"],["a2","b2"]] and .finished == false' "$T/res/ab-state.json" \
+	>/dev/null || fail "the journal does not hold the two pairs: $(tr -d '\n ' < "$T/res/ab-state.json")"
+no_scratch_left "Ctrl-C after two pairs"
+cp -r "$T/res" "$T/res2"
+# another command on that directory: refused, with what differs and how to go on
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 4 --budget 8b \
+	-o "$T/res2" --append "fake.result=$RESULT fake.hang-tag-in=$T/hang-on" null
+expect_status 2 "another command on an interrupted experiment"
+expect_err "holds an interrupted experiment of another command \\(B.append is \"fake.result=.* fake.pidfile=.*\" there, \"fake.result=[^ ]* fake.hang-tag-in=[^ ]*\" in this command\\): the same command continues it"
+# the same command: the two pairs kept, two more, numbered after the stopped boot
+echo none > "$T/hang-on"
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off --rounds 4 --budget 8b \
+	--timeout 60 -o "$T/res" --append "fake.result=$RESULT fake.hang-tag-in=$T/hang-on" \
+	--append-b "fake.pidfile=$T/res.pid" null
+expect_status 0 "the same command after Ctrl-C"
+expect_err "^pmbench ab: continuing the experiment in $T/res: 2 pairs kept"
+expect_out '^pairs: 4 in '
+jq -e '.options.ab.boots == 4 and (.options.ab.experiment.interrupted // false) == false' \
+	"$T/res/a.json" >/dev/null || fail "a.json: not 4 boots after continuing"
+# (b3 ran before a3 hung, or never started: B goes on at b4 or b3)
+ls "$T/res/boots" | tr '\n' ' ' | grep -Eqx 'a1.json a2.json a4.json a5.json b1.json b2.json (b3.json b4.json|b4.json b5.json) ' &&
+	[ -e "$T/res/console/a3.log" ] ||
+	fail "the continued runs are not numbered after the stopped one: $(ls "$T/res/boots" | tr '\n' ' ')"
+jq -e '.finished == true and (.pairs | length) == 4' "$T/res/ab-state.json" >/dev/null ||
+	fail "the journal is not finished with 4 pairs"
+pm ab --kernel "$K" --qemu "$FAKE" --accel tcg --duet off -o "$T/res" \
+	--append "fake.result=$RESULT" null
+expect_status 2 "a finished experiment's directory"
+expect_err "holds a finished experiment \\(its report: $T/res/report.txt\\); give a new or empty directory"
+
 finish

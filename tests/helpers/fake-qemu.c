@@ -9,6 +9,8 @@
  *   fake.status=N        hand back guest status N and no result
  *   fake.hang            print a kernel banner, then hang
  *   fake.hang-tag=TAG    hang only on the boot whose console is TAG.log
+ *   fake.hang-tag-in=PATH  ... whose tag PATH holds (changed between runs
+ *                        of one command)
  *   fake.silent          print nothing and hang (KVM on a PVM host)
  *   fake.kvm-silent      the same, but only under -accel kvm
  *   fake.pidfile=PATH    write our pid there first
@@ -61,6 +63,21 @@ static const char *word(const char *append, const char *key, char *buf, size_t l
 		p = end ? end + 1 : NULL;
 	}
 	return NULL;
+}
+
+/* Whether the first line of path is text. */
+static bool file_holds(const char *path, const char *text)
+{
+	char line[256] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return !strcmp(line, text);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -188,7 +205,8 @@ int main(int argc, char **argv)
 		"[    0.100000] Command line: %s\r\n", append);
 	fflush(con);
 	if (word(append, "fake.hang", buf, sizeof(buf)) ||
-	    (word(append, "fake.hang-tag", buf, sizeof(buf)) && !strcmp(buf, tag))) {
+	    (word(append, "fake.hang-tag", buf, sizeof(buf)) && !strcmp(buf, tag)) ||
+	    (word(append, "fake.hang-tag-in", buf, sizeof(buf)) && file_holds(buf, tag))) {
 		fprintf(con, "pmbench-guest: running /usr/bin/pmbench run ...\r\n");
 		fclose(con);
 		for (;;)
