@@ -12,7 +12,10 @@
  *   emulated.c    exact counts of a TCG guest
  *   rules.c       the rule table's causes
  *   mechcause.c   the mechanism as a cause, the experiment that would prove it
- *   experiment.c  causes proven by pmbench ab
+ *   experiment.c  causes proven by pmbench ab: a difference taken back,
+ *   knockout.c    ... or a mechanism knocked out on both sides
+ *   configs.c     config options that differ, tied to the code that moved
+ *   bloat.c       hot kernel functions that grew
  *   cause.c       adding and taking back a cause
  *   explain.c     the pipeline, the ranking
  */
@@ -145,10 +148,13 @@ bool pm_fp_compared(enum pm_fp_key k);
 void pm_find_switches(struct pm_explanation *x);
 void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation *x);
 void pm_mech_deltas_free(struct pm_bench_cmp *c);
+/* Code that runs on one side alone is decided so when as few samples on
+ * the other side would have this chance, or less, if it ran on both. */
+#define PM_ALONE_P 0.001
 /* The differences the samples decide (c->facts), after the mechanisms. */
 void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x);
-/* After the rules: the mechanism as a cause (or under the rule that names
- * it), kernel time and hotspots folded under it. */
+/* mechcause.c: after the rules, the mechanism as a cause (or under the
+ * rule that names it), kernel time and hotspots folded under it. */
 void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* experiment.c: causes proven by pmbench ab's experiment, when both
  * sides come from one */
