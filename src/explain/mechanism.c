@@ -484,6 +484,23 @@ static const struct pm_mechmap *side_map(const struct pm_mechmap *m, const struc
 	return pm_mechmap_for_release(m, json_string_value(json_object_get(k, "release")));
 }
 
+const struct pm_mechmap *pm_side_mechmap(const struct pm_side *s)
+{
+	const struct pm_mechmap *m = pm_mechmap_get(NULL);
+
+	return m ? side_map(m, s) : NULL;
+}
+
+const struct pm_mech *pm_sym_mechanism(const struct pm_mechmap *m, const char *sym)
+{
+	char base[256];
+
+	if (!m)
+		return NULL;
+	pm_mech_base_name(sym, base, sizeof(base));
+	return pm_mechmap_classify(m, base, pm_mechmap_file(m, base));
+}
+
 void pm_attribute_mechanisms(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	const struct pm_mechmap *m = pm_mechmap_get(NULL);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "explain/stages.h"
+#include "explain/mechmap.h"
 #include "results/exercise.h"
 #include "sysinfo/sysinfo.h"
 
@@ -326,16 +327,45 @@ static void rule_paravirt(const struct pm_bench_cmp *c,
  * as trap_ns).  Return and indirect-branch thunks are what retbleed,
  * ITS and spectre_v2 mitigations add to every call.
  */
-static const char *const entry_syms[] = {
-	"entry_SYSCALL*", "entry_SYSRET*", "syscall_return_via_sysret",
-	"swapgs_restore_regs*", "__x86_indirect_thunk*", "*_return_thunk",
-	"__x86_indirect_*", "srso_*", "retbleed_*", "clear_bhb_loop*",
-	"its_*thunk*", "mds_clear_cpu_buffers", "x86_*_mitigation*", "*write_cr3*",
-	"switch_mm*", "do_syscall_64", "syscall_enter_from_user_mode",
-	"syscall_enter_from_user_mode_prepare", "enter_from_user_mode",
-	"syscall_exit_to_user_mode*", "exit_to_user_mode*", "entry_INT80*",
-	"*ibpb*", "*ibrs*", "*untrain_ret*", "*verw*", NULL,
-};
+/* The mechanisms whose code a mitigation slows down on the way into and
+ * out of the kernel (mechanisms/kernel.mech: their paths and symbols). */
+static const char *const entry_mechs[] = { "entry", "mitigations", "generic.entry",
+					       "generic.retpoline", NULL };
+
+/* Whether mechanism k, or the one it is a part of, is in v. */
+static bool mech_in(const char *const *v, const struct pm_mech *k)
+{
+	for (; k && *v; v++)
+		if (!strcmp(*v, k->id) || !strcmp(*v, k->top->id))
+			return true;
+	return false;
+}
+
+/* The kernel time of the hot symbols that the NEW side's map places in
+ * one of mechs; top: the one that moved most. */
+static double mech_sym_delta(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			     const char *const *mechs, const struct pm_sym_delta **top)
+{
+	const struct pm_mechmap *m = pm_side_mechmap(x->new);
+	double sum = 0, best = 0;
+	size_t i;
+
+	*top = NULL;
+	for (i = 0; m && i < c->nsyms; i++) {
+		const struct pm_sym_delta *d = &c->syms[i];
+		const struct pm_mech *k = d->kernel ? pm_sym_mechanism(m, d->name) : NULL;
+		double v = d->new_ns - d->old_ns;
+
+		if (!mech_in(mechs, k))
+			continue;
+		sum += v;
+		if (fabs(v) > best) {
+			best = fabs(v);
+			*top = d;
+		}
+	}
+	return sum;
+}
 
 static bool is_mitigation_diff(const struct pm_fp_diff *d)
 {
@@ -437,7 +467,7 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 {
 	const struct pm_fp_diff *cmd = pm_fp_find(x, PM_FP_KERNEL_CMDLINE);
 	const struct pm_sym_delta *top, *utop = NULL;
-	double ken = sym_delta(c, entry_syms, true, &top), trap = trap_delta(c);
+	double ken = mech_sym_delta(c, x, entry_mechs, &top), trap = trap_delta(c);
 	double en = ken + trap, part = part_of(c, en), best = 0;
 	bool vuln = false, syscalls = exercises(c, PM_EX_SYSCALL);
 	bool traps = c->trap_ns.old > 0 || c->trap_ns.new > 0;
@@ -1406,10 +1436,10 @@ static const struct rule {
 	    "kernel text growth and more icache misses", "paravirt" }, rule_paravirt, pv_syms, NULL },
 	{ { "mitigations", "speculative-execution mitigations",
 	    "vulnerabilities/*, mitigations= or the command line differ; confirmed when "
-	    "entry/exit cost carries >= 30% of the change: entry/exit code (entry_SYSCALL_64, "
-	    "syscall_enter_from_user_mode, where the cost of an entry run with interrupts off "
-	    "is sampled, return thunks, CR3 writes, ...) and user samples at the return point "
-	    "of a syscall instruction", "entry mitigations" }, rule_mitigations, entry_syms, NULL },
+	    "entry/exit cost carries >= 30% of the change: the code the mechanism map places in "
+	    "[entry], [mitigations], [generic.entry] (where an entry run with interrupts off is "
+	    "sampled) and [generic.retpoline], and user samples at the return point of a "
+	    "syscall instruction", "entry mitigations" }, rule_mitigations, NULL, NULL },
 	{ { "syscall-entry", "syscall entry cost",
 	    "hooks on the system call path (seccomp, BPF, audit, tracing, ptrace) carry >= 15% "
 	    "of the change", "seccomp bpf audit ptrace tracing" }, rule_syscall_entry, hook_syms,
@@ -1515,6 +1545,18 @@ static bool rule_fits_imports(const struct rule *rule, const struct pm_bench_cmp
 	return true;
 }
 
+/* Whether the blank-separated words hold w. */
+static bool words_have(const char *words, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = strstr(words, w); p; p = strstr(p + 1, w))
+		if ((p == words || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
 static const struct rule *rule_by_id(const char *id)
 {
 	size_t i;
@@ -1530,10 +1572,11 @@ static const struct rule *rule_by_id(const char *id)
  * mechanism behind the hotspot's symbol (entry code for mitigations, the
  * fault path for THP, ...), the hotspot ranks just below that rule.
  */
-static void demote_hotspot(struct pm_bench_cmp *c)
+static void demote_hotspot(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	const struct pm_sym_delta *top = NULL;
 	struct pm_cause *hot = NULL;
+	const struct pm_mech *mech;
 	size_t i;
 
 	for (i = 0; i < c->ncauses; i++)
@@ -1550,12 +1593,18 @@ static void demote_hotspot(struct pm_bench_cmp *c)
 	}
 	if (!top)
 		return;
+	mech = pm_sym_mechanism(pm_side_mechmap(x->new), top->name);
 	for (i = 0; i < c->ncauses; i++) {
 		const struct rule *r = rule_by_id(c->causes[i].rule);
 
-		if (!r || &c->causes[i] == hot || !r->syms ||
-		    !(name_matches(top->name, r->syms) ||
-		      (r->more_syms && name_matches(top->name, r->more_syms))))
+		if (!r || &c->causes[i] == hot)
+			continue;
+		/* the map places the symbol in a mechanism the rule is about,
+		 * or the rule names the symbol itself */
+		if (!(mech && r->info.mechs && (words_have(r->info.mechs, mech->id) ||
+						 words_have(r->info.mechs, mech->top->id))) &&
+		    !(r->syms && name_matches(top->name, r->syms)) &&
+		    !(r->more_syms && name_matches(top->name, r->more_syms)))
 			continue;
 		if (hot->confidence >= c->causes[i].confidence)
 			hot->confidence = fmax(c->causes[i].confidence - 0.05, 0.1);
@@ -1600,5 +1649,5 @@ void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 			memcpy(cause->evidence, f.evidence, f.nevidence * sizeof(char *));
 		cause->nevidence = f.nevidence;
 	}
-	demote_hotspot(c);
+	demote_hotspot(c, x);
 }

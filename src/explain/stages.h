@@ -151,6 +151,12 @@ void pm_mech_deltas_free(struct pm_bench_cmp *c);
 /* Code that runs on one side alone is decided so when as few samples on
  * the other side would have this chance, or less, if it ran on both. */
 #define PM_ALONE_P 0.001
+/* The mechanism map of a side's kernel release (NULL without a map), and
+ * the mechanism its map places kernel function sym in (NULL: none). */
+struct pm_mechmap;
+struct pm_mech;
+const struct pm_mechmap *pm_side_mechmap(const struct pm_side *s);
+const struct pm_mech *pm_sym_mechanism(const struct pm_mechmap *m, const char *sym);
 /* The differences the samples decide (c->facts), after the mechanisms. */
 void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x);
 /* mechcause.c: after the rules, the mechanism as a cause (or under the

@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "cmd.h"
 #include "explain/stages.h"
+#include "explain/mechmap.h"
 
 static const char *data(void)
 {
@@ -442,6 +443,40 @@ START_TEST(mitigations_turned_off)
 	ck_assert_msg(strstr(c->causes[0].sentence, "OLD has page-table isolation"), "%s",
 		      c->causes[0].sentence);
 	ck_assert_msg(!strstr(c->causes[0].sentence, "NEW has"), "%s", c->causes[0].sentence);
+	synth_free(&x, &o, &n);
+}
+END_TEST
+
+/*
+ * The entry code is the mechanism map's (mechanisms/kernel.mech [entry]
+ * and [mitigations], linux.syms for the file of each function), not a
+ * list in the rule: exception entry and the return through the generic
+ * entry code carry the change here, names no list in rules.c holds.
+ */
+START_TEST(mitigations_entry_from_map)
+{
+	struct pm_explanation x = { 0 };
+	struct pm_side o, n;
+	struct pm_bench_cmp *c = pm_xcalloc(1, sizeof(*c));
+	struct pm_bench_result ref;
+
+	synth_pair(&x, c, &ref, &o, &n, fp_plain, fp_plain, "null", 900, 19800, 0.66, 0.4);
+	add_sym(c, "error_entry", "[kernel]", true, 44, 3220, 0, 0);
+	add_sym(c, "irqentry_exit_to_user_mode", "[kernel]", true, 100, 3200, 0, 0);
+	add_sym(c, "syscall", "libc.so.6", false, 240, 7690, 200, 7500);
+	add_sym(c, "__task_pid_nr_ns", "[kernel]", true, 149, 1320, 0, 0);
+	add_diff(&x, "vulnerabilities.meltdown", "Vulnerable", "Mitigation: PTI");
+	add_diff(&x, "mitigations", "off", "auto");
+	pm_apply_rules(c, &x);
+	ck_assert_uint_gt(c->ncauses, 0);
+	ck_assert_str_eq(c->causes[0].rule, "mitigations");
+	/* without the map's places for them the rule has no entry time */
+	ck_assert_ptr_nonnull(pm_side_mechmap(&n));
+	ck_assert_str_eq(pm_sym_mechanism(pm_side_mechmap(&n), "error_entry")->id, "entry");
+	ck_assert_str_eq(pm_sym_mechanism(pm_side_mechmap(&n), "irqentry_exit_to_user_mode")->id,
+			 "generic.entry");
+	ck_assert_str_eq(pm_sym_mechanism(pm_side_mechmap(&n), "__x86_indirect_thunk_rax")->id,
+			 "generic.retpoline");
 	synth_free(&x, &o, &n);
 }
 END_TEST
@@ -989,6 +1024,7 @@ int main(void)
 	tcase_add_test(tc, image_spread);
 	tcase_add_test(tc, mitigations_entry_cost);
 	tcase_add_test(tc, mitigations_turned_off);
+	tcase_add_test(tc, mitigations_entry_from_map);
 	tcase_add_test(tc, user_code_not_at_syscall);
 	tcase_add_test(tc, thp_read_faults);
 	tcase_add_test(tc, preemption_dynamic);
