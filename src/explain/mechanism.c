@@ -37,7 +37,7 @@ static struct pm_switch *add_switch(struct pm_explanation *x, enum pm_switch_kin
 {
 	struct pm_switch *s;
 
-	x->switches = pm_xrealloc(x->switches, (x->nswitches + 1) * sizeof(*x->switches));
+	x->switches = pm_xgrow(x->switches, x->nswitches, sizeof(*x->switches));
 	s = &x->switches[x->nswitches++];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
@@ -219,7 +219,7 @@ static struct acc *acc_get(struct accs *a, const char *key)
 	for (i = 0; i < a->n; i++)
 		if (!strcmp(a->v[i].key, key))
 			return &a->v[i];
-	a->v = pm_xrealloc(a->v, (a->n + 1) * sizeof(*a->v));
+	a->v = pm_xgrow(a->v, a->n, sizeof(*a->v));
 	memset(&a->v[a->n], 0, sizeof(*a->v));
 	a->v[a->n].key = key;
 	return &a->v[a->n++];
@@ -579,7 +579,7 @@ void pm_decided_facts(struct pm_bench_cmp *c, const struct pm_explanation *x)
 			snprintf(few, sizeof(few), "%.0f", o);
 		else
 			snprintf(few, sizeof(few), "none");
-		c->facts = pm_xrealloc(c->facts, (c->nfacts + 1) * sizeof(*c->facts));
+		c->facts = pm_xgrow(c->facts, c->nfacts, sizeof(*c->facts));
 		c->facts[c->nfacts++] = pm_xasprintf(
 			"%s runs in %s %s: %.0f of %s's %.0f kernel samples, %s of %s's %.0f "
 			"(p %s %.2g)", d->name, here ? "NEW" : "OLD", o > 0 ? "nearly only" : "only",

@@ -462,108 +462,152 @@ static const char *protected_side(const struct pm_explanation *x)
  * point), and the benchmark's kind says whether it enters the kernel
  * often enough to pay for it.
  */
-static void rule_mitigations(const struct pm_bench_cmp *c,
-			     const struct pm_explanation *x, struct finding *f)
+/* What the fingerprints say of the mitigations: the differences (the
+ * first three, as "key: old -> new"), the mechanisms they name, whether
+ * the kernel's own vulnerabilities files moved. */
+struct mitigation_diffs {
+	size_t n;
+	struct pm_buf list, mechs;
+	bool vuln;
+};
+
+static void mitigation_diffs(const struct pm_explanation *x, struct mitigation_diffs *m)
 {
-	const struct pm_fp_diff *cmd = pm_fp_find(x, PM_FP_KERNEL_CMDLINE);
-	const struct pm_sym_delta *top, *utop = NULL;
-	double ken = mech_sym_delta(c, x, entry_mechs, &top), trap = trap_delta(c);
-	double en = ken + trap, part = part_of(c, en), best = 0;
-	bool vuln = false, syscalls = exercises(c, PM_EX_SYSCALL);
-	bool traps = c->trap_ns.old > 0 || c->trap_ns.new > 0;
-	size_t i, n = 0, nmech = 0, slow = 0;
-	const char *mech[4];
-	char t[32], kt[32], tt[32], list[512] = "", mlist[512] = "", bl[160] = "", sh[160];
+	const char *seen[4];
+	size_t i, k, nseen = 0;
 
 	for (i = 0; i < x->ndiffs; i++) {
+		const struct pm_fp_diff *d = &x->diffs[i];
 		const char *w;
-		size_t k;
-		bool seen = false;
 
-		if (!is_mitigation_diff(&x->diffs[i]))
+		if (!is_mitigation_diff(d))
 			continue;
-		vuln = vuln || pm_fp_diff_member(&x->diffs[i], PM_FP_VULNERABILITIES);
-		if (n++ < 3)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s: %s -> %s",
-				 n > 1 ? "; " : "", x->diffs[i].key, x->diffs[i].old,
-				 x->diffs[i].new);
-		w = mitigation_mechanism(&x->diffs[i]);
-		for (k = 0; w && k < nmech; k++)
-			seen = seen || !strcmp(mech[k], w);
-		if (w && !seen && nmech < PM_ARRAY_SIZE(mech))
-			mech[nmech++] = w;
+		m->vuln = m->vuln || pm_fp_diff_member(d, PM_FP_VULNERABILITIES);
+		if (m->n++ < 3) {
+			pm_buf_sep(&m->list, "; ");
+			pm_buf_addf(&m->list, "%s: %s -> %s", d->key, d->old, d->new);
+		}
+		w = mitigation_mechanism(d);
+		for (k = 0; w && k < nseen && strcmp(seen[k], w); k++)
+			;
+		if (w && k == nseen && nseen < PM_ARRAY_SIZE(seen))
+			seen[nseen++] = w;
 	}
-	if (!n && !cmdline_mentions_mitigations(cmd))
-		return;
-	for (i = 0; i < nmech; i++)
-		snprintf(mlist + strlen(mlist), sizeof(mlist) - strlen(mlist), "%s%s",
-			 i ? (i + 1 == nmech ? " and " : ", ") : "", mech[i]);
-	/* the other syscall-bound benchmarks that changed the same way */
+	for (k = 0; k < nseen; k++)
+		pm_buf_addf(&m->mechs, "%s%s", k ? (k + 1 == nseen ? " and " : ", ") : "", seen[k]);
+}
+
+/* The other syscall-bound benchmarks that changed the same way: how many,
+ * the first four named in out. */
+static size_t changed_alike(const struct pm_bench_cmp *c, const struct pm_explanation *x,
+			    struct pm_buf *out)
+{
+	size_t i, n = 0;
+
 	for (i = 0; i < x->ncmp; i++) {
 		const struct pm_bench_cmp *o = &x->cmp[i];
 
-		if (!exercises(o, PM_EX_SYSCALL))
+		if (!exercises(o, PM_EX_SYSCALL) || !pm_verdict_changed(o->verdict) ||
+		    (o->delta_ns > 0) != (c->delta_ns > 0))
 			continue;
-		if (pm_verdict_changed(o->verdict) && (o->delta_ns > 0) == (c->delta_ns > 0)) {
-			slow++;
-			if (slow <= 4)
-				snprintf(bl + strlen(bl), sizeof(bl) - strlen(bl), "%s%s",
-					 slow > 1 ? ", " : "", o->name);
+		if (++n <= 4) {
+			pm_buf_sep(out, ", ");
+			pm_buf_add(out, o->name);
 		}
 	}
+	return n;
+}
+
+/* The user symbol whose samples at a syscall's return point moved most. */
+static const struct pm_sym_delta *top_trap_sym(const struct pm_bench_cmp *c)
+{
+	const struct pm_sym_delta *top = NULL;
+	double best = 0;
+	size_t i;
+
 	for (i = 0; i < c->nsyms; i++) {
 		double v = c->syms[i].new_trap_ns - c->syms[i].old_trap_ns;
 
 		if (!c->syms[i].kernel && fabs(v) > best) {
 			best = fabs(v);
-			utop = &c->syms[i];
+			top = &c->syms[i];
 		}
 	}
-	f->confidence = syscalls ? 0.45 : 0.25;
+	return top;
+}
+
+/* How sure: a system-call-bound benchmark, the kernel's own report, and
+ * the share of the change the entry/exit cost carries. */
+static double mitigation_confidence(const struct pm_bench_cmp *c, bool vuln, double trap,
+				    double part)
+{
+	double conf = exercises(c, PM_EX_SYSCALL) ? 0.45 : 0.25;
+
 	if (vuln)
-		f->confidence += 0.05;	/* the kernel itself reports the change */
+		conf += 0.05;
 	if (c->split_source && part_of(c, kernel_delta(c) + trap) >= 0.6)
-		f->confidence += 0.1;
-	if (c->have_kernel_syms) {
-		if (part >= 0.3)
-			f->confidence += 0.3;
-		else if (part < 0.05)
-			f->confidence -= 0.2;
-	}
-	fmt_ns(t, sizeof(t), en);
+		conf += 0.1;
+	if (c->have_kernel_syms && part >= 0.3)
+		conf += 0.3;
+	else if (c->have_kernel_syms && part < 0.05)
+		conf -= 0.2;
+	return conf;
+}
+
+/* "entry/exit cost is +X per op (share: kernel entry/exit code +Y, user
+ * samples at the syscall's return point +Z)" */
+static void entry_cost_words(struct pm_buf *b, const struct pm_bench_cmp *c, double ken,
+			     double trap)
+{
+	char t[32], kt[32], tt[32], sh[160];
+	bool traps = c->trap_ns.old > 0 || c->trap_ns.new > 0;
+
+	fmt_ns(t, sizeof(t), ken + trap);
 	fmt_ns(kt, sizeof(kt), ken);
 	fmt_ns(tt, sizeof(tt), trap);
-	{
-		char part_s[384] = "", kind[192] = "";
+	pm_share_words(sh, sizeof(sh), c, ken + trap, false);
+	pm_buf_addf(b, "%s%s per op (%s: kernel entry/exit code %s%s", sign(ken + trap), t, sh,
+		    sign(ken), kt);
+	if (traps)
+		pm_buf_addf(b, ", user samples at the syscall's return point %s%s", sign(trap), tt);
+	pm_buf_add(b, ")");
+}
 
-		pm_share_words(sh, sizeof(sh), c, en, false);
-		if (c->have_kernel_syms)
-			snprintf(part_s, sizeof(part_s), "; entry/exit cost is %s%s per op "
-				 "(%s: kernel entry/exit code %s%s%s%s%s)",
-				 sign(en), t, sh, sign(ken), kt,
-				 traps ? ", user samples at the syscall's return point " : "",
-				 traps ? sign(trap) : "", traps ? tt : "");
-		if (syscalls)
-			snprintf(kind, sizeof(kind), "; %s is system-call bound%s%s%s", c->name,
-				 slow > 1 ? " and " : "", slow > 1 ? bl : "",
-				 slow > 1 ? " changed alike" : "");
-		say(f, "Speculative-execution mitigations differ (%s)%s%s%s%s: every kernel "
-		    "entry and exit pays for them%s%s.", n ? list : "kernel command line",
-		    nmech ? ": " : "", nmech ? protected_side(x) : "", nmech ? " has " : "",
-		    nmech ? mlist : "", kind, part_s);
-	}
+static void rule_mitigations(const struct pm_bench_cmp *c,
+			     const struct pm_explanation *x, struct finding *f)
+{
+	const struct pm_fp_diff *cmd = pm_fp_find(x, PM_FP_KERNEL_CMDLINE);
+	const struct pm_sym_delta *top, *utop = top_trap_sym(c);
+	double ken = mech_sym_delta(c, x, entry_mechs, &top), trap = trap_delta(c);
+	struct mitigation_diffs m = { 0 };
+	struct pm_buf alike = { 0 }, cost = { 0 }, kind = { 0 };
+	size_t i, slow;
+
+	mitigation_diffs(x, &m);
+	if (!m.n && !cmdline_mentions_mitigations(cmd))
+		goto out;
+	slow = changed_alike(c, x, &alike);
+	f->confidence = mitigation_confidence(c, m.vuln, trap, part_of(c, ken + trap));
+	entry_cost_words(&cost, c, ken, trap);
+	if (exercises(c, PM_EX_SYSCALL))
+		pm_buf_addf(&kind, "; %s is system-call bound%s%s%s", c->name,
+			    slow > 1 ? " and " : "", slow > 1 ? pm_buf_str(&alike) : "",
+			    slow > 1 ? " changed alike" : "");
+	say(f, "Speculative-execution mitigations differ (%s)%s%s%s%s: every kernel entry and "
+	    "exit pays for them%s%s%s.", m.n ? pm_buf_str(&m.list) : "kernel command line",
+	    m.mechs.len ? ": " : "", m.mechs.len ? protected_side(x) : "",
+	    m.mechs.len ? " has " : "", pm_buf_str(&m.mechs), pm_buf_str(&kind),
+	    c->have_kernel_syms ? "; entry/exit cost is " : "",
+	    c->have_kernel_syms ? pm_buf_str(&cost) : "");
 	if (c->have_kernel_syms)
-		evidence(f, "entry/exit cost: %s%s per op (%s): kernel "
-			 "entry/exit symbols %s%s%s%s%s", sign(en), t, sh, sign(ken), kt,
-			 traps ? ", user samples at the syscall's return point " : "",
-			 traps ? sign(trap) : "", traps ? tt : "");
+		evidence(f, "entry/exit cost: %s", pm_buf_str(&cost));
 	for (i = 0; i < x->ndiffs && f->nevidence < 4; i++)
 		if (is_mitigation_diff(&x->diffs[i]))
 			diff_evidence(f, &x->diffs[i]);
 	if (cmdline_mentions_mitigations(cmd))
 		diff_evidence(f, cmd);
 	sym_evidence(f, top);
-	if (utop && best > 0) {
+	if (utop) {
 		char a[32], b[32];
 
 		fmt_ns(a, sizeof(a), utop->old_trap_ns);
@@ -571,6 +615,12 @@ static void rule_mitigations(const struct pm_bench_cmp *c,
 		evidence(f, "%s (%s) at the syscall's return point: %s -> %s per op",
 			 utop->name, utop->object, a, b);
 	}
+out:
+	pm_buf_free(&m.list);
+	pm_buf_free(&m.mechs);
+	pm_buf_free(&alike);
+	pm_buf_free(&cost);
+	pm_buf_free(&kind);
 }
 
 static const char *const hook_syms[] = {
