@@ -389,12 +389,14 @@ static size_t harness(const struct pm_tc_counts *c, unsigned id, double h[2][PM_
 }
 
 /* One boot's counts of benchmark b, whose trials were marked with id:
- * each window less the harness's. */
+ * each window less the harness's, which ran harness_iters iterations
+ * (0 in files of pmbench before 0.1.1: the call into the loop stayed in,
+ * a few instructions a trial). */
 static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_tc_counts *c,
-			      unsigned id, const struct pm_ab_ksyms *k, uint64_t guest_stext,
-			      bool *ok)
+			      unsigned id, unsigned harness_iters, const struct pm_ab_ksyms *k,
+			      uint64_t guest_stext, bool *ok)
 {
-	double per_window = (double)b->iterations * (double)b->ops_per_iter, ops;
+	double per_window = (double)b->iterations * (double)b->ops_per_iter, ops, left;
 	double *vk = pm_xcalloc(c->nw + 1, sizeof(*vk)), *vu = pm_xcalloc(c->nw + 1, sizeof(*vu));
 	double s[2][PM_TC_FIELDS] = { { 0 } }, h[2][PM_TC_FIELDS], hsum;
 	size_t i, nw = 0, nh = harness(c, id, h, &hsum);
@@ -412,13 +414,17 @@ static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_t
 				w[kk][f] = fmax((double)c->w[i].c[kk][f] - h[kk][f], 0);
 				s[kk][f] += w[kk][f];
 			}
-		vu[nw] = w[0][PM_TC_F_INSNS] / per_window;
-		vk[nw++] = w[1][PM_TC_F_INSNS] / per_window;
+		vu[nw] = w[0][PM_TC_F_INSNS];
+		vk[nw++] = w[1][PM_TC_F_INSNS];
 	}
-	if (nw != b->ntrials || !(per_window > 0)) {
+	/* the operations a window holds beyond the harness's */
+	left = nh ? ((double)b->iterations - harness_iters) * (double)b->ops_per_iter : per_window;
+	if (nw != b->ntrials || !(left > 0)) {
 		char *why = nw != b->ntrials ?
 			pm_xasprintf("%zu marked windows for %zu trials", nw, b->ntrials) :
-			pm_xasprintf("no iterations per trial recorded");
+			!(per_window > 0) ? pm_xasprintf("no iterations per trial recorded") :
+			pm_xasprintf("trials of %llu iteration%s: no more than the harness's",
+				     (unsigned long long)b->iterations, b->iterations == 1 ? "" : "s");
 
 		free(vk);
 		free(vu);
@@ -426,7 +432,11 @@ static json_t *bench_emulated(const struct pm_bench_result *b, const struct pm_t
 		free(why);
 		return em;
 	}
-	ops = per_window * (double)nw;
+	for (i = 0; i < nw; i++) {
+		vu[i] /= left;
+		vk[i] /= left;
+	}
+	ops = left * (double)nw;
 	run = json_pack("{s:i,s:i,s:f,s:o,s:o,s:o}", "run", 0, "windows", (int)nw, "ops", ops,
 			"instructions", pair(s, PM_TC_F_INSNS, ops),
 			"window_sd", json_pack("{s:f,s:f}", "user", rel_sd(vu, nw), "kernel",
@@ -461,6 +471,7 @@ size_t pm_ab_emulated_attach(struct pm_result *r, const struct pm_tc_counts *c,
 	json_t *ids = json_object_get(markers, "ids");
 	const char *st = json_string_value(json_object_get(markers, "kernel_stext"));
 	uint64_t stext = st ? strtoull(st, NULL, 16) : 0;
+	json_int_t hi = json_integer_value(json_object_get(markers, "harness_iterations"));
 	size_t i, n = 0;
 
 	if (!json_is_object(ids)) {
@@ -484,7 +495,8 @@ size_t pm_ab_emulated_attach(struct pm_result *r, const struct pm_tc_counts *c,
 		if (b->status != PM_BENCH_OK || b->measured || !b->ntrials || !json_is_integer(id))
 			continue;
 		json_decref(b->emulated);
-		b->emulated = bench_emulated(b, c, (unsigned)json_integer_value(id), k, stext, &ok);
+		b->emulated = bench_emulated(b, c, (unsigned)json_integer_value(id),
+					     hi > 0 && hi < 1000 ? (unsigned)hi : 0, k, stext, &ok);
 		n += ok;
 	}
 	if (!n)

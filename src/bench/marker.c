@@ -175,5 +175,6 @@ json_t *pm_markers_json(const struct pm_bench *const *benches, size_t n)
 	j = json_pack("{s:s,s:o,s:s?}", "base", base, "ids", ids,
 		      "unavailable", state == MARKERS_ON ? NULL : off_why);
 	json_object_set_new(j, "kernel_stext", st ? json_string(stext) : json_null());
+	json_object_set_new(j, "harness_iterations", json_integer(PM_MARKER_HARNESS_ITERS));
 	return j;
 }

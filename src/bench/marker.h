@@ -9,7 +9,9 @@
  *   [0, PM_MARKER_CONFIG)   2 * id + end: benchmark id's trial starts (0)
  *                           or ends (1); id is its registry index, plus
  *                           PM_MARKER_HARNESS for a window of the harness
- *                           alone (a trial of no iterations)
+ *                           and PM_MARKER_HARNESS_ITERS iterations: a
+ *                           trial less it is whole iterations, the
+ *                           loop's entry and the clock reads taken out
  *   PM_MARKER_CONFIG + field * PM_MARKER_FIELD + value
  *                           a fact the plugin needs (the L1i geometry for
  *                           its cache model), then PM_MARKER_CONFIG_DONE
@@ -34,6 +36,8 @@
 #define PM_MARKER_FIELD 0x1000u
 #define PM_MARKER_MAX_ID (PM_MARKER_CONFIG / 2)
 #define PM_MARKER_HARNESS (PM_MARKER_MAX_ID / 2)
+/* One, not none: the call into the loop is in every trial too. */
+#define PM_MARKER_HARNESS_ITERS 1
 #define PM_MARKER_RET 0xc3
 
 enum pm_marker_field {

@@ -207,10 +207,11 @@ static int timed_run(const struct pm_bench *b, struct pm_ctx *ctx,
 }
 
 /*
- * For an emulator's plugin (bench/marker.h): windows of the harness
- * alone, so that what a trial's window holds beside its operations (the
- * clock reads, a system call each where the clock has no vDSO) can be
- * taken out of its counts.  A few, as a trial's; nothing without markers.
+ * For an emulator's plugin (bench/marker.h): windows of the harness and
+ * one iteration, so that what a trial's window holds beside its
+ * operations (the clock reads, a system call each where the clock has no
+ * vDSO, the call into the loop) can be taken out of its counts whatever
+ * the trial's length.  A few, as a trial's; nothing without markers.
  */
 static void marked_harness(unsigned marker, const struct pm_bench *b, struct pm_ctx *ctx)
 {
@@ -219,7 +220,7 @@ static void marked_harness(unsigned marker, const struct pm_bench *b, struct pm_
 
 	for (k = 0; k < 3 && pm_markers_active(); k++) {
 		pm_marker_trial(marker + PM_MARKER_HARNESS, false);
-		timed_run(b, ctx, 0, &ns);
+		timed_run(b, ctx, PM_MARKER_HARNESS_ITERS, &ns);
 		pm_marker_trial(marker + PM_MARKER_HARNESS, true);
 	}
 }

@@ -58,9 +58,9 @@ for side in a b; do
 		fail "$side.json: null does not make one syscall per operation"
 done
 # the same kernel twice: the same instructions per operation (user: the
-# loop, and a few clock-read retries of a trial over its ~1000 operations,
-# more under a sanitizer; kernel: the system call, plus what timer ticks
-# add by the time, which a slower host makes more)
+# loop, whatever iterations a trial the host's speed gave it, and a few
+# clock-read retries; kernel: the system call, plus what timer ticks add
+# by the time, which a slower host makes more)
 ratio() {
 	jq -n --slurpfile a "$T/ab/a.json" --slurpfile b "$T/ab/b.json" \
 		"[\$a[0], \$b[0]] | map(.benchmarks[] | select(.name == \"$1\") |

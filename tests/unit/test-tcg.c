@@ -460,6 +460,65 @@ START_TEST(test_attach)
 }
 END_TEST
 
+/*
+ * The harness's windows run one iteration (PM_MARKER_HARNESS_ITERS): the
+ * call into the loop is in them as in every trial, and what a trial holds
+ * beyond them is whole operations, whatever the trial's length.  Here a
+ * trial of 100 operations of 4 user instructions, 7 blocks of clock reads
+ * and 3 of the call into the loop: exactly 4 an op; with a harness of no
+ * iterations (files before harness_iterations) the 12 instructions of
+ * the call stayed in, spread over the trial's operations.
+ */
+START_TEST(test_attach_harness_iteration)
+{
+	struct pm_tc *t = pm_tc_new(1, false);
+	struct pm_tc_code y = code_at(0x80, 4);
+	struct pm_tc_block *u = pm_tc_block(t, 0x401000, &y, 4, false, PM_TC_BR_FAR, false);
+	struct pm_tc_counts c;
+	struct pm_ab_ksyms k;
+	struct pm_result r;
+	char why[256] = "";
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		pm_tc_mark(t, START(PM_MARKER_HARNESS));
+		u->execs = 7 + 3 + 1;
+		pm_tc_mark(t, END(PM_MARKER_HARNESS));
+	}
+	for (i = 0; i < 2; i++) {
+		pm_tc_mark(t, START(0));
+		u->execs = 7 + 3 + 100;
+		pm_tc_mark(t, END(0));
+	}
+	parse(t, &c);
+	pm_tc_free(t);
+	kallsyms_ksyms(&k);
+	boot_result(&r, 2, "0xffffffff81200000");
+	json_object_set_new(json_object_get(r.options, "markers"), "harness_iterations",
+			    json_integer(PM_MARKER_HARNESS_ITERS));
+	ck_assert_uint_eq(pm_ab_emulated_attach(&r, &c, &k, why, sizeof(why)), 1);
+	ck_assert_double_eq_tol(num(r.bench[0].emulated, "runs.0.instructions.user"), 4, 1e-12);
+	ck_assert_double_eq_tol(num(r.bench[0].emulated, "runs.0.ops"), 2 * 99, 1e-9);
+	pm_result_free(&r);
+	boot_result(&r, 2, "0xffffffff81200000");
+	ck_assert_uint_eq(pm_ab_emulated_attach(&r, &c, &k, why, sizeof(why)), 1);
+	ck_assert_double_eq_tol(num(r.bench[0].emulated, "runs.0.instructions.user"),
+				(110 - 11) * 4 / 100.0, 1e-12);
+	pm_result_free(&r);
+	/* a trial of one iteration holds nothing beyond the harness's */
+	boot_result(&r, 2, "0xffffffff81200000");
+	r.bench[0].iterations = 1;
+	json_object_set_new(json_object_get(r.options, "markers"), "harness_iterations",
+			    json_integer(1));
+	ck_assert_uint_eq(pm_ab_emulated_attach(&r, &c, &k, why, sizeof(why)), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(r.bench[0].emulated, "unavailable")),
+			 "trials of 1 iteration: no more than the harness's");
+	pm_result_free(&r);
+	pm_ab_ksyms_free(&k);
+	pm_tc_counts_free(&c);
+}
+END_TEST
+
 /* Two boots merged: two runs, the profile weighted by operations; the
  * file written and read back keeps it. */
 START_TEST(test_merge_roundtrip)
@@ -690,6 +749,7 @@ static Suite *tcg_suite(void)
 	tcase_add_test(tc, test_icache_geometry);
 	tcase_add_test(tc, test_counts_malformed);
 	tcase_add_test(tc, test_attach);
+	tcase_add_test(tc, test_attach_harness_iteration);
 	tcase_add_test(tc, test_merge_roundtrip);
 	tcase_add_test(tc, test_explain_longer_path);
 	tcase_add_test(tc, test_explain_same_path);
