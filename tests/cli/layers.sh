@@ -1,6 +1,6 @@
 #!/bin/sh
 # No file in src/ includes a header of a higher layer (issue 33; the
-# layers of DESIGN.md, in HACKING's "Architecture"): data flows down, so
+# layers of HACKING's "Architecture"): data flows down, so
 # a lower layer can be built, tested and fuzzed without the ones above
 # it.  Each `#include "DIR/x.h"` (or "util.h", "cmd.h") must name the
 # file's own layer or one of a lower rank; layers of the same rank are
