@@ -376,6 +376,57 @@ static void tie_switches(struct pm_emu_cmp *e, const struct pm_explanation *x)
 	}
 }
 
+/* Whether a config option is on ("y", "m") in a value of a switch. */
+static bool option_on(const char *v)
+{
+	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
+}
+
+/*
+ * Code the path runs on one side only that the kernel has only with a
+ * config option the sides differ in (the map's linux.guards: defined
+ * inside an #ifdef of it), the option on that side alone: the option's
+ * switch, the functions in names and their instructions per op in *dv.
+ */
+static const struct pm_switch *guarded_code(const struct pm_emu_cmp *e,
+					    const struct pm_explanation *x, struct pm_buf *names,
+					    double *dv)
+{
+	const struct pm_switch *sw = NULL;
+	size_t i, j, g, ng;
+
+	*dv = 0;
+	for (i = 0; i < e->nsyms; i++) {
+		const struct pm_emu_sym *s = &e->syms[i];
+		bool on_new = s->new > 0;
+		const struct pm_mechmap *m = pm_side_mechmap(on_new ? x->new : x->old);
+		const char *opt[4];
+
+		if ((s->old > 0) == (s->new > 0) || fabs(s->new - s->old) < NAME_MIN || !m)
+			continue;
+		ng = pm_mechmap_guards(m, s->name, opt, PM_ARRAY_SIZE(opt));
+		for (g = 0; g < ng; g++)
+			for (j = 0; j < x->nswitches; j++) {
+				const struct pm_switch *w = &x->switches[j];
+				const char *here = on_new ? w->new : w->old;
+				const char *there = on_new ? w->old : w->new;
+
+				if (w->kind != PM_SW_CONFIG || strcmp(w->key, opt[g]) ||
+				    !option_on(here) || option_on(there))
+					continue;
+				if (sw && sw != w)
+					continue;
+				sw = w;
+				pm_buf_sep(names, ", ");
+				pm_buf_add(names, s->name);
+				*dv += s->new - s->old;
+				g = ng;
+				break;
+			}
+	}
+	return sw;
+}
+
 static bool path_moved(const struct pm_emu_cmp *e)
 {
 	return pm_verdict_changed(e->verdict);
@@ -400,6 +451,9 @@ void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	bool longer, slower = c->delta_ns > 0;
 	char where[512], sentence[1024];
 	struct pm_cause *k;
+	struct pm_buf gnames = { 0 };
+	const struct pm_switch *gsw = NULL;
+	double gdv = 0;
 	size_t i, n;
 
 	if (!e)
@@ -408,18 +462,28 @@ void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	if (!path_moved(e))
 		return;
 	longer = e->verdict == PM_REGRESSION;
-	/* a cause of the time only where the path moved its way */
-	if ((pm_verdict_changed(c->verdict) || c->verdict == PM_INCONCLUSIVE) &&
-	    c->delta_ns != 0 && longer != slower)
+	/* a cause of the time only where the path moved its way; while the
+	 * time is undecided the path is the decided difference, said as one */
+	if (pm_verdict_changed(c->verdict) && c->delta_ns != 0 && longer != slower)
 		return;
 	carrier_words(e, where, sizeof(where));
+	/* no mechanism's switch carries the move: code only one side's
+	 * config builds, when there is such */
+	if (!(e->nmechs && e->mechs[0].sw && worth_naming(e, e->mechs[0].new - e->mechs[0].old))) {
+		gsw = guarded_code(e, x, &gnames, &gdv);
+		if (gsw && !worth_naming(e, gdv))
+			gsw = NULL;
+	}
 	snprintf(sentence, sizeof(sentence), "A %s code path: %.1f%% %s instructions per "
 		 "operation (kernel %.0f -> %.0f, user %.1f -> %.1f; exact counts of the emulated "
-		 "CPU, decided after %zu pairs)%s.", longer ? "longer" : "shorter",
+		 "CPU, decided after %zu pairs)%s%s%s%s%s.", longer ? "longer" : "shorter",
 		 100 * fabs(e->ratio - 1), longer ? "more" : "fewer", e->kernel.old, e->kernel.new,
-		 e->user.old, e->user.new, e->decided_at, where);
+		 e->user.old, e->user.new, e->decided_at, where,
+		 gsw ? "; it runs code the kernel has only with " : "", gsw ? gsw->key : "",
+		 gsw ? ", which only " : "", gsw ? (gdv > 0 ? "NEW has" : "OLD has") : "");
 	k = pm_cause_add(c, "code-path", longer ? "longer code path" : "shorter code path",
-			 0.8, sentence);
+			 c->verdict == PM_INCONCLUSIVE && c->delta_ns != 0 && longer != slower ?
+			 0.6 : 0.8, sentence);
 	pm_cause_evidence(k, "instructions/op (emulated, exact): %.1f -> %.1f (%+.2f%%, pairs "
 			  "±%.2f%%)", e->path.old, e->path.new, 100 * (e->ratio - 1),
 			  100 * expm1(e->pair_sd));
@@ -435,7 +499,13 @@ void pm_emulated_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 	if (e->nmechs && e->mechs[0].sw && worth_naming(e, e->mechs[0].new - e->mechs[0].old)) {
 		k->mechanism = pm_xstrdup(e->mechs[0].key);
 		k->switched_by = pm_xstrdup(e->mechs[0].sw->text);
+	} else if (gsw) {
+		pm_cause_evidence(k, "kernel instructions/op in %s: %+.1f, run in %s only: defined "
+				  "only under %s (the map's linux.guards); %s", pm_buf_str(&gnames),
+				  gdv, gdv > 0 ? "NEW" : "OLD", gsw->key, gsw->text);
+		k->switched_by = pm_xstrdup(gsw->text);
 	}
+	pm_buf_free(&gnames);
 }
 
 /* ---- the report ---- */

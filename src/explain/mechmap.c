@@ -37,7 +37,7 @@ struct stem {
 struct pm_mechmap {
 	struct pm_mech *v;
 	size_t n;
-	struct table syms, params, configs;
+	struct table syms, params, configs, guards;
 	struct stem *stems;
 	size_t nstems;
 	char version[32];		/* of the generated files: "6.1", "" unknown */
@@ -271,15 +271,16 @@ static void table_version(const struct table *t, const char *name, char *buf, si
 static int load_tables(struct pm_mechmap *m, const char *dir, const char *prefix,
 		       struct pm_err *e)
 {
-	static const char *const ext[] = { "syms", "params", "configs" };
-	struct table *t[] = { &m->syms, &m->params, &m->configs };
+	static const char *const ext[] = { "syms", "params", "configs", "guards" };
+	struct table *t[] = { &m->syms, &m->params, &m->configs, &m->guards };
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < 3; i++) {
+	for (i = 0; !err && i < PM_ARRAY_SIZE(ext); i++) {
 		char *p = pm_xasprintf("%s/%s.%s", dir, prefix, ext[i]);
 
-		err = load_table(t[i], p, i == 0, e);
+		/* syms and guards are "file|option name...": by the name */
+		err = load_table(t[i], p, i == 0 || i == 3, e);
 		free(p);
 	}
 	if (!err)
@@ -382,6 +383,7 @@ void pm_mechmap_free(struct pm_mechmap *m)
 	table_free(&m->syms, true);
 	table_free(&m->params, false);
 	table_free(&m->configs, false);
+	table_free(&m->guards, true);
 	for (i = 0; i < m->nstems; i++)
 		free(m->stems[i].text);
 	free(m->stems);
@@ -770,6 +772,34 @@ const char *const *pm_mechmap_config_files(const struct pm_mechmap *m, const cha
 
 	*n = x ? x->nfiles : 0;
 	return x ? x->files : NULL;
+}
+
+/* The options of every entry of t named name (entries of one name are
+ * neighbours in the sorted table). */
+static size_t guards_in(const struct table *t, const char *name, const char **out, size_t max)
+{
+	const struct entry *x = table_find(t, name), *end = t->v + t->n;
+	size_t n = 0;
+
+	if (!x)
+		return 0;
+	while (x > t->v && !strcmp(x[-1].name, name))
+		x--;
+	for (; x < end && !strcmp(x->name, name) && n < max; x++)
+		out[n++] = x->files[0];
+	return n;
+}
+
+size_t pm_mechmap_guards(const struct pm_mechmap *m, const char *sym, const char **out,
+			 size_t max)
+{
+	const struct pm_mechmap *b = m->base ? m->base : m;
+	size_t i, n = guards_in(&m->guards, sym, out, max);
+
+	for (i = 0; !n && i <= b->nvers; i++)
+		if ((i ? b->vers[i - 1] : b) != m)
+			n = guards_in(&(i ? b->vers[i - 1] : b)->guards, sym, out, max);
+	return n;
 }
 
 bool pm_mech_switched_by(const struct pm_mech *k, const char *sw)

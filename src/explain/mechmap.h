@@ -75,5 +75,9 @@ const char *const *pm_mechmap_config_files(const struct pm_mechmap *m, const cha
 /* Whether mechanism k names sw among its switches ("mitigations",
  * "CONFIG_PSI", "fp:thp.enabled"), itself or its top section. */
 bool pm_mech_switched_by(const struct pm_mech *k, const char *sw);
+/* The CONFIG_ options kernel function sym is defined only under
+ * (linux.guards: inside an #ifdef of each), at most max into out. */
+size_t pm_mechmap_guards(const struct pm_mechmap *m, const char *sym, const char **out,
+			 size_t max);
 
 #endif

@@ -89,19 +89,24 @@ verdict_cause() {
 image_causes() {
 	jq -r --arg opt "${2:-named}" --slurpfile b "$1/b.json" '
 		($b[0].options.ab.experiment.knockouts.results // []) as $ko |
-		[.benchmarks[] | select(.verdict == "regression" or .verdict == "improvement") |
-		 .name as $n | .causes[0] as $c |
+		# a decided change: the time, or (under TCG) the exact path
+		[.benchmarks[] |
+		 (.verdict == "regression" or .verdict == "improvement") as $timed |
+		 select($timed or .emulated.verdict == "longer" or .emulated.verdict == "shorter") |
+		 .name as $n |
+		 (if $timed then .causes[0] else ([.causes[] | select(.rule == "code-path")][0]) end) as $c |
+		 (if $timed then .verdict else "path \(.emulated.verdict)" end) as $v |
 		 ([$ko[] | select(.benchmarks[$n].low != null) |
 		   "\(.argument) removed \(.benchmarks[$n].removed * 100 | round)% [\(.benchmarks[$n].low * 100 | round)..\(.benchmarks[$n].high * 100 | round)]"]) as $kos |
 		 ([$ko[] | select((.benchmarks[$n].low // -1) > 0)] | length) as $shares |
 		 (if ($c == null) or ($c.rule == "experiment") or ($c.rule == "noise") or
 		     ($c.mechanism == null and ($c.switched_by // "" | test("CONFIG_") | not))
 		  then "MISS no mechanism or option"
-		  elif $shares > 0 and $c.rule != "knockout" then "MISS a knock-out took a share, the first cause is \($c.rule)"
+		  elif $timed and $shares > 0 and $c.rule != "knockout" then "MISS a knock-out took a share, the first cause is \($c.rule)"
 		  elif $opt != "named" and ((($c.sentence + " " + ($c.switched_by // "") + " " +
 			($c.evidence | join(" "))) | contains($opt)) | not) then "MISS \($opt) not named"
 		  else "" end) as $miss |
-		 "\($n): \(.verdict) \($c.rule // "none") \($c.mechanism // "-")\(if $c.proof then " proven" else "" end)\(if ($kos | length) > 0 then " (knock-outs: \($kos | join(", ")))" else "" end)\(if $miss != "" then " " + $miss else "" end)"
+		 "\($n): \($v) \($c.rule // "none") \($c.mechanism // "-")\(if $c.switched_by then " (\($c.switched_by))" else "" end)\(if $c.proof then " proven" else "" end)\(if ($kos | length) > 0 then " (knock-outs: \($kos | join(", ")))" else "" end)\(if $miss != "" then " " + $miss else "" end)"
 		] | join("; ")' "$1/explain.json"
 }
 
