@@ -587,6 +587,9 @@ END_TEST
 
 /* One boot's result of null for explain: trials of ns each, the kernel
  * path kins (do_syscall_64 and, when audit > 0, audit's functions). */
+/* The function the NEW side adds (audit's, unless a test names another). */
+static const char *added_sym = "__audit_syscall_entry", *added_file = "kernel/auditsc.c";
+
 static void counted_boot(struct pm_result *r, double ns, double kins, double audit)
 {
 	double t[6];
@@ -614,15 +617,14 @@ static void counted_boot(struct pm_result *r, double ns, double kins, double aud
 	syms = json_pack("[{s:s,s:b,s:f}]", "name", "do_syscall_64", "kernel", 1,
 			 "instructions", kins - audit);
 	if (audit > 0)
-		json_array_append_new(syms, json_pack("{s:s,s:b,s:f}", "name",
-						      "__audit_syscall_entry", "kernel", 1,
-						      "instructions", audit));
+		json_array_append_new(syms, json_pack("{s:s,s:b,s:f}", "name", added_sym,
+						      "kernel", 1, "instructions", audit));
 	b->emulated = json_pack("{s:[{s:i,s:i,s:f,s:{s:f,s:f},s:{s:f,s:f}}],s:{s:f,s:o,s:{s:s,s:s}}}",
 				"runs", "run", 0, "windows", 6, "ops", 6000.0, "instructions",
 				"user", 17.0, "kernel", kins, "rep_iterations", "user", 0.0,
 				"kernel", 0.0, "kernel_profile", "ops", 6000.0, "symbols", syms,
 				"sources", "do_syscall_64", "arch/x86/entry/common.c",
-				"__audit_syscall_entry", "kernel/auditsc.c");
+				added_sym, added_file);
 }
 
 /* np pairs; OLD's kernel path a, NEW's b (+ audit's), times ta, tb. */
@@ -699,6 +701,57 @@ START_TEST(test_explain_longer_path)
 }
 END_TEST
 
+/*
+ * Two builds that differ in the preemption model: NEW runs
+ * __rcu_read_lock, which a kernel has only with CONFIG_PREEMPT_RCU (the
+ * map's linux.guards), and its config has it where OLD's has not.  No
+ * mechanism's switch ties to the move ([generic] code): the longer path
+ * names the option.
+ */
+START_TEST(test_explain_path_guarded_by_option)
+{
+	struct pm_explanation x;
+	struct pm_side o, n;
+	const struct pm_cause *k = NULL;
+	size_t i;
+
+	added_sym = "__rcu_read_lock";
+	added_file = "kernel/rcu/tree_plugin.h";
+	explain_pairs(&x, &o, &n, 3, 300, 300, 20, 500, 520);
+	added_sym = "__audit_syscall_entry";
+	added_file = "kernel/auditsc.c";
+	pm_explanation_free(&x);
+	for (i = 0; i < 3; i++) {
+		json_object_set_new(o.runs[i].sysinfo, "kernel",
+				    json_pack("{s:{s:s}}", "config", "CONFIG_PREEMPT_NONE", "y"));
+		json_object_set_new(n.runs[i].sysinfo, "kernel",
+				    json_pack("{s:{s:s,s:s}}", "config", "CONFIG_PREEMPT", "y",
+					      "CONFIG_PREEMPT_RCU", "y"));
+	}
+	{
+		struct pm_explain_opts opts;
+		struct pm_err e;
+
+		pm_explain_opts_default(&opts);
+		opts.sequential = true;
+		opts.spread = NULL;
+		ck_assert_int_eq(pm_explain(&x, &o, &n, &opts, &e), 0);
+	}
+	ck_assert_int_eq(x.cmp[0].emu->verdict, PM_REGRESSION);
+	for (i = 0; i < x.cmp[0].ncauses; i++)
+		if (!strcmp(x.cmp[0].causes[i].rule, "code-path"))
+			k = &x.cmp[0].causes[i];
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_nonnull(k->switched_by);
+	ck_assert_msg(strstr(k->switched_by, "CONFIG_PREEMPT_RCU"), "%s", k->switched_by);
+	ck_assert_msg(strstr(k->sentence, "only with CONFIG_PREEMPT_RCU, which only NEW has"),
+		      "%s", k->sentence);
+	pm_explanation_free(&x);
+	pm_side_free(&o);
+	pm_side_free(&n);
+}
+END_TEST
+
 START_TEST(test_explain_same_path)
 {
 	struct pm_explanation x;
@@ -752,6 +805,7 @@ static Suite *tcg_suite(void)
 	tcase_add_test(tc, test_attach_harness_iteration);
 	tcase_add_test(tc, test_merge_roundtrip);
 	tcase_add_test(tc, test_explain_longer_path);
+	tcase_add_test(tc, test_explain_path_guarded_by_option);
 	tcase_add_test(tc, test_explain_same_path);
 	suite_add_tcase(s, tc);
 	return s;
