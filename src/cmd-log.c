@@ -31,20 +31,14 @@ static const struct pm_usage usage = {
 /* "null fork pipe" or, past max names, "null fork ... (23)" */
 static char *bench_list(const struct pm_result *r, size_t max)
 {
-	char *s = pm_xstrdup(""), *t;
+	struct pm_buf s = PM_BUF_INIT;
 	size_t i;
 
-	for (i = 0; i < r->nbench && (!max || i < max); i++) {
-		t = pm_xasprintf("%s%s%s", s, i ? " " : "", r->bench[i].name);
-		free(s);
-		s = t;
-	}
-	if (max && r->nbench > max) {
-		t = pm_xasprintf("%s ... (%zu)", s, r->nbench);
-		free(s);
-		s = t;
-	}
-	return s;
+	for (i = 0; i < r->nbench && (!max || i < max); i++)
+		pm_buf_addf(&s, "%s%s", i ? " " : "", r->bench[i].name);
+	if (max && r->nbench > max)
+		pm_buf_addf(&s, " ... (%zu)", r->nbench);
+	return pm_buf_detach(&s);
 }
 
 static const char *si(const struct pm_result *r, enum pm_fp_key k)

@@ -202,7 +202,7 @@ static int moddeps_read(const char *moddir, struct moddep **out, size_t *nout,
 		if (!colon)
 			continue;
 		*colon = '\0';
-		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v = pm_xgrow(v, n, sizeof(*v));
 		v[n].path = pm_xstrdup(pm_strtrim(line));
 		v[n].name = module_name(v[n].path);
 		v[n].deps = pm_strv_split(pm_strtrim(colon + 1), ' ');
@@ -261,7 +261,7 @@ static void order(const struct moddep *v, size_t n, const struct moddep *m,
 		if (d)
 			order(v, n, d, out, nout, depth + 1);
 	}
-	*out = pm_xrealloc(*out, (*nout + 2) * sizeof(**out));
+	*out = pm_xgrow(*out, *nout + 1, sizeof(**out));
 	(*out)[(*nout)++] = pm_xstrdup(m->path);
 	(*out)[*nout] = NULL;
 }

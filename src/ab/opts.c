@@ -147,7 +147,7 @@ static int readable(const char *opt, const char *path, struct pm_err *e)
 
 static void push(char ***v, size_t *n, char *s)
 {
-	*v = pm_xrealloc(*v, (*n + 2) * sizeof(**v));
+	*v = pm_xgrow(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = s;
 	(*v)[*n] = NULL;
 }

@@ -52,7 +52,7 @@ static char *valid_text(char *s)
 void pm_command_init(struct pm_command *c, char *const *args, size_t n,
 		     const char *name)
 {
-	size_t i, len = 0;
+	size_t i;
 	char *q;
 
 	memset(c, 0, sizeof(*c));
@@ -63,13 +63,15 @@ void pm_command_init(struct pm_command *c, char *const *args, size_t n,
 		c->shell = strcmp(q, args[0]) != 0;
 		free(q);
 	} else {
+		struct pm_buf text = PM_BUF_INIT;
+
 		/* the argv as one would type it */
 		for (i = 0; i < n; i++) {
 			q = pm_sh_quote(args[i]);
-			c->text = pm_xrealloc(c->text, len + strlen(q) + 2);
-			len += (size_t)sprintf(c->text + len, "%s%s", i ? " " : "", q);
+			pm_buf_addf(&text, "%s%s", i ? " " : "", q);
 			free(q);
 		}
+		c->text = n ? pm_buf_detach(&text) : NULL;
 	}
 	if (c->shell) {
 		c->argv = pm_xcalloc(4, sizeof(char *));

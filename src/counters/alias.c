@@ -110,7 +110,7 @@ int pm_aliases_parse(struct pm_aliases *a, const char *text,
 				free(line);
 				break;
 			}
-			local.v = pm_xrealloc(local.v, (local.n + 1) * sizeof(*local.v));
+			local.v = pm_xgrow(local.v, local.n, sizeof(*local.v));
 			cur = &local.v[local.n++];
 			memset(cur, 0, sizeof(*cur));
 			cur->name = pm_xstrdup(s);
@@ -140,8 +140,7 @@ int pm_aliases_parse(struct pm_aliases *a, const char *text,
 				err = pm_err_set(e, -EINVAL, "%s:%d: bad event string '%s' (one libpfm4 event, no spaces or commas)",
 						 filename, lineno, val);
 			} else {
-				cur->events = pm_xrealloc(cur->events,
-					(cur->nevents + 1) * sizeof(char *));
+				cur->events = pm_xgrow(cur->events, cur->nevents, sizeof(char *));
 				cur->events[cur->nevents++] = pm_xstrdup(val);
 			}
 		} else {
@@ -166,7 +165,7 @@ int pm_aliases_parse(struct pm_aliases *a, const char *text,
 			alias_clear(old);
 			*old = local.v[i];
 		} else {
-			a->v = pm_xrealloc(a->v, (a->n + 1) * sizeof(*a->v));
+			a->v = pm_xgrow(a->v, a->n, sizeof(*a->v));
 			a->v[a->n++] = local.v[i];
 		}
 	}

@@ -63,7 +63,7 @@ static char **side_settings_keys(const struct pm_side *old, const struct pm_side
 	*n = 0;
 	for (s = 0; s < 2; s++)
 		for (i = 0; sides[s] && i < sides[s]->nruns; i++) {
-			keys = pm_xrealloc(keys, (*n + 1) * sizeof(*keys));
+			keys = pm_xgrow(keys, *n, sizeof(*keys));
 			keys[(*n)++] = run_settings_key(&sides[s]->runs[i]);
 		}
 	return keys;
@@ -202,7 +202,7 @@ void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		for (j = 0; j < ng && strcmp(g[j].key, key); j++)
 			;
 		if (j == ng) {
-			g = pm_xrealloc(g, (ng + 1) * sizeof(*g));
+			g = pm_xgrow(g, ng, sizeof(*g));
 			g[ng].key = key;
 			memset(&g[ng].v, 0, sizeof(g[ng].v));
 			memset(&g[ng].p, 0, sizeof(g[ng].p));
@@ -232,7 +232,7 @@ void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
 				pm_vec_push(&all_v, g[j].v.v[k]);
 				pm_vec_push(&all_p, cov_of(COV_PROBE, g[j].p.v[k], NAN));
 				pm_vec_push(&all_w, cov_of(COV_WAITED, NAN, g[j].w.v[k]));
-				all_g = pm_xrealloc(all_g, all_v.n * sizeof(*all_g));
+				all_g = pm_xgrow(all_g, all_v.n - 1, sizeof(*all_g));
 				all_g[all_v.n - 1] = j;
 			}
 		}

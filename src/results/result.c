@@ -80,7 +80,7 @@ struct pm_bench_result *pm_result_add(struct pm_result *r)
 {
 	struct pm_bench_result *b;
 
-	r->bench = pm_xrealloc(r->bench, (r->nbench + 1) * sizeof(*r->bench));
+	r->bench = pm_xgrow(r->bench, r->nbench, sizeof(*r->bench));
 	b = &r->bench[r->nbench++];
 	memset(b, 0, sizeof(*b));
 	pm_bench_result_defaults(b);
