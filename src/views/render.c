@@ -653,26 +653,9 @@ static bool below_limit(double share, struct notes *ns)
 
 /* The sampled profile of one benchmark: summary line, top symbols,
  * top stacks.  max_rows 0: everything stored. */
-static void render_hotspots(const struct pm_bench_result *b, FILE *f,
-			    enum pm_table_format fmt, unsigned flags,
-			    size_t max_rows, struct notes *ns)
+/* The hotspots' heading: samples, event, kernel and resolved shares. */
+static void hotspots_heading(const json_t *h, FILE *f, const char *ind, double samples)
 {
-	struct pm_table *chains;
-	const json_t *h = b->hotspots, *syms, *x;
-	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
-	const char *why, *ind = md ? "" : "  ";
-	double samples, own;
-	json_t *stacks;
-	struct pm_table *t;
-	size_t i, rows = 0;
-
-	if (!h)
-		return;
-	if ((why = json_string_value(json_object_get(h, "unavailable")))) {
-		fprintf(f, "%shotspots: not sampled: %s\n", ind, why);
-		return;
-	}
-	samples = jnumber(h, "samples");
 	fprintf(f, "%shotspots: %.0f samples (%s every %.0f %s), %.0f%% kernel, %.0f%% resolved",
 		ind, samples, json_string_value(json_object_get(h, "event")),
 		jnumber(h, "period"), json_string_value(json_object_get(h, "period_unit")),
@@ -687,21 +670,18 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	if (!isnan(jnumber(h, "unwound_share")))
 		fprintf(f, "%suser stacks unwound completely (libunwind): %.0f%%\n", ind,
 			100 * jnumber(h, "unwound_share"));
-	skid_line(h, f, ind);
-	/* said once for the whole view */
-	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
-		note_add(ns, pm_xasprintf("no kernel symbols: %s", why));
-	if (json_is_false(json_object_get(h, "kernel_sampled")))
-		note_add(ns, pm_xstrdup("kernel not sampled: its time is charged to the user "
-					"function that entered it"));
-	if ((why = json_string_value(json_object_get(h, "error"))))
-		fprintf(f, "%sthe sampled pass stopped early: %s\n", ind, why);
-	if (samples <= 0)
-		return;
-	own = all ? 0 : harness_share(h);
-	if (own > 0)
-		note_add(ns, pm_xstrdup("pmbench's own frames (main, the runner) are left out of "
-					"symbols and call chains; --all-frames shows them"));
+}
+
+/* The table of the hottest symbols, pmbench's own left out unless all. */
+static void hotspot_symbols(const struct pm_bench_result *b, FILE *f,
+			    enum pm_table_format fmt, bool all, size_t max_rows,
+			    struct notes *ns)
+{
+	const json_t *h = b->hotspots, *syms, *x;
+	bool md = fmt == PM_TABLE_MARKDOWN;
+	struct pm_table *t;
+	size_t i, rows = 0;
+
 	t = pm_table_new();
 	pm_table_indent(t, md ? 0 : 4);
 	pm_table_add_col(t, "share", NULL, 0);
@@ -736,6 +716,17 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 		fputc('\n', f);
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
+}
+
+/* The top call chains, as aligned text (a code block in markdown). */
+static void hotspot_chains(const json_t *h, FILE *f, bool md, bool all, double samples,
+			   size_t max_rows, struct notes *ns)
+{
+	struct pm_table *chains;
+	json_t *stacks;
+	const json_t *x;
+	size_t i, rows = 0;
+
 	stacks = pm_hotspots_stacks(h, all, NULL);
 	if (!json_array_size(stacks)) {
 		json_decref(stacks);
@@ -749,7 +740,6 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	pm_table_add_col(chains, "share", NULL, 0);
 	pm_table_add_col(chains, "stack", NULL, PM_COL_LEFT);
 	pm_table_min_width(chains, 0, 6);
-	rows = 0;
 	json_array_foreach(stacks, i, x) {
 		if (below_limit(jnumber(x, "samples") / samples, ns))
 			continue;
@@ -764,6 +754,42 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	if (md)
 		fputs("```\n", f);
 	json_decref(stacks);
+}
+
+static void render_hotspots(const struct pm_bench_result *b, FILE *f,
+			    enum pm_table_format fmt, unsigned flags,
+			    size_t max_rows, struct notes *ns)
+{
+	const json_t *h = b->hotspots;
+	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
+	const char *why, *ind = md ? "" : "  ";
+	double samples, own;
+
+	if (!h)
+		return;
+	if ((why = json_string_value(json_object_get(h, "unavailable")))) {
+		fprintf(f, "%shotspots: not sampled: %s\n", ind, why);
+		return;
+	}
+	samples = jnumber(h, "samples");
+	hotspots_heading(h, f, ind, samples);
+	skid_line(h, f, ind);
+	/* said once for the whole view */
+	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
+		note_add(ns, pm_xasprintf("no kernel symbols: %s", why));
+	if (json_is_false(json_object_get(h, "kernel_sampled")))
+		note_add(ns, pm_xstrdup("kernel not sampled: its time is charged to the user "
+					"function that entered it"));
+	if ((why = json_string_value(json_object_get(h, "error"))))
+		fprintf(f, "%sthe sampled pass stopped early: %s\n", ind, why);
+	if (samples <= 0)
+		return;
+	own = all ? 0 : harness_share(h);
+	if (own > 0)
+		note_add(ns, pm_xstrdup("pmbench's own frames (main, the runner) are left out of "
+					"symbols and call chains; --all-frames shows them"));
+	hotspot_symbols(b, f, fmt, all, max_rows, ns);
+	hotspot_chains(h, f, md, all, samples, max_rows, ns);
 }
 
 static void bench_title(const struct pm_bench_result *b, FILE *f, bool md)
