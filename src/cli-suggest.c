@@ -75,11 +75,11 @@ const char *pm_suggest_bench(const char *word)
 	size_t n = 0, i;
 
 	for (i = 0; (b = pm_bench_at(i)); i++) {
-		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v = pm_xgrow(v, n, sizeof(*v));
 		v[n++] = b->name;
 	}
 	for (i = 0; (g = pm_group_at(i)); i++) {
-		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v = pm_xgrow(v, n, sizeof(*v));
 		v[n++] = g;
 	}
 	pick = pm_did_you_mean(word, v, n);

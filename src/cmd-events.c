@@ -137,6 +137,48 @@ static void add_candidates(struct pm_table *t, const struct pm_event *ev, bool o
 	}
 }
 
+/* The events asked for on the command line, else every alias's name. */
+static char **event_names(char **args, int nargs, const struct pm_aliases *aliases)
+{
+	char **names;
+	size_t i;
+
+	if (nargs > 0) {
+		names = pm_xcalloc((size_t)nargs + 1, sizeof(char *));
+		for (i = 0; i < (size_t)nargs; i++)
+			names[i] = pm_xstrdup(args[i]);
+	} else {
+		names = pm_xcalloc(aliases->n + 1, sizeof(char *));
+		for (i = 0; i < aliases->n; i++)
+			names[i] = pm_xstrdup(aliases->v[i].name);
+	}
+	return names;
+}
+
+/* Each resolved event: its head line and a table of its candidates. */
+static void print_events(const struct pm_events *ev, bool do_open)
+{
+	struct pm_table *t;
+	size_t i;
+
+	/* a table per event: one long libpfm4 string widens only its own */
+	for (i = 0; i < ev->n; i++) {
+		t = pm_table_new();
+		pm_table_no_head(t);
+		pm_table_indent(t, 2);
+		pm_table_add_col(t, "", NULL, PM_COL_LEFT);
+		pm_table_add_col(t, "candidate", NULL, PM_COL_LEFT);
+		pm_table_add_col(t, "encoding", NULL, PM_COL_LEFT);
+		pm_table_add_col(t, "opens", NULL, PM_COL_LEFT);
+		if (i)
+			putchar('\n');
+		print_event_head(&ev->v[i], do_open);
+		add_candidates(t, &ev->v[i], do_open);
+		pm_table_print(t, stdout, PM_TABLE_TEXT);
+		pm_table_free(t);
+	}
+}
+
 int cmd_events(int argc, char **argv)
 {
 	struct pm_aliases aliases = { 0 };
@@ -144,10 +186,8 @@ int cmd_events(int argc, char **argv)
 	bool do_open = true;
 	char **names;
 	const char *pmu;
-	struct pm_table *t;
 	struct pm_opts p;
 	struct pm_err e;
-	size_t i;
 	int c, err, load_err;
 
 	pm_opts_start(&p, &usage, argc, argv);
@@ -168,15 +208,7 @@ int cmd_events(int argc, char **argv)
 	load_err = pm_aliases_load_dir(&aliases, pm_aliases_default_dir(), &e);
 	if (load_err)
 		pm_error("%s", e.msg);
-	if (optind < argc) {
-		names = pm_xcalloc((size_t)(argc - optind + 1), sizeof(char *));
-		for (c = optind; c < argc; c++)
-			names[c - optind] = pm_xstrdup(argv[c]);
-	} else {
-		names = pm_xcalloc(aliases.n + 1, sizeof(char *));
-		for (i = 0; i < aliases.n; i++)
-			names[i] = pm_xstrdup(aliases.v[i].name);
-	}
+	names = event_names(argv + optind, argc - optind, &aliases);
 	err = pm_events_resolve(&ev, names, &aliases, do_open, &e);
 	if (!err && optind >= argc)
 		err = pm_events_add_all_software(&ev, &e);
@@ -198,22 +230,7 @@ int cmd_events(int argc, char **argv)
 	printf("core PMU (libpfm4): %s; hardware PMU in sysfs: %s; alias files: %s\n\n",
 	       pmu ? pmu : "none detected", pm_have_hw_pmu() ? "yes" : "no",
 	       pm_aliases_default_dir());
-	/* a table per event: one long libpfm4 string widens only its own */
-	for (i = 0; i < ev.n; i++) {
-		t = pm_table_new();
-		pm_table_no_head(t);
-		pm_table_indent(t, 2);
-		pm_table_add_col(t, "", NULL, PM_COL_LEFT);
-		pm_table_add_col(t, "candidate", NULL, PM_COL_LEFT);
-		pm_table_add_col(t, "encoding", NULL, PM_COL_LEFT);
-		pm_table_add_col(t, "opens", NULL, PM_COL_LEFT);
-		if (i)
-			putchar('\n');
-		print_event_head(&ev.v[i], do_open);
-		add_candidates(t, &ev.v[i], do_open);
-		pm_table_print(t, stdout, PM_TABLE_TEXT);
-		pm_table_free(t);
-	}
+	print_events(&ev, do_open);
 	unsupported_summary(&ev);
 	pm_events_free(&ev);
 	pm_aliases_free(&aliases);

@@ -199,6 +199,25 @@ static size_t check_guarantees(const struct pm_explanation *x)
 	return n;
 }
 
+/* The exit status: a broken guarantee under --check, else what
+ * --fail-on asks to be told about. */
+static int explain_status(const struct pm_explanation *x, const char *fail_on, bool check)
+{
+	int status = PM_EXIT_OK;
+	size_t i;
+
+	if (check_guarantees(x) && check)
+		status = PM_EXIT_RUNTIME;
+	for (i = 0; fail_on && i < x->ncmp; i++) {
+		enum pm_verdict v = x->cmp[i].verdict;
+
+		if (v == PM_REGRESSION ||
+		    (!strcmp(fail_on, "change") && (v == PM_IMPROVEMENT || v == PM_CHANGED)))
+			status = status ? status : PM_EXIT_FOUND;
+	}
+	return status;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct pm_cli_explain ce;
@@ -268,15 +287,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	print_explanation(&x, format, all);
 	fflush(stdout);
-	if (check_guarantees(&x) && check)
-		status = PM_EXIT_RUNTIME;
-	for (i = 0; fail_on && i < x.ncmp; i++) {
-		enum pm_verdict v = x.cmp[i].verdict;
-
-		if (v == PM_REGRESSION ||
-		    (!strcmp(fail_on, "change") && (v == PM_IMPROVEMENT || v == PM_CHANGED)))
-			status = status ? status : PM_EXIT_FOUND;
-	}
+	status = explain_status(&x, fail_on, check);
 	pm_explanation_free(&x);
 	pm_side_free(&old);
 	pm_side_free(&new);

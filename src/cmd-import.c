@@ -285,15 +285,52 @@ static void stamp_runs(struct pm_result *runs, size_t n, const char *label)
 	}
 }
 
+/* The imported runs on standard output: the result file, or a view. */
+static void print_imported(struct pm_result *runs, size_t n, const char *kind,
+			   const char *format)
+{
+	size_t i;
+
+	if (!strcmp(format, "json")) {
+		pm_result_dump(&runs[0], stdout);
+	} else if (!strcmp(kind, "lmbench")) {
+		const struct pm_result *v[n];
+
+		for (i = 0; i < n; i++)
+			v[i] = &runs[i];
+		pm_render_lmbench(v, NULL, n, stdout);
+	} else {
+		pm_render_aim9(runs, n, stdout);
+	}
+}
+
+/* -o: the runs as result files, lmbench's grouped by host first. */
+static int write_imported(struct pm_result *runs, size_t n, const char *kind,
+			  const char *output)
+{
+	struct pm_result *sides = runs;
+	size_t nsides = n;
+	struct pm_err e;
+	int status;
+
+	if (!strcmp(kind, "lmbench") && group_by_host(runs, n, &sides, &nsides, &e)) {
+		pm_error("%s", e.msg);
+		return PM_EXIT_RUNTIME;
+	}
+	status = write_runs(sides, nsides, output);
+	if (sides != runs)
+		pm_import_free(sides, nsides);
+	return status;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	const char *output = NULL, *label = NULL, *format = "table", *kind, *file, *name;
 	struct pm_result *runs = NULL;
 	struct pm_opts p;
-	struct pm_err e;
 	bool verbose = false;
 	unsigned flags = 0;
-	size_t n = 0, i;
+	size_t n = 0;
 	int c, err, status = PM_EXIT_OK;
 
 	pm_opts_start(&p, &usage, argc, argv);
@@ -351,33 +388,11 @@ int cmd_import(int argc, char **argv)
 
 	stamp_runs(runs, n, label);
 
-	if (output && !strcmp(output, "-")) {
-		/* standard output carries the result file only */
-	} else if (!strcmp(format, "json")) {
-		pm_result_dump(&runs[0], stdout);
-	} else if (!strcmp(kind, "lmbench")) {
-		const struct pm_result *v[n];
-
-		for (i = 0; i < n; i++)
-			v[i] = &runs[i];
-		pm_render_lmbench(v, NULL, n, stdout);
-	} else {
-		pm_render_aim9(runs, n, stdout);
-	}
+	if (!output || strcmp(output, "-"))
+		print_imported(runs, n, kind, format);
 	fflush(stdout);
-	if (output) {
-		struct pm_result *sides = runs;
-		size_t nsides = n;
-
-		if (!strcmp(kind, "lmbench") && group_by_host(runs, n, &sides, &nsides, &e)) {
-			pm_error("%s", e.msg);
-			pm_import_free(runs, n);
-			return PM_EXIT_RUNTIME;
-		}
-		status = write_runs(sides, nsides, output);
-		if (sides != runs)
-			pm_import_free(sides, nsides);
-	}
+	if (output)
+		status = write_imported(runs, n, kind, output);
 	pm_import_free(runs, n);
 	return status;
 }

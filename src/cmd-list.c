@@ -137,12 +137,65 @@ static void print_man(char **sel, int nsel)
 	}
 }
 
+/* The selected benchmarks by family, as a table or one name a line. */
+static void list_benches(char **sel, int nsel, bool names_only)
+{
+	const struct pm_bench *b;
+	struct pm_table *t = pm_table_new();
+	size_t f, i;
+
+	pm_table_indent(t, 2);
+	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "quick", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "corresponds to", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "exercises", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "one operation", NULL, PM_COL_LEFT);
+	for (f = 0; f < pm_family_count(); f++) {
+		const struct pm_family *fam = pm_family_at(f);
+		bool header = false;
+
+		for (i = 0; i < fam->nbenches; i++) {
+			b = &fam->benches[i];
+			if (!selected(b, sel, nsel))
+				continue;
+			if (names_only) {
+				puts(b->name);
+				continue;
+			}
+			if (!header) {
+				char *head = pm_xasprintf("%s: %s", fam->name, fam->summary);
+
+				pm_table_span(t, head);
+				free(head);
+				header = true;
+			}
+			add_bench(t, b);
+		}
+	}
+	if (!names_only)
+		pm_table_print(t, stdout, PM_TABLE_TEXT);
+	pm_table_free(t);
+}
+
+/* The groups line: each family, quick and all, with their sizes. */
+static void list_groups(void)
+{
+	const struct pm_bench *b;
+	size_t f, i, quick = 0, all = 0;
+
+	for (i = 0; (b = pm_bench_at(i)); i++) {
+		all++;
+		quick += !!(b->flags & PM_QUICK);
+	}
+	printf("\ngroups:");
+	for (f = 0; f < pm_family_count(); f++)
+		printf(" %s (%zu),", pm_family_at(f)->name, pm_family_at(f)->nbenches);
+	printf(" quick (%zu), all (%zu)\n", quick, all);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	bool names_only = false, man = false;
-	const struct pm_bench *b;
-	struct pm_table *t;
-	size_t f, i, quick = 0, all = 0;
 	struct pm_opts p;
 	int c, a;
 
@@ -174,47 +227,8 @@ int cmd_list(int argc, char **argv)
 		print_man(argv + optind, argc - optind);
 		return PM_EXIT_OK;
 	}
-	t = pm_table_new();
-	pm_table_indent(t, 2);
-	pm_table_add_col(t, "benchmark", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "quick", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "corresponds to", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "exercises", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "one operation", NULL, PM_COL_LEFT);
-	for (f = 0; f < pm_family_count(); f++) {
-		const struct pm_family *fam = pm_family_at(f);
-		bool header = false;
-
-		for (i = 0; i < fam->nbenches; i++) {
-			b = &fam->benches[i];
-			if (!selected(b, argv + optind, argc - optind))
-				continue;
-			if (names_only) {
-				puts(b->name);
-				continue;
-			}
-			if (!header) {
-				char *head = pm_xasprintf("%s: %s", fam->name, fam->summary);
-
-				pm_table_span(t, head);
-				free(head);
-				header = true;
-			}
-			add_bench(t, b);
-		}
-	}
+	list_benches(argv + optind, argc - optind, names_only);
 	if (!names_only)
-		pm_table_print(t, stdout, PM_TABLE_TEXT);
-	pm_table_free(t);
-	if (names_only)
-		return PM_EXIT_OK;
-	for (i = 0; (b = pm_bench_at(i)); i++) {
-		all++;
-		quick += !!(b->flags & PM_QUICK);
-	}
-	printf("\ngroups:");
-	for (f = 0; f < pm_family_count(); f++)
-		printf(" %s (%zu),", pm_family_at(f)->name, pm_family_at(f)->nbenches);
-	printf(" quick (%zu), all (%zu)\n", quick, all);
+		list_groups();
 	return PM_EXIT_OK;
 }

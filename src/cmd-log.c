@@ -31,20 +31,14 @@ static const struct pm_usage usage = {
 /* "null fork pipe" or, past max names, "null fork ... (23)" */
 static char *bench_list(const struct pm_result *r, size_t max)
 {
-	char *s = pm_xstrdup(""), *t;
+	struct pm_buf s = PM_BUF_INIT;
 	size_t i;
 
-	for (i = 0; i < r->nbench && (!max || i < max); i++) {
-		t = pm_xasprintf("%s%s%s", s, i ? " " : "", r->bench[i].name);
-		free(s);
-		s = t;
-	}
-	if (max && r->nbench > max) {
-		t = pm_xasprintf("%s ... (%zu)", s, r->nbench);
-		free(s);
-		s = t;
-	}
-	return s;
+	for (i = 0; i < r->nbench && (!max || i < max); i++)
+		pm_buf_addf(&s, "%s%s", i ? " " : "", r->bench[i].name);
+	if (max && r->nbench > max)
+		pm_buf_addf(&s, " ... (%zu)", r->nbench);
+	return pm_buf_detach(&s);
 }
 
 static const char *si(const struct pm_result *r, enum pm_fp_key k)
@@ -54,13 +48,58 @@ static const char *si(const struct pm_result *r, enum pm_fp_key k)
 	return json_is_string(j) ? json_string_value(j) : "";
 }
 
+/* The table of the newest max runs (all when 0); *shown says how many. */
+static struct pm_table *log_table(char **files, size_t n, enum pm_table_format fmt,
+				  unsigned long max, size_t *shown)
+{
+	struct pm_table *t;
+	struct pm_err e;
+	size_t i;
+
+	*shown = 0;
+	t = pm_table_new();
+	pm_table_add_col(t, "run", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "time (UTC)", "created", PM_COL_LEFT);
+	pm_table_add_col(t, "kernel", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "host", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "label", NULL, PM_COL_LEFT);
+	pm_table_add_col(t, "benchmarks", NULL, PM_COL_LEFT);
+	if (fmt == PM_TABLE_CSV)
+		pm_table_add_col(t, "file", NULL, PM_COL_LEFT);
+	for (i = n; i-- > 0 && (!max || *shown < max);) {
+		struct pm_result r;
+		char *ref, *list;
+
+		if (pm_result_load(&r, files[i], &e)) {
+			pm_warn("skipped %s", e.msg);
+			continue;
+		}
+		ref = i + 1 == n ? pm_xstrdup("@latest") : pm_xasprintf("@-%zu", n - 1 - i);
+		list = bench_list(&r, fmt == PM_TABLE_CSV ? 0 : 6);
+		pm_table_row(t, ref);
+		pm_table_cell(t, 0, ref, NULL);
+		pm_table_cell(t, 1, r.created ? r.created : "", NULL);
+		pm_table_cell(t, 2, si(&r, PM_FP_KERNEL_RELEASE), NULL);
+		pm_table_cell(t, 3, si(&r, PM_FP_HOSTNAME), NULL);
+		pm_table_cell(t, 4, r.label ? r.label : "", NULL);
+		pm_table_cell(t, 5, list, NULL);
+		if (fmt == PM_TABLE_CSV)
+			pm_table_cell(t, 6, files[i], NULL);
+		free(ref);
+		free(list);
+		pm_result_free(&r);
+		(*shown)++;
+	}
+	return t;
+}
+
 int cmd_log(int argc, char **argv)
 {
 	enum pm_table_format fmt = PM_TABLE_TEXT;
 	unsigned long max = 0;
 	struct pm_table *t;
 	char **files, *dir;
-	size_t n, i, shown = 0;
+	size_t n, shown;
 	struct pm_opts p;
 	struct pm_err e;
 	int c;
@@ -94,39 +133,7 @@ int cmd_log(int argc, char **argv)
 		return PM_EXIT_USAGE;
 	}
 	pm_history_dir(&dir, &e);
-	t = pm_table_new();
-	pm_table_add_col(t, "run", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "time (UTC)", "created", PM_COL_LEFT);
-	pm_table_add_col(t, "kernel", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "host", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "label", NULL, PM_COL_LEFT);
-	pm_table_add_col(t, "benchmarks", NULL, PM_COL_LEFT);
-	if (fmt == PM_TABLE_CSV)
-		pm_table_add_col(t, "file", NULL, PM_COL_LEFT);
-	for (i = n; i-- > 0 && (!max || shown < max);) {
-		struct pm_result r;
-		char *ref, *list;
-
-		if (pm_result_load(&r, files[i], &e)) {
-			pm_warn("skipped %s", e.msg);
-			continue;
-		}
-		ref = i + 1 == n ? pm_xstrdup("@latest") : pm_xasprintf("@-%zu", n - 1 - i);
-		list = bench_list(&r, fmt == PM_TABLE_CSV ? 0 : 6);
-		pm_table_row(t, ref);
-		pm_table_cell(t, 0, ref, NULL);
-		pm_table_cell(t, 1, r.created ? r.created : "", NULL);
-		pm_table_cell(t, 2, si(&r, PM_FP_KERNEL_RELEASE), NULL);
-		pm_table_cell(t, 3, si(&r, PM_FP_HOSTNAME), NULL);
-		pm_table_cell(t, 4, r.label ? r.label : "", NULL);
-		pm_table_cell(t, 5, list, NULL);
-		if (fmt == PM_TABLE_CSV)
-			pm_table_cell(t, 6, files[i], NULL);
-		free(ref);
-		free(list);
-		pm_result_free(&r);
-		shown++;
-	}
+	t = log_table(files, n, fmt, max, &shown);
 	if (fmt == PM_TABLE_CSV || shown) {
 		pm_table_print(t, stdout, fmt);
 		if (fmt != PM_TABLE_CSV)

@@ -103,6 +103,49 @@ static int load_results(char **given, size_t n, char ***paths_out,
 	return 0;
 }
 
+/* Two results: what explain finds, beside the plots, with the same
+ * verdicts as pmbench explain (the history's spread).  False, said on
+ * stderr, when it cannot. */
+static bool report_explain(char **paths, struct pm_side sides[2], struct pm_side *spread,
+			   struct pm_explanation *x)
+{
+	struct pm_explain_opts xo;
+	struct pm_err e;
+
+	pm_explain_opts_default(&xo);
+	xo.spread = spread;
+	xo.spread_name = "the result history";
+	if (pm_cli_side_load(&sides[0], paths[0], &e) == 0 &&
+	    pm_cli_side_load(&sides[1], paths[1], &e) == 0 &&
+	    pm_spread_load(spread, NULL, &sides[0], &sides[1], &e) == 0 &&
+	    pm_explain(x, &sides[0], &sides[1], &xo, &e) == 0)
+		return true;
+	pm_warn("no explain section: %s", e.msg);
+	return false;
+}
+
+/* The page to -o FILE (atomically) or to standard output: the exit status. */
+static int write_page(const char *output, struct page *p)
+{
+	struct pm_err e;
+	int err;
+
+	if (output) {
+		err = pm_write_atomic(output, page_writer, p, &e);
+		if (err) {
+			pm_error("%s", e.msg);
+			return PM_EXIT_RUNTIME;
+		}
+	} else {
+		err = page_writer(stdout, p);
+		if (err || fflush(stdout) != 0) {
+			pm_error("writing the report: %s", strerror(err ? -err : errno));
+			return PM_EXIT_RUNTIME;
+		}
+	}
+	return PM_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct pm_report_opts o = { .min_frame = 0.005 };
@@ -117,7 +160,7 @@ int cmd_report(int argc, char **argv)
 	struct pm_opts opts;
 	struct pm_err e;
 	size_t n, a;
-	int c, status = PM_EXIT_OK, err;
+	int c, status;
 
 	pm_opts_start(&opts, &usage, argc, argv);
 	while ((c = pm_opts_next(&opts)) != -1) {
@@ -151,41 +194,13 @@ int cmd_report(int argc, char **argv)
 	if (load_results(given, n, &paths, &r, &names))
 		return PM_EXIT_USAGE;
 	/* two results: what explain finds, beside the plots */
-	if (n == 2) {
-		struct pm_explain_opts xo;
-
-		pm_explain_opts_default(&xo);
-		/* the same verdicts as pmbench explain: the history's spread */
-		xo.spread = &spread;
-		xo.spread_name = "the result history";
-		if (pm_cli_side_load(&sides[0], paths[0], &e) == 0 &&
-		    pm_cli_side_load(&sides[1], paths[1], &e) == 0 &&
-		    pm_spread_load(&spread, NULL, &sides[0], &sides[1], &e) == 0 &&
-		    pm_explain(&x, &sides[0], &sides[1], &xo, &e) == 0)
-			have_x = true;
-		else
-			pm_warn("no explain section: %s", e.msg);
-	}
+	if (n == 2)
+		have_x = report_explain(paths, sides, &spread, &x);
 	rp = pm_xcalloc(n, sizeof(*rp));
 	for (a = 0; a < n; a++)
 		rp[a] = &r[a];
-	{
-		struct page p = { rp, (const char *const *)names, n, have_x ? &x : NULL, &o };
-
-		if (output) {
-			err = pm_write_atomic(output, page_writer, &p, &e);
-			if (err) {
-				pm_error("%s", e.msg);
-				status = PM_EXIT_RUNTIME;
-			}
-		} else {
-			err = page_writer(stdout, &p);
-			if (err || fflush(stdout) != 0) {
-				pm_error("writing the report: %s", strerror(err ? -err : errno));
-				status = PM_EXIT_RUNTIME;
-			}
-		}
-	}
+	status = write_page(output, &(struct page){ rp, (const char *const *)names, n,
+						    have_x ? &x : NULL, &o });
 	if (n == 2) {
 		if (have_x)
 			pm_explanation_free(&x);

@@ -126,7 +126,7 @@ static int select_benches(char **names, int n, const struct pm_bench ***out,
 					dup = true;
 			if (dup)
 				continue;
-			v = pm_xrealloc(v, (count + 1) * sizeof(*v));
+			v = pm_xgrow(v, count, sizeof(*v));
 			v[count++] = b;
 		}
 	}

@@ -174,6 +174,85 @@ static const struct pm_result **result_ptrs(struct pm_result *r, size_t n)
 	return v;
 }
 
+/* How show prints what it loaded: the options that choose the view. */
+struct show_how {
+	const char *format;
+	bool verbose, hotspots, anonymize;
+	unsigned flags;
+};
+
+/* Say on stderr which files hold interrupted runs. */
+static void warn_interrupted(const struct pm_result *r, char **paths, size_t n)
+{
+	size_t a;
+
+	for (a = 0; a < n; a++)
+		if (pm_result_interrupted(&r[a], NULL))
+			pm_warn("%s: an interrupted run: only %zu benchmark%s finished",
+				paths[a], r[a].nbench, r[a].nbench == 1 ? "" : "s");
+}
+
+/* The loaded files in the chosen view: one lmbench table, the files side
+ * by side, or each file on its own. */
+static void show_files(const struct show_how *h, struct pm_result *r, json_t **docs,
+		       char **names, size_t n)
+{
+	size_t a;
+
+	if (!strcmp(h->format, "lmbench")) {
+		/* one table for all files: a row each */
+		const struct pm_result **runs = result_ptrs(r, n);
+
+		pm_render_lmbench(runs, (const char *const *)names, n, stdout);
+		free(runs);
+	} else if (n > 1 && !h->verbose && !h->hotspots && strcmp(h->format, "json") &&
+		   strcmp(h->format, "folded")) {
+		/* the summary of several files: side by side */
+		const struct pm_result **rs = result_ptrs(r, n);
+
+		pm_render_compare(rs, (const char *const *)names, n, stdout,
+				  !strcmp(h->format, "markdown") ? PM_TABLE_MARKDOWN :
+				  !strcmp(h->format, "csv") ? PM_TABLE_CSV : PM_TABLE_TEXT);
+		free(rs);
+	} else {
+		if (!strcmp(h->format, "csv"))
+			h->hotspots ? pm_render_hotspots_csv_header(stdout) :
+				   pm_render_csv_header(stdout);
+		for (a = 0; a < n; a++) {
+			if (!strcmp(h->format, "json")) {
+				add_figures(docs[a], &r[a]);
+				show_json(docs[a], h->anonymize);
+				continue;
+			}
+			if (n > 1 && (!strcmp(h->format, "table") || !strcmp(h->format, "markdown"))) {
+				if (a)
+					putchar('\n');
+				printf(!strcmp(h->format, "markdown") ? "## %s\n\n" : "== %s\n",
+				       names[a]);
+			}
+			show_one(&r[a], h->format, h->flags, h->hotspots, stdout);
+		}
+	}
+}
+
+/* What load_all and short_names gave. */
+static void free_loaded(struct pm_result *r, json_t **docs, char **paths, char **names,
+			size_t n)
+{
+	size_t a;
+
+	for (a = 0; a < n; a++) {
+		pm_result_free(&r[a]);
+		json_decref(docs[a]);
+		free(paths[a]);
+		free(names[a]);
+	}
+	free(r);
+	free(paths);
+	free(docs);
+	free(names);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *format = "table";
@@ -184,7 +263,7 @@ int cmd_show(int argc, char **argv)
 	static char *latest[] = { "@latest" };
 	unsigned flags;
 	struct pm_opts p;
-	size_t n, a, i;
+	size_t n, i;
 	int c, status = PM_EXIT_OK;
 
 	pm_opts_start(&p, &usage, argc, argv);
@@ -239,55 +318,11 @@ int cmd_show(int argc, char **argv)
 	names = short_names(r, given, n);
 	/* formats without a header say it on stderr */
 	if (strcmp(format, "table") && strcmp(format, "markdown") && strcmp(format, "json"))
-		for (a = 0; a < n; a++)
-			if (pm_result_interrupted(&r[a], NULL))
-				pm_warn("%s: an interrupted run: only %zu benchmark%s finished",
-					paths[a], r[a].nbench, r[a].nbench == 1 ? "" : "s");
+		warn_interrupted(r, paths, n);
 
-	if (!strcmp(format, "lmbench")) {
-		/* one table for all files: a row each */
-		const struct pm_result **runs = result_ptrs(r, n);
-
-		pm_render_lmbench(runs, (const char *const *)names, n, stdout);
-		free(runs);
-	} else if (n > 1 && !verbose && !hotspots && strcmp(format, "json") &&
-		   strcmp(format, "folded")) {
-		/* the summary of several files: side by side */
-		const struct pm_result **rs = result_ptrs(r, n);
-
-		pm_render_compare(rs, (const char *const *)names, n, stdout,
-				  !strcmp(format, "markdown") ? PM_TABLE_MARKDOWN :
-				  !strcmp(format, "csv") ? PM_TABLE_CSV : PM_TABLE_TEXT);
-		free(rs);
-	} else {
-		if (!strcmp(format, "csv"))
-			hotspots ? pm_render_hotspots_csv_header(stdout) :
-				   pm_render_csv_header(stdout);
-		for (a = 0; a < n; a++) {
-			if (!strcmp(format, "json")) {
-				add_figures(docs[a], &r[a]);
-				show_json(docs[a], anonymize);
-				continue;
-			}
-			if (n > 1 && (!strcmp(format, "table") || !strcmp(format, "markdown"))) {
-				if (a)
-					putchar('\n');
-				printf(!strcmp(format, "markdown") ? "## %s\n\n" : "== %s\n",
-				       names[a]);
-			}
-			show_one(&r[a], format, flags, hotspots, stdout);
-		}
-	}
-	for (a = 0; a < n; a++) {
-		pm_result_free(&r[a]);
-		json_decref(docs[a]);
-		free(paths[a]);
-		free(names[a]);
-	}
-	free(r);
-	free(paths);
-	free(docs);
-	free(names);
+	show_files(&(struct show_how){ format, verbose, hotspots, anonymize, flags },
+		   r, docs, names, n);
+	free_loaded(r, docs, paths, names, n);
 	if (fflush(stdout) != 0)
 		status = PM_EXIT_RUNTIME;
 	return status;

@@ -75,7 +75,7 @@ struct strlist {
 
 static void strlist_add(struct strlist *l, const char *s)
 {
-	l->v = pm_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v = pm_xgrow(l->v, l->n, sizeof(*l->v));
 	l->v[l->n++] = s;
 }
 
@@ -132,7 +132,7 @@ static int parse_commands(int argc, char **argv, int first, bool dashes,
 			pm_usage_error(&usage, "an empty command");
 			goto fail;
 		}
-		c = pm_xrealloc(c, (n + 1) * sizeof(*c));
+		c = pm_xgrow(c, n, sizeof(*c));
 		pm_command_init(&c[n], argv + a, (size_t)(end - a),
 				n < names->n ? names->v[n] : NULL);
 		n++;

@@ -42,7 +42,7 @@ char *pm_qemu_escape(const char *s)
 
 static void push(char ***v, size_t *n, char *s)
 {
-	*v = pm_xrealloc(*v, (*n + 2) * sizeof(**v));
+	*v = pm_xgrow(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = s;
 	(*v)[*n] = NULL;
 }

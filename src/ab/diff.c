@@ -50,7 +50,7 @@ static bool same_file(const char *a, const char *b)
 static void add(struct pm_ab_diff **v, size_t *n, enum pm_ab_diff_kind kind,
 		const char *param, char *a, char *b, char *text)
 {
-	*v = pm_xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = pm_xgrow(*v, *n, sizeof(**v));
 	(*v)[(*n)++] = (struct pm_ab_diff){ kind, param ? pm_xstrdup(param) : NULL, a, b,
 					    text };
 }
@@ -128,7 +128,7 @@ char *pm_ab_revert_append(const char *append_b, const struct pm_ab_diff *d)
 {
 	struct pm_kparam *b = NULL;
 	size_t nb = pm_kparams_parse(append_b, &b), i;
-	char *out = pm_xstrdup(""), *t;
+	struct pm_buf out = PM_BUF_INIT;
 
 	for (i = 0; i < nb; i++) {
 		char *w;
@@ -140,18 +140,16 @@ char *pm_ab_revert_append(const char *append_b, const struct pm_ab_diff *d)
 		} else {
 			w = pm_kparam_text(&b[i]);
 		}
-		t = pm_xasprintf("%s%s%s", out, *out ? " " : "", w);
-		free(out);
+		pm_buf_sep(&out, " ");
+		pm_buf_add(&out, w);
 		free(w);
-		out = t;
 	}
 	if (d->kind == PM_AB_DIFF_REMOVED) {
-		t = pm_xasprintf("%s%s%s", out, *out ? " " : "", d->a);
-		free(out);
-		out = t;
+		pm_buf_sep(&out, " ");
+		pm_buf_add(&out, d->a);
 	}
 	pm_kparams_free(b, nb);
-	return out;
+	return pm_buf_detach(&out);
 }
 
 const char *pm_ab_diff_kind_name(enum pm_ab_diff_kind k)

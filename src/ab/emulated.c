@@ -65,7 +65,7 @@ static int add_window(struct pm_tc_counts *c, char *p)
 		for (f = 0; f < PM_TC_FIELDS; f++)
 			if (!parse_u64(&p, &w.c[k][f]))
 				return -EBADMSG;
-	c->w = pm_xrealloc(c->w, (c->nw + 1) * sizeof(*c->w));
+	c->w = pm_xgrow(c->w, c->nw, sizeof(*c->w));
 	c->w[c->nw++] = w;
 	return 0;
 }
@@ -80,7 +80,7 @@ static int add_prof(struct pm_tc_counts *c, char *p, bool repeat)
 		return -EBADMSG;
 	r.id = (unsigned)id;
 	r.repeat = repeat;
-	c->p = pm_xrealloc(c->p, (c->np + 1) * sizeof(*c->p));
+	c->p = pm_xgrow(c->p, c->np, sizeof(*c->p));
 	c->p[c->np++] = r;
 	return 0;
 }

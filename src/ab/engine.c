@@ -165,7 +165,7 @@ static bool keep_run(struct pm_ab_exp *x, struct pm_ab_job *j, struct pm_result 
 
 void pm_ab_add_run(struct pm_ab_arm *a, struct pm_result *r)
 {
-	a->runs = pm_xrealloc(a->runs, (a->nruns + 1) * sizeof(*a->runs));
+	a->runs = pm_xgrow(a->runs, a->nruns, sizeof(*a->runs));
 	a->runs[a->nruns++] = *r;
 }
 
@@ -658,7 +658,7 @@ static int add_reversal(struct pm_ab_exp *x, size_t k, struct pm_err *e)
 	struct pm_ab_arm *r;
 
 	/* A and B after the realloc, which may move them */
-	x->arms = pm_xrealloc(x->arms, (x->narms + 1) * sizeof(*x->arms));
+	x->arms = pm_xgrow(x->arms, x->narms, sizeof(*x->arms));
 	A = &x->arms[0];
 	B = &x->arms[1];
 	r = &x->arms[x->narms++];

@@ -75,7 +75,7 @@ static struct pm_ir_entry *add(struct pm_initramfs *ir, const char *path, unsign
 {
 	struct pm_ir_entry *ent;
 
-	ir->v = pm_xrealloc(ir->v, (ir->n + 1) * sizeof(*ir->v));
+	ir->v = pm_xgrow(ir->v, ir->n, sizeof(*ir->v));
 	ent = &ir->v[ir->n++];
 	memset(ent, 0, sizeof(*ent));
 	ent->path = pm_xstrdup(strip_slash(path));
@@ -402,8 +402,9 @@ int pm_guest_initramfs(struct pm_initramfs *ir, const struct pm_guest_spec *s,
 	};
 	static const char passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
 	static const char group[] = "root:x:0:\n";
-	char *argv = NULL, *mods = NULL, *p;
-	size_t alen = 0, mlen = 0, i;
+	struct pm_buf mods = PM_BUF_INIT;
+	char *argv = NULL, *p;
+	size_t alen = 0, i;
 	int err;
 
 	memset(ir, 0, sizeof(*ir));
@@ -443,18 +444,13 @@ int pm_guest_initramfs(struct pm_initramfs *ir, const struct pm_guest_spec *s,
 	for (i = 0; s->moddir && s->modules && s->modules[i]; i++) {
 		char *src = pm_xasprintf("%s/%s", s->moddir, s->modules[i]);
 		char *dst = pm_xasprintf("/lib/modules/%s/%s", s->release, s->modules[i]);
-		char *line = pm_xasprintf("%s\n", dst);
-		size_t n = strlen(line);
 
 		pm_initramfs_add_file(ir, dst, 0644, src);
-		mods = pm_xrealloc(mods, mlen + n + 1);
-		memcpy(mods + mlen, line, n + 1);
-		mlen += n;
+		pm_buf_addf(&mods, "%s\n", dst);
 		free(src);
 		free(dst);
-		free(line);
 	}
-	pm_initramfs_add_data(ir, PM_GUEST_MODULES, 0644, mods ? mods : "", mlen);
+	pm_initramfs_add_data(ir, PM_GUEST_MODULES, 0644, pm_buf_str(&mods), mods.len);
 	for (i = 0; s->argv && s->argv[i]; i++) {
 		size_t n = strlen(s->argv[i]) + 1;
 
@@ -469,7 +465,7 @@ int pm_guest_initramfs(struct pm_initramfs *ir, const struct pm_guest_spec *s,
 	if (access("/etc/netconfig", R_OK) == 0)
 		pm_initramfs_add_file(ir, "etc/netconfig", 0644, "/etc/netconfig");
 	free(argv);
-	free(mods);
+	pm_buf_free(&mods);
 	return 0;
 fail:
 	pm_initramfs_free(ir);

@@ -202,7 +202,7 @@ static int moddeps_read(const char *moddir, struct moddep **out, size_t *nout,
 		if (!colon)
 			continue;
 		*colon = '\0';
-		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v = pm_xgrow(v, n, sizeof(*v));
 		v[n].path = pm_xstrdup(pm_strtrim(line));
 		v[n].name = module_name(v[n].path);
 		v[n].deps = pm_strv_split(pm_strtrim(colon + 1), ' ');
@@ -261,7 +261,7 @@ static void order(const struct moddep *v, size_t n, const struct moddep *m,
 		if (d)
 			order(v, n, d, out, nout, depth + 1);
 	}
-	*out = pm_xrealloc(*out, (*nout + 2) * sizeof(**out));
+	*out = pm_xgrow(*out, *nout + 1, sizeof(**out));
 	(*out)[(*nout)++] = pm_xstrdup(m->path);
 	(*out)[*nout] = NULL;
 }
@@ -309,10 +309,48 @@ int pm_kernel_modules_resolve(const char *moddir, const char *const *names,
  * section bounds the symbol reader uses stay right; only symbol tables,
  * string tables and notes keep their bytes, the rest becomes NOBITS.
  */
+/* Every section of ielf into oelf from offset *off on: the symbol and
+ * string tables and notes with their data, the rest as NOBITS. */
+static int copy_sections(Elf *ielf, Elf *oelf, const char *in, const char *out,
+			 uint64_t *off, struct pm_err *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(ielf, scn))) {
+		Elf_Scn *os = elf_newscn(oelf);
+		Elf_Data *id, *od;
+		GElf_Shdr sh;
+		bool keep;
+
+		if (!os || !gelf_getshdr(scn, &sh))
+			return pm_err_set(e, -EIO, "%s: %s", in, elf_errmsg(-1));
+		keep = sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_STRTAB ||
+		       sh.sh_type == SHT_NOTE || sh.sh_type == SHT_SYMTAB_SHNDX;
+		if (keep && sh.sh_type != SHT_NOBITS) {
+			id = elf_rawdata(scn, NULL);
+			od = elf_newdata(os);
+			if (!id || !od)
+				return pm_err_set(e, -EIO, "%s: %s", in, elf_errmsg(-1));
+			*od = *id;
+			od->d_off = 0;
+			if (sh.sh_addralign > 1)
+				*off = (*off + sh.sh_addralign - 1) / sh.sh_addralign *
+				       sh.sh_addralign;
+			sh.sh_offset = *off;
+			*off += sh.sh_size;
+		} else {
+			sh.sh_type = SHT_NOBITS;
+			sh.sh_offset = *off;
+		}
+		if (!gelf_update_shdr(os, &sh))
+			return pm_err_set(e, -EIO, "%s: %s", out, elf_errmsg(-1));
+	}
+	return 0;
+}
+
 int pm_vmlinux_strip(const char *in, const char *out, struct pm_err *e)
 {
 	Elf *ielf = NULL, *oelf = NULL;
-	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	size_t shstrndx;
 	uint64_t off;
@@ -342,41 +380,9 @@ int pm_vmlinux_strip(const char *in, const char *out, struct pm_err *e)
 	/* we place the sections: the header, then the kept data */
 	elf_flagelf(oelf, ELF_C_SET, ELF_F_LAYOUT);
 	off = eh.e_ehsize;
-	while ((scn = elf_nextscn(ielf, scn))) {
-		Elf_Scn *os = elf_newscn(oelf);
-		Elf_Data *id, *od;
-		GElf_Shdr sh;
-		bool keep;
-
-		if (!os || !gelf_getshdr(scn, &sh)) {
-			err = pm_err_set(e, -EIO, "%s: %s", in, elf_errmsg(-1));
-			goto out;
-		}
-		keep = sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_STRTAB ||
-		       sh.sh_type == SHT_NOTE || sh.sh_type == SHT_SYMTAB_SHNDX;
-		if (keep && sh.sh_type != SHT_NOBITS) {
-			id = elf_rawdata(scn, NULL);
-			od = elf_newdata(os);
-			if (!id || !od) {
-				err = pm_err_set(e, -EIO, "%s: %s", in, elf_errmsg(-1));
-				goto out;
-			}
-			*od = *id;
-			od->d_off = 0;
-			if (sh.sh_addralign > 1)
-				off = (off + sh.sh_addralign - 1) / sh.sh_addralign *
-				      sh.sh_addralign;
-			sh.sh_offset = off;
-			off += sh.sh_size;
-		} else {
-			sh.sh_type = SHT_NOBITS;
-			sh.sh_offset = off;
-		}
-		if (!gelf_update_shdr(os, &sh)) {
-			err = pm_err_set(e, -EIO, "%s: %s", out, elf_errmsg(-1));
-			goto out;
-		}
-	}
+	err = copy_sections(ielf, oelf, in, out, &off, e);
+	if (err)
+		goto out;
 	eh.e_phnum = 0;
 	eh.e_phoff = 0;
 	eh.e_shoff = (off + 7) & ~(uint64_t)7;

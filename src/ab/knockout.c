@@ -122,7 +122,7 @@ static void add_candidates(struct pm_ab_exp *x, const struct pm_bench_cmp *c, co
 			    side_has_param(x->arms[1].append, arg))
 				continue;
 			if (!ko) {
-				x->kos = pm_xrealloc(x->kos, (x->nkos + 1) * sizeof(*x->kos));
+				x->kos = pm_xgrow(x->kos, x->nkos, sizeof(*x->kos));
 				ko = &x->kos[x->nkos++];
 				memset(ko, 0, sizeof(*ko));
 				ko->arg = pm_xasprintf("%.*s", (int)alen, arg);
@@ -233,7 +233,7 @@ static int add_arm(struct pm_ab_exp *x, size_t k, int side, struct pm_err *e)
 	const struct pm_ab_arm *s;
 	struct pm_ab_arm *r;
 
-	x->arms = pm_xrealloc(x->arms, (x->narms + 1) * sizeof(*x->arms));
+	x->arms = pm_xgrow(x->arms, x->narms, sizeof(*x->arms));
 	s = &x->arms[side];
 	r = &x->arms[x->narms++];
 	memset(r, 0, sizeof(*r));
@@ -417,7 +417,7 @@ static enum pm_ab_block ko_block(struct pm_ab_exp *x)
 		if (x->kos[k].tried && x->kos[k].open) {
 			struct pm_ab_knockout *ko = &x->kos[k];
 
-			ko->ab_run = pm_xrealloc(ko->ab_run, (ko->nblocks + 1) * sizeof(size_t));
+			ko->ab_run = pm_xgrow(ko->ab_run, ko->nblocks, sizeof(size_t));
 			ko->ab_run[ko->nblocks++] = x->arms[0].nruns - 1;
 		}
 	free(arms);

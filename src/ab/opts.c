@@ -147,7 +147,7 @@ static int readable(const char *opt, const char *path, struct pm_err *e)
 
 static void push(char ***v, size_t *n, char *s)
 {
-	*v = pm_xrealloc(*v, (*n + 2) * sizeof(**v));
+	*v = pm_xgrow(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = s;
 	(*v)[*n] = NULL;
 }
@@ -354,6 +354,53 @@ static void defaults(struct pm_ab_opts *o)
 	o->knockout_budget_s = PM_AB_DEFAULT_KNOCKOUT_BUDGET_S;
 }
 
+/* The options of the guests' machine (kernels, command lines, QEMU): 0,
+ * -EINVAL, or 1 when c is none. */
+static int machine_option(struct pm_ab_opts *o, int c, char *arg, struct pm_err *e)
+{
+	switch (c) {
+	case OPT_KERNEL:
+		o->side[0].kernel = arg;
+		return 0;
+	case OPT_KERNEL_B:
+		o->side[1].kernel = arg;
+		return 0;
+	case OPT_APPEND:
+		o->append_both = arg;
+		return 0;
+	case OPT_APPEND_A:
+		o->side[0].append = arg;
+		return 0;
+	case OPT_APPEND_B:
+		o->side[1].append = arg;
+		return 0;
+	case OPT_VMLINUX_A:
+		o->side[0].vmlinux = arg;
+		return readable("--vmlinux-a", arg, e);
+	case OPT_VMLINUX_B:
+		o->side[1].vmlinux = arg;
+		return readable("--vmlinux-b", arg, e);
+	case OPT_CPU:
+		o->cpu = arg;
+		if (!*arg || strchr(arg, ' '))
+			return pm_err_set(e, -EINVAL, "--cpu: '%s' is not a QEMU CPU model", arg);
+		return 0;
+	case OPT_MEMORY:
+		return parse_uint("--memory", arg, 256, 1u << 20, &o->memory_mb, e);
+	case OPT_VCPUS:
+		return parse_uint("--vcpus", arg, 1, 256, &o->vcpus, e);
+	case OPT_ACCEL:
+		return parse_accel(arg, &o->accel, e);
+	case OPT_QEMU:
+		o->qemu = arg;
+		if (!strchr(arg, '/'))
+			return pm_err_set(e, -EINVAL, "--qemu %s: give its path (PATH is "
+					  "not searched)", arg);
+		return 0;
+	}
+	return 1;
+}
+
 int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err *e)
 {
 	struct pm_opts p;
@@ -363,50 +410,6 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 	pm_opts_start(&p, &pm_ab_usage, argc, argv);
 	while (!err && (c = pm_opts_next(&p)) != -1) {
 		switch (c) {
-		case OPT_KERNEL:
-			o->side[0].kernel = optarg;
-			break;
-		case OPT_KERNEL_B:
-			o->side[1].kernel = optarg;
-			break;
-		case OPT_APPEND:
-			o->append_both = optarg;
-			break;
-		case OPT_APPEND_A:
-			o->side[0].append = optarg;
-			break;
-		case OPT_APPEND_B:
-			o->side[1].append = optarg;
-			break;
-		case OPT_VMLINUX_A:
-			o->side[0].vmlinux = optarg;
-			err = readable("--vmlinux-a", optarg, e);
-			break;
-		case OPT_VMLINUX_B:
-			o->side[1].vmlinux = optarg;
-			err = readable("--vmlinux-b", optarg, e);
-			break;
-		case OPT_CPU:
-			if (!*optarg || strchr(optarg, ' '))
-				err = pm_err_set(e, -EINVAL, "--cpu: '%s' is not a QEMU CPU model",
-						 optarg);
-			o->cpu = optarg;
-			break;
-		case OPT_MEMORY:
-			err = parse_uint("--memory", optarg, 256, 1u << 20, &o->memory_mb, e);
-			break;
-		case OPT_VCPUS:
-			err = parse_uint("--vcpus", optarg, 1, 256, &o->vcpus, e);
-			break;
-		case OPT_ACCEL:
-			err = parse_accel(optarg, &o->accel, e);
-			break;
-		case OPT_QEMU:
-			if (!strchr(optarg, '/'))
-				err = pm_err_set(e, -EINVAL, "--qemu %s: give its path (PATH is "
-						 "not searched)", optarg);
-			o->qemu = optarg;
-			break;
 		case OPT_ROUNDS:
 			err = parse_uint("--rounds", optarg, 1, 1000, &o->boots, e);
 			break;
@@ -453,7 +456,9 @@ int pm_ab_parse_args(int argc, char **argv, struct pm_ab_opts *o, struct pm_err 
 			err = pm_err_set(e, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
 			break;
 		default:
-			err = experiment_option(o, c, optarg, e);
+			err = machine_option(o, c, optarg, e);
+			if (err == 1)
+				err = experiment_option(o, c, optarg, e);
 			if (err == 1)
 				err = pm_err_set(e, -EINVAL, "unknown option '%s'", argv[optind - 1]);
 			break;

@@ -1190,99 +1190,135 @@ PM_OP(array_rtns_op)
 	return 0;
 }
 
+/* string_rtns' running state: the counts and the conversions' results. */
+struct strs {
+	int i1, i2;
+	long l2, l3;
+	double d3;
+	time_t t;
+};
+
+/* Number to text and back: sprintf, atof, strtod, atol, atoi, strtol. */
+static inline void str_convert(struct strs *s, char *buffer)
+{
+	double dtemp1, dtemp2;
+	long ltemp1;
+	char *p;
+
+	dtemp1 = (double)s->i1 / 1000.0;
+	sprintf(buffer, "%g", dtemp1);
+	dtemp2 = atof(buffer);
+	s->d3 = strtod(buffer, &p);
+	ltemp1 = (long)(1000 * dtemp2);
+	sprintf(buffer, "%ld", ltemp1);
+	s->l2 = atol(buffer);
+	s->i1 = atoi(buffer);
+	s->l3 = strtol(buffer, &p, 10);
+}
+
+/* Every ctype test over the buffer, case flipped back and forth. */
+static inline void str_classify(struct strs *s, char *buffer, size_t size)
+{
+	char *p;
+
+	sprintf(buffer, " \t\n\r\b0123456789 abcde fghij klmno "
+		"pqrst uvwxy z ABCDE FGHIJ KLMNO PQRST UVWXY Z "
+		".,;:!@#$%%^&*()_-+=|\\\"'`[]}{");
+	for (p = buffer; p != &buffer[size - 1]; p++) {
+		if (isalnum((unsigned char)*p))
+			s->i1++;
+		if (isalpha((unsigned char)*p))
+			s->i1++;
+		if (iscntrl((unsigned char)*p))
+			s->i1++;
+		if (isdigit((unsigned char)*p))
+			s->i1++;
+		if (isgraph((unsigned char)*p))
+			s->i1++;
+		if (islower((unsigned char)*p)) {
+			s->i1++;
+			*p = (char)toupper((unsigned char)*p);
+			*p = (char)tolower((unsigned char)*p);
+		}
+		if (isprint((unsigned char)*p))
+			s->i1++;
+		if (ispunct((unsigned char)*p))
+			s->i1++;
+		if (isspace((unsigned char)*p))
+			s->i1++;
+		if (isupper((unsigned char)*p)) {
+			s->i1++;
+			*p = (char)tolower((unsigned char)*p);
+			*p = (char)toupper((unsigned char)*p);
+		}
+		if (isxdigit((unsigned char)*p))
+			s->i1++;
+	}
+}
+
+/* The buffer filled by strcat, then by strncat, comparing as it goes. */
+static inline void str_concat(struct strs *s, char *buffer, size_t size, char *catbuf)
+{
+	sprintf(catbuf, "What is your name?");
+	s->i2 = (int)strlen(catbuf);
+	sprintf(buffer, "%s", catbuf);
+	if (strcmp(buffer, catbuf) == 0)
+		s->i2++;
+	while ((size - strlen(buffer)) > strlen(catbuf)) {
+		strcat(buffer, catbuf);
+		if (strcmp(buffer, catbuf) == 0)
+			s->i2++;
+	}
+	strcpy(buffer, catbuf);
+	while ((size - strlen(buffer)) > strlen(catbuf)) {
+		strncat(buffer, catbuf, 10);
+		if (strncmp(buffer, catbuf, 10) == 0)
+			s->i2++;
+	}
+}
+
+/* ctime's text searched with strcoll, strcspn, strpbrk, strrchr, strspn, strstr. */
+static inline void str_search(struct strs *s, char *buffer, const char *catbuf)
+{
+	char *p = ctime(&s->t);
+
+	s->t++;
+	memcpy(buffer, p, strlen(p));	/* strncpy(, , strlen) */
+	if (strcoll(buffer, catbuf) == 0)
+		s->i1++;
+	if (strcspn(buffer, "jfamsond") > (size_t)4)
+		s->i1++;
+	if (strpbrk(buffer, " ;\n") == NULL)
+		s->i1++;
+	if (strrchr(buffer, '\n') == NULL)
+		s->i1++;
+	if (strspn(buffer, "abcdefghijklmnopqrstuvwxyz") >
+	    (size_t)5)
+		s->i1++;
+	if (strstr(buffer, buffer) != buffer)
+		s->i1++;
+	if (s->i2 > 100) {
+		s->i2 = 0;
+		s->i1++;
+	}
+}
+
 PM_OP(string_rtns_op)
 {
 	struct aim *st = ctx->priv;
-	char *p, buffer[1024], catbuf[32];
-	double dtemp1, dtemp2, dtemp3;
-	long ltemp1, ltemp2, ltemp3;
-	int n, itemp1, itemp2 = 0;
-	time_t ttemp1;
+	char buffer[1024], catbuf[32];
+	struct strs s = { 0 };
+	int n;
 
 	memset(buffer, '\0', sizeof(buffer));
-	itemp1 = 0;
-	time(&ttemp1);
+	time(&s.t);
 	for (n = 0; n < 100; n++) {
-		dtemp1 = (double)itemp1 / 1000.0;
-		sprintf(buffer, "%g", dtemp1);
-		dtemp2 = atof(buffer);
-		dtemp3 = strtod(buffer, &p);
-		ltemp1 = (long)(1000 * dtemp2);
-		sprintf(buffer, "%ld", ltemp1);
-		ltemp2 = atol(buffer);
-		itemp1 = atoi(buffer);
-		ltemp3 = strtol(buffer, &p, 10);
-		sprintf(buffer, " \t\n\r\b0123456789 abcde fghij klmno "
-			"pqrst uvwxy z ABCDE FGHIJ KLMNO PQRST UVWXY Z "
-			".,;:!@#$%%^&*()_-+=|\\\"'`[]}{");
-		for (p = buffer; p != &buffer[sizeof(buffer) - 1]; p++) {
-			if (isalnum((unsigned char)*p))
-				itemp1++;
-			if (isalpha((unsigned char)*p))
-				itemp1++;
-			if (iscntrl((unsigned char)*p))
-				itemp1++;
-			if (isdigit((unsigned char)*p))
-				itemp1++;
-			if (isgraph((unsigned char)*p))
-				itemp1++;
-			if (islower((unsigned char)*p)) {
-				itemp1++;
-				*p = (char)toupper((unsigned char)*p);
-				*p = (char)tolower((unsigned char)*p);
-			}
-			if (isprint((unsigned char)*p))
-				itemp1++;
-			if (ispunct((unsigned char)*p))
-				itemp1++;
-			if (isspace((unsigned char)*p))
-				itemp1++;
-			if (isupper((unsigned char)*p)) {
-				itemp1++;
-				*p = (char)tolower((unsigned char)*p);
-				*p = (char)toupper((unsigned char)*p);
-			}
-			if (isxdigit((unsigned char)*p))
-				itemp1++;
-		}
-		sprintf(catbuf, "What is your name?");
-		itemp2 = (int)strlen(catbuf);
-		sprintf(buffer, "%s", catbuf);
-		if (strcmp(buffer, catbuf) == 0)
-			itemp2++;
-		while ((sizeof(buffer) - strlen(buffer)) > strlen(catbuf)) {
-			strcat(buffer, catbuf);
-			if (strcmp(buffer, catbuf) == 0)
-				itemp2++;
-		}
-		strcpy(buffer, catbuf);
-		while ((sizeof(buffer) - strlen(buffer)) > strlen(catbuf)) {
-			strncat(buffer, catbuf, 10);
-			if (strncmp(buffer, catbuf, 10) == 0)
-				itemp2++;
-		}
-		p = ctime(&ttemp1);
-		ttemp1++;
-		memcpy(buffer, p, strlen(p));	/* strncpy(, , strlen) */
-		if (strcoll(buffer, catbuf) == 0)
-			itemp1++;
-		if (strcspn(buffer, "jfamsond") > (size_t)4)
-			itemp1++;
-		if (strpbrk(buffer, " ;\n") == NULL)
-			itemp1++;
-		if (strrchr(buffer, '\n') == NULL)
-			itemp1++;
-		if (strspn(buffer, "abcdefghijklmnopqrstuvwxyz") >
-		    (size_t)5)
-			itemp1++;
-		if (strstr(buffer, buffer) != buffer)
-			itemp1++;
-		if (itemp2 > 100) {
-			itemp2 = 0;
-			itemp1++;
-		}
+		str_convert(&s, buffer);
+		str_classify(&s, buffer, sizeof(buffer));
+		str_concat(&s, buffer, sizeof(buffer), catbuf);
+		str_search(&s, buffer, catbuf);
 	}
-	st->lsink = itemp1 + itemp2 + ltemp2 + ltemp3 + (long)dtemp3;
+	st->lsink = s.i1 + s.i2 + s.l2 + s.l3 + (long)s.d3;
 	return 0;
 }
 

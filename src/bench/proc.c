@@ -930,6 +930,57 @@ static void wake_teardown(struct pm_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/* poll() takes at most RLIMIT_NOFILE entries: raise the limit (the hard
+ * one too where we may, up to fs.nr_open); the old one comes back in
+ * teardown. */
+static void raise_nofile(struct wake *st)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &st->old_nofile) != 0)
+		return;
+	st->nofile_saved = true;
+	rl = st->old_nofile;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < WAKE_MAX_FDS) {
+		long nr_open = 0;
+
+		rl.rlim_max = WAKE_MAX_FDS;
+		if (!pm_read_long("/proc/sys/fs/nr_open", &nr_open) && nr_open > 0 &&
+		    (rlim_t)nr_open < rl.rlim_max)
+			rl.rlim_max = (rlim_t)nr_open;
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			rl = st->old_nofile;
+	}
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Size the hog's system call: double its descriptors (up to max) until
+ * a poll() takes WAKE_HOG_NS; st->nfds and its time in *t. */
+static int size_hog(struct pm_ctx *ctx, struct wake *st, nfds_t max, double *t)
+{
+	nfds_t n;
+
+	for (n = WAKE_HOG_MIN_FDS; ; n = n * 2 > max ? max : n * 2) {
+		*t = wake_poll_ns(st, n);
+		if (*t < 0)
+			return pm_bench_fail(ctx, -errno, "poll of %zu descriptors", (size_t)n);
+		if (*t >= WAKE_HOG_NS / 2 || n == max)
+			break;
+	}
+	if (*t > 0 && *t < WAKE_HOG_NS) {
+		nfds_t m = (nfds_t)fmin((double)max, (double)n * WAKE_HOG_NS / *t);
+
+		*t = *t * (double)m / (double)n;
+		n = m;
+	}
+	st->nfds = n;
+	return 0;
+}
+
 static int wake_setup(struct pm_ctx *ctx)
 {
 	struct wake *st = pm_xcalloc(1, sizeof(*st));
@@ -946,28 +997,7 @@ static int wake_setup(struct pm_ctx *ctx)
 		err = pm_bench_fail(ctx, -errno, "open /dev/null");
 		goto fail;
 	}
-	/* poll() takes at most RLIMIT_NOFILE entries: raise the limit (the
-	 * hard one too where we may, up to fs.nr_open); the old one comes
-	 * back in teardown */
-	if (getrlimit(RLIMIT_NOFILE, &st->old_nofile) == 0) {
-		st->nofile_saved = true;
-		rl = st->old_nofile;
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < WAKE_MAX_FDS) {
-			long nr_open = 0;
-
-			rl.rlim_max = WAKE_MAX_FDS;
-			if (!pm_read_long("/proc/sys/fs/nr_open", &nr_open) && nr_open > 0 &&
-			    (rlim_t)nr_open < rl.rlim_max)
-				rl.rlim_max = (rlim_t)nr_open;
-			rl.rlim_cur = rl.rlim_max;
-			if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-				rl = st->old_nofile;
-		}
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-		}
-	}
+	raise_nofile(st);
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
 		err = pm_bench_fail(ctx, -errno, "getrlimit RLIMIT_NOFILE");
 		goto fail;
@@ -982,23 +1012,10 @@ static int wake_setup(struct pm_ctx *ctx)
 	st->pfd = pm_xmalloc(max * sizeof(*st->pfd));
 	for (n = 0; n < max; n++)
 		st->pfd[n] = (struct pollfd){ .fd = st->devnull, .events = POLLIN };
-	/* size the hog's system call: double until it takes WAKE_HOG_NS */
-	for (n = WAKE_HOG_MIN_FDS; ; n = n * 2 > max ? max : n * 2) {
-		t = wake_poll_ns(st, n);
-		if (t < 0) {
-			err = pm_bench_fail(ctx, -errno, "poll of %zu descriptors", (size_t)n);
-			goto fail;
-		}
-		if (t >= WAKE_HOG_NS / 2 || n == max)
-			break;
-	}
-	if (t > 0 && t < WAKE_HOG_NS) {
-		nfds_t m = (nfds_t)fmin((double)max, (double)n * WAKE_HOG_NS / t);
-
-		t = t * (double)m / (double)n;
-		n = m;
-	}
-	st->nfds = n;
+	err = size_hog(ctx, st, max, &t);
+	if (err)
+		goto fail;
+	n = st->nfds;
 	if (pipe2(st->ctl, O_CLOEXEC) != 0) {
 		err = pm_bench_fail(ctx, -errno, "pipe");
 		goto fail;

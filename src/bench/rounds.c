@@ -508,9 +508,42 @@ static const char *req_str(json_t *req, const char *key)
 	return json_string_value(json_object_get(req, key));
 }
 
+/* The round request's run options, and which round of how many it is. */
+static int read_request(json_t *req, const json_t *list, struct pm_run_opts *o,
+			double *round, double *rounds, struct pm_err *e)
+{
+	double target, ci, level, mint, maxt, maxs, cpu, run, start;
+
+	pm_run_opts_default(o);
+	if (req_num(req, "target_ns", &target) || req_num(req, "ci_target", &ci) ||
+	    req_num(req, "ci_level", &level) || req_num(req, "min_trials", &mint) ||
+	    req_num(req, "max_trials", &maxt) || req_num(req, "max_time_s", &maxs) ||
+	    req_num(req, "cpu", &cpu) || req_num(req, "run", &run) ||
+	    req_num(req, "round", round) || req_num(req, "rounds", rounds) ||
+	    req_num(req, "run_start_ns", &start) || !json_is_array(list) ||
+	    !req_str(req, "placement") ||
+	    pm_placement_parse(req_str(req, "placement"), &o->placement))
+		return pm_err_set(e, -EINVAL, "round request: a field is missing or malformed");
+	o->target_ns = target;
+	o->ci_target = ci;
+	o->ci_level = level;
+	o->min_trials = (unsigned)mint;
+	o->max_trials = (unsigned)maxt;
+	o->max_time_s = maxs;
+	o->cpu = (int)cpu;
+	o->run = (unsigned)run;
+	o->run_start_ns = (uint64_t)start;
+	o->counters = false;
+	o->scratch = req_str(req, "scratch");
+	o->hello = req_str(req, "hello");
+	o->spawner = req_str(req, "spawner");
+	o->progress = json_is_true(json_object_get(req, "progress"));
+	return 0;
+}
+
 int pm_round_worker(FILE *in, FILE *out, struct pm_err *e)
 {
-	double target, ci, level, mint, maxt, maxs, cpu, run, round, rounds, start;
+	double round = 0, rounds = 0;
 	struct pm_run_opts o, ob;
 	json_error_t je;
 	json_t *req, *list;
@@ -521,33 +554,11 @@ int pm_round_worker(FILE *in, FILE *out, struct pm_err *e)
 	if (!req)
 		return pm_err_set(e, -EINVAL, "round request: %s", je.text);
 	list = json_object_get(req, "benchmarks");
-	pm_run_opts_default(&o);
-	if (req_num(req, "target_ns", &target) || req_num(req, "ci_target", &ci) ||
-	    req_num(req, "ci_level", &level) || req_num(req, "min_trials", &mint) ||
-	    req_num(req, "max_trials", &maxt) || req_num(req, "max_time_s", &maxs) ||
-	    req_num(req, "cpu", &cpu) || req_num(req, "run", &run) ||
-	    req_num(req, "round", &round) || req_num(req, "rounds", &rounds) ||
-	    req_num(req, "run_start_ns", &start) || !json_is_array(list) ||
-	    !req_str(req, "placement") ||
-	    pm_placement_parse(req_str(req, "placement"), &o.placement)) {
+	err = read_request(req, list, &o, &round, &rounds, e);
+	if (err) {
 		json_decref(req);
-		return pm_err_set(e, -EINVAL, "round request: a field is missing or malformed");
+		return err;
 	}
-	o.target_ns = target;
-	o.ci_target = ci;
-	o.ci_level = level;
-	o.min_trials = (unsigned)mint;
-	o.max_trials = (unsigned)maxt;
-	o.max_time_s = maxs;
-	o.cpu = (int)cpu;
-	o.run = (unsigned)run;
-	o.run_start_ns = (uint64_t)start;
-	o.counters = false;
-	o.scratch = req_str(req, "scratch");
-	o.hello = req_str(req, "hello");
-	o.spawner = req_str(req, "spawner");
-	o.progress = json_is_true(json_object_get(req, "progress"));
-
 	for (i = 0; i < json_array_size(list) && !pm_interrupted; i++) {
 		json_t *item = json_array_get(list, i), *line;
 		const char *name = req_str(item, "name");

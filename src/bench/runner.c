@@ -927,15 +927,77 @@ static void run_failed(struct pm_bench_result *out, const struct pm_ctx *ctx, in
  * interval of the median is within the target or the budget is spent.
  * The round is appended to out.
  */
+/* The machine around a round's trials: when they began, the run delay and
+ * busy time then, and the CPU time of the side's own processes. */
+struct round_watch {
+	pid_t pids[PM_MAX_PEERS + 1 + 8];
+	size_t k, nside;
+	uint64_t t_start;
+	double delay0, busy0, u0, s0;
+};
+
+/* Note the machine as the trials begin. */
+static void watch_start(struct pm_ctx *ctx, struct round_watch *w)
+{
+	w->t_start = pm_now_ns();
+	w->delay0 = run_delay_ns(ctx);
+	w->busy0 = machine_busy_ns();
+	for (w->k = 0; w->k <= (size_t)ctx->npeers && w->k < PM_ARRAY_SIZE(w->pids); w->k++)
+		w->pids[w->k] = w->k ? ctx->peers[w->k - 1] : 0;
+	/* the side's own tracer and wrappers: not "other work" */
+	w->nside = side_pids(w->pids + w->k, PM_ARRAY_SIZE(w->pids) - w->k);
+	w->k += w->nside;
+	cpu_times_all(w->pids, (int)w->k, &w->u0, &w->s0);
+}
+
+/* What the round waited for a CPU, and what the rest of the machine used
+ * meanwhile, as a share of all CPUs. */
+static void watch_end(struct pm_ctx *ctx, const struct round_watch *w, struct pm_round *round)
+{
+	double u1, s1;
+
+	round->waited = (run_delay_ns(ctx) - w->delay0) / (double)(pm_now_ns() - w->t_start);
+	if (!(round->waited >= 0))
+		round->waited = NAN;
+	cpu_times_all(w->pids, (int)w->k, &u1, &s1);
+	round->others = (machine_busy_ns() - w->busy0 - (u1 - w->u0) - (s1 - w->s0)) /
+			((double)(pm_now_ns() - w->t_start) *
+			 (double)sysconf(_SC_NPROCESSORS_ONLN));
+	round->others = isnan(round->others) ? NAN : fmin(fmax(round->others, 0), 1);
+}
+
+/* Before the trials: the iteration count (calibrated when none is
+ * given), the loop's overhead per op, and a warm-up run. */
+static int prepare_trials(const struct pm_bench *b, struct pm_ctx *ctx,
+			  const struct pm_run_opts *o, unsigned marker, uint64_t *iters,
+			  double *overhead)
+{
+	uint64_t ns;
+	int err;
+
+	if (!*iters) {
+		progress(o, b, "calibrate", NULL);
+		err = calibrate(b, ctx, o, iters);
+		if (err)
+			return err;
+	}
+	*overhead = loop_overhead_ns(b, ctx, *iters) / ctx->ops_per_iter + ctx->overhead_ns;
+	/* Warm up: caches, TLBs, page cache, CPU frequency. */
+	err = timed_run(b, ctx, *iters, &ns);
+	if (err)
+		return err;
+	marked_harness(marker, b, ctx);
+	return 0;
+}
+
 static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 			const struct pm_run_opts *o, struct pm_bench_result *out)
 {
-	uint64_t iters = out->iterations, ns, t_start;
-	double overhead, *trials = NULL, *refs = NULL, busy = 0, delay0, busy0;
-	double u0, s0, u1, s1;
-	pid_t pids[PM_MAX_PEERS + 1 + 8];
-	size_t k, nside;
-	size_t n = 0, cap = 0, nbusy = 0;
+	uint64_t iters = out->iterations, ns;
+	double overhead, busy = 0;
+	struct pm_vec trials = { 0 }, refs = { 0 };
+	struct round_watch w;
+	size_t nbusy = 0;
 	struct pm_summary sum = { 0 };
 	struct pm_round round = { .run = o->run, .started_s = NAN };
 	bool converged = false;
@@ -944,29 +1006,10 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 
 	if (o->run_start_ns)
 		round.started_s = (double)(pm_now_ns() - o->run_start_ns) / 1e9;
-	if (!iters) {
-		progress(o, b, "calibrate", NULL);
-		err = calibrate(b, ctx, o, &iters);
-		if (err)
-			return err;
-	}
-	overhead = loop_overhead_ns(b, ctx, iters) / ctx->ops_per_iter + ctx->overhead_ns;
-
-	/* Warm up: caches, TLBs, page cache, CPU frequency. */
-	err = timed_run(b, ctx, iters, &ns);
+	err = prepare_trials(b, ctx, o, marker, &iters, &overhead);
 	if (err)
 		return err;
-	marked_harness(marker, b, ctx);
-
-	t_start = pm_now_ns();
-	delay0 = run_delay_ns(ctx);
-	busy0 = machine_busy_ns();
-	for (k = 0; k <= (size_t)ctx->npeers && k < PM_ARRAY_SIZE(pids); k++)
-		pids[k] = k ? ctx->peers[k - 1] : 0;
-	/* the side's own tracer and wrappers: not "other work" */
-	nside = side_pids(pids + k, PM_ARRAY_SIZE(pids) - k);
-	k += nside;
-	cpu_times_all(pids, (int)k, &u0, &s0);
+	watch_start(ctx, &w);
 	for (;;) {
 		int r;
 
@@ -976,50 +1019,38 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		pm_marker_trial(marker, true);
 		if (err)
 			goto fail;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			trials = pm_xrealloc(trials, cap * sizeof(*trials));
-			refs = pm_xrealloc(refs, cap * sizeof(*refs));
-		}
-		trials[n] = (double)ns / ((double)iters * ctx->ops_per_iter) - overhead;
-		refs[n++] = pm_reference_ns();
+		pm_vec_push(&trials, (double)ns / ((double)iters * ctx->ops_per_iter) - overhead);
+		pm_vec_push(&refs, pm_reference_ns());
 		if (o->after_trial)
 			o->after_trial(o->after_trial_arg, iters);
 		r = pm_runnable_now();
 		if (r > 0) {
 			/* others besides us and our tracer or wrapper */
-			busy += fmax(r - 1 - runnable_of(pids + k - nside, nside), 0);
+			busy += fmax(r - 1 - runnable_of(w.pids + w.k - w.nside, w.nside), 0);
 			nbusy++;
 		}
 		if (pm_interrupted) {
 			err = -EINTR;
 			goto fail;
 		}
-		if (n >= o->min_trials || n % 8 == 0) {
-			pm_summarize(trials, n, o->ci_level, &sum);
+		if (trials.n >= o->min_trials || trials.n % 8 == 0) {
+			pm_summarize(trials.v, trials.n, o->ci_level, &sum);
 			progress(o, b, "time", &sum);
 		}
-		if (n >= o->min_trials && pm_summary_rel_halfwidth(&sum) <= o->ci_target) {
+		if (trials.n >= o->min_trials && pm_summary_rel_halfwidth(&sum) <= o->ci_target) {
 			converged = true;
 			break;
 		}
 		/* --min-trials is a floor, the budget a ceiling above it */
-		if (n >= o->max_trials || (n >= o->min_trials &&
-		    (double)(pm_now_ns() - t_start) >= o->max_time_s * 1e9))
+		if (trials.n >= o->max_trials || (trials.n >= o->min_trials &&
+		    (double)(pm_now_ns() - w.t_start) >= o->max_time_s * 1e9))
 			break;
 	}
-	round.reference_ns = pm_median(refs, n);
+	round.reference_ns = pm_median(refs.v, refs.n);
 	round.busy = nbusy ? busy / (double)nbusy : NAN;
-	round.waited = (run_delay_ns(ctx) - delay0) / (double)(pm_now_ns() - t_start);
-	if (!(round.waited >= 0))
-		round.waited = NAN;
-	/* what the rest of the machine used meanwhile, as a share of all CPUs */
-	cpu_times_all(pids, (int)k, &u1, &s1);
-	round.others = (machine_busy_ns() - busy0 - (u1 - u0) - (s1 - s0)) /
-		       ((double)(pm_now_ns() - t_start) * (double)sysconf(_SC_NPROCESSORS_ONLN));
-	round.others = isnan(round.others) ? NAN : fmin(fmax(round.others, 0), 1);
+	watch_end(ctx, &w, &round);
 	out->converged = (out->nrounds ? out->converged : true) && converged;
-	pm_bench_result_add_round(out, trials, n, &round);
+	pm_bench_result_add_round(out, trials.v, trials.n, &round);
 	out->iterations = iters;
 	out->ops_per_iter = ctx->ops_per_iter;
 	out->overhead_ns = overhead;
@@ -1028,8 +1059,8 @@ static int timed_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 		out->params = pm_xstrdup(ctx->params);
 	err = 0;
 fail:
-	free(trials);
-	free(refs);
+	pm_vec_free(&trials);
+	pm_vec_free(&refs);
 	return err;
 }
 

@@ -52,7 +52,7 @@ static char *valid_text(char *s)
 void pm_command_init(struct pm_command *c, char *const *args, size_t n,
 		     const char *name)
 {
-	size_t i, len = 0;
+	size_t i;
 	char *q;
 
 	memset(c, 0, sizeof(*c));
@@ -63,13 +63,15 @@ void pm_command_init(struct pm_command *c, char *const *args, size_t n,
 		c->shell = strcmp(q, args[0]) != 0;
 		free(q);
 	} else {
+		struct pm_buf text = PM_BUF_INIT;
+
 		/* the argv as one would type it */
 		for (i = 0; i < n; i++) {
 			q = pm_sh_quote(args[i]);
-			c->text = pm_xrealloc(c->text, len + strlen(q) + 2);
-			len += (size_t)sprintf(c->text + len, "%s%s", i ? " " : "", q);
+			pm_buf_addf(&text, "%s%s", i ? " " : "", q);
 			free(q);
 		}
+		c->text = n ? pm_buf_detach(&text) : NULL;
 	}
 	if (c->shell) {
 		c->argv = pm_xcalloc(4, sizeof(char *));
@@ -263,6 +265,58 @@ static int wait_child(pid_t pid, struct pm_profile *pr, struct pm_spawn *out,
 	return 0;
 }
 
+/* Counters and the profiler on the child, before it runs: its counters
+ * (NULL when none); what failed is said in out. */
+static struct pm_counters *observe_child(const struct pm_spawn_opts *o, pid_t pid,
+					 struct pm_spawn *out)
+{
+	struct pm_counters *cnt = NULL;
+	int err;
+
+	if (o->events && o->events->n) {
+		struct pm_err ce;
+
+		if (pm_counters_open(&cnt, o->events, &pid, 1, true, &ce) ||
+		    pm_counters_snapshot(cnt) || pm_counters_enable(cnt)) {
+			out->count_error = pm_xstrdup(cnt ? "cannot start the counters" : ce.msg);
+			pm_counters_close(cnt);
+			cnt = NULL;
+		}
+	}
+	if (o->profiler) {
+		struct pm_err pe;
+
+		if (pm_profile_begin(&out->profile, o->profiler, &pid, 1, true, &pe)) {
+			out->profile = NULL;
+			out->profile_error = pm_xstrdup(pe.msg);
+		} else if ((err = pm_profile_enable(out->profile))) {
+			out->profile_error = pm_xasprintf("cannot enable sampling: %s",
+							  strerror(-err));
+		}
+	}
+	return cnt;
+}
+
+/* After the child: its counts and its samples into out. */
+static void observed_child(const struct pm_spawn_opts *o, struct pm_counters *cnt,
+			   struct pm_spawn *out)
+{
+	if (cnt) {
+		out->counts = pm_xcalloc(o->events->n, sizeof(*out->counts));
+		pm_counters_disable(cnt);
+		if (pm_counters_delta(cnt, out->counts)) {
+			free(out->counts);
+			out->counts = NULL;
+			out->count_error = pm_xstrdup("the counters could not be read");
+		}
+		pm_counters_close(cnt);
+	}
+	if (out->profile) {
+		pm_profile_disable(out->profile);
+		pm_profile_drain(out->profile);
+	}
+}
+
 int pm_spawn_run(const struct pm_command *c, const struct pm_spawn_opts *o,
 		 struct pm_spawn *out, struct pm_err *e)
 {
@@ -303,28 +357,7 @@ int pm_spawn_run(const struct pm_command *c, const struct pm_spawn_opts *o,
 	close(report[1]);
 	setpgid(pid, pid);	/* either side may get there first */
 
-	if (o->events && o->events->n) {
-		struct pm_err ce;
-
-		if (pm_counters_open(&cnt, o->events, &pid, 1, true, &ce) ||
-		    pm_counters_snapshot(cnt) || pm_counters_enable(cnt)) {
-			out->count_error = pm_xstrdup(cnt ? "cannot start the counters" : ce.msg);
-			pm_counters_close(cnt);
-			cnt = NULL;
-		}
-	}
-	if (o->profiler) {
-		struct pm_err pe;
-
-		if (pm_profile_begin(&out->profile, o->profiler, &pid, 1, true, &pe)) {
-			out->profile = NULL;
-			out->profile_error = pm_xstrdup(pe.msg);
-		} else if ((err = pm_profile_enable(out->profile))) {
-			out->profile_error = pm_xasprintf("cannot enable sampling: %s",
-							  strerror(-err));
-			err = 0;
-		}
-	}
+	cnt = observe_child(o, pid, out);
 
 	t0 = pm_now_ns();
 	close(go[1]);
@@ -347,20 +380,7 @@ int pm_spawn_run(const struct pm_command *c, const struct pm_spawn_opts *o,
 		return err;
 	}
 	out->elapsed_ns = t1 - t0;
-	if (cnt) {
-		out->counts = pm_xcalloc(o->events->n, sizeof(*out->counts));
-		pm_counters_disable(cnt);
-		if (pm_counters_delta(cnt, out->counts)) {
-			free(out->counts);
-			out->counts = NULL;
-			out->count_error = pm_xstrdup("the counters could not be read");
-		}
-		pm_counters_close(cnt);
-	}
-	if (out->profile) {
-		pm_profile_disable(out->profile);
-		pm_profile_drain(out->profile);
-	}
+	observed_child(o, cnt, out);
 	return 0;
 }
 
@@ -822,25 +842,14 @@ static int sampled_run(struct cmd_state *s, const struct pm_stat_opts *o,
 	return 0;
 }
 
-int pm_stat_run(const struct pm_command *commands, size_t n,
-		const struct pm_stat_opts *o, struct pm_bench_result *out,
-		struct pm_err *e)
+/* The warm-up runs: untimed, uncounted. */
+static int warm_up(struct cmd_state *st, size_t n, const struct pm_stat_opts *o,
+		   const struct pm_spawn_opts *so, struct pm_err *e)
 {
-	struct cmd_state *st = pm_xcalloc(n, sizeof(*st));
-	char *err_path = pm_xasprintf("%s/stderr", o->scratch);
-	struct pm_spawn_opts so = { .show_output = o->show_output, .err_path = err_path };
-	size_t i, k, left;
-	unsigned w, round;
+	size_t i;
+	unsigned w;
 	int err = 0;
 
-	for (i = 0; i < n; i++) {
-		st[i].c = &commands[i];
-		st[i].b = &out[i];
-		st[i].prepare = o->prepare ? o->prepare[i] : NULL;
-		st[i].cleanup = o->cleanup ? o->cleanup[i] : NULL;
-		begin_entry(&st[i], o);
-	}
-	/* warm-up: untimed, uncounted */
 	for (w = 0; w < o->warmup && !err; w++) {
 		for (i = 0; i < n && !err; i++) {
 			struct pm_spawn r;
@@ -851,14 +860,24 @@ int pm_stat_run(const struct pm_command *commands, size_t n,
 				break;
 			}
 			progress(st, n, i, o, "warm-up");
-			err = one_run(&st[i], o, "warm-up", w + 1, &so, &r, e);
+			err = one_run(&st[i], o, "warm-up", w + 1, so, &r, e);
 			if (!err)
 				pm_spawn_free(&r);
-			out[i].elapsed_s += (double)(pm_now_ns() - t) / 1e9;
+			st[i].b->elapsed_s += (double)(pm_now_ns() - t) / 1e9;
 		}
 	}
-	/* timed runs, in turns: forward, then backward */
-	so.events = o->events;
+	return err;
+}
+
+/* The timed runs, in turns: forward, then backward, until each command has
+ * enough. */
+static int timed_turns(struct cmd_state *st, size_t n, const struct pm_stat_opts *o,
+		       const struct pm_spawn_opts *so, struct pm_err *e)
+{
+	size_t k, left;
+	unsigned round;
+	int err = 0;
+
 	for (round = 0, left = n; !err && left; round++) {
 		for (k = 0; k < n && !err; k++) {
 			struct cmd_state *s = &st[round % 2 ? n - 1 - k : k];
@@ -872,7 +891,7 @@ int pm_stat_run(const struct pm_command *commands, size_t n,
 				break;
 			}
 			progress(st, n, (size_t)(s - st), o, "run");
-			err = one_run(s, o, "run", (unsigned)s->b->ntrials + 1, &so, &r, e);
+			err = one_run(s, o, "run", (unsigned)s->b->ntrials + 1, so, &r, e);
 			if (!err) {
 				record_run(s, o, &r, t);
 				pm_spawn_free(&r);
@@ -884,6 +903,31 @@ int pm_stat_run(const struct pm_command *commands, size_t n,
 			s->b->elapsed_s += (double)(pm_now_ns() - t) / 1e9;
 		}
 	}
+	return err;
+}
+
+int pm_stat_run(const struct pm_command *commands, size_t n,
+		const struct pm_stat_opts *o, struct pm_bench_result *out,
+		struct pm_err *e)
+{
+	struct cmd_state *st = pm_xcalloc(n, sizeof(*st));
+	char *err_path = pm_xasprintf("%s/stderr", o->scratch);
+	struct pm_spawn_opts so = { .show_output = o->show_output, .err_path = err_path };
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		st[i].c = &commands[i];
+		st[i].b = &out[i];
+		st[i].prepare = o->prepare ? o->prepare[i] : NULL;
+		st[i].cleanup = o->cleanup ? o->cleanup[i] : NULL;
+		begin_entry(&st[i], o);
+	}
+	err = warm_up(st, n, o, &so, e);
+	/* timed runs, in turns: forward, then backward */
+	so.events = o->events;
+	if (!err)
+		err = timed_turns(st, n, o, &so, e);
 	/* the sampled runs: after the timed ones, so they bias nothing */
 	for (i = 0; i < n && !err && o->profiler; i++) {
 		uint64_t t = pm_now_ns();

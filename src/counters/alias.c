@@ -59,6 +59,86 @@ static int alias_finish(struct pm_alias *cur, const char *filename,
 	return 0;
 }
 
+/* A "[name]" line: ends the alias before it and starts a new one. */
+static int parse_section(struct pm_aliases *local, struct pm_alias **cur, char *s,
+			 const char *filename, int lineno, struct pm_err *e)
+{
+	char *end = strchr(s, ']');
+	int err;
+
+	if (!end || pm_strtrim(end + 1)[0])
+		return pm_err_set(e, -EINVAL, "%s:%d: malformed section header '%s' (expected [name])",
+				  filename, lineno, s);
+	*end = '\0';
+	s = pm_strtrim(s + 1);
+	if (!alias_name_ok(s))
+		return pm_err_set(e, -EINVAL, "%s:%d: bad alias name '%s' (letters, digits, '-', '_', '.')",
+				  filename, lineno, s);
+	err = alias_finish(*cur, filename, e);
+	if (err)
+		return err;
+	if (alias_find_mut(local, s))
+		return pm_err_set(e, -EINVAL, "%s:%d: alias '%s' defined twice",
+				  filename, lineno, s);
+	local->v = pm_xgrow(local->v, local->n, sizeof(*local->v));
+	*cur = &local->v[local->n++];
+	memset(*cur, 0, sizeof(**cur));
+	(*cur)->name = pm_xstrdup(s);
+	(*cur)->file = pm_xstrdup(filename);
+	(*cur)->line = lineno;
+	return 0;
+}
+
+/* A "key = value" line of the alias cur. */
+static int parse_key(struct pm_alias *cur, char *s, const char *filename, int lineno,
+		     struct pm_err *e)
+{
+	char *eq = strchr(s, '='), *key, *val;
+
+	if (!eq)
+		return pm_err_set(e, -EINVAL, "%s:%d: expected 'key = value', got '%s'",
+				  filename, lineno, s);
+	*eq = '\0';
+	key = pm_strtrim(s);
+	val = pm_strtrim(eq + 1);
+	if (!cur)
+		return pm_err_set(e, -EINVAL, "%s:%d: '%s' outside of an [alias] section",
+				  filename, lineno, key);
+	if (!strcmp(key, "description")) {
+		free(cur->desc);
+		cur->desc = pm_xstrdup(val);
+		return 0;
+	}
+	if (strcmp(key, "event"))
+		return pm_err_set(e, -EINVAL, "%s:%d: unknown key '%s' (description, event)",
+				  filename, lineno, key);
+	if (!*val || strpbrk(val, " \t,"))
+		return pm_err_set(e, -EINVAL, "%s:%d: bad event string '%s' (one libpfm4 event, no spaces or commas)",
+				  filename, lineno, val);
+	cur->events = pm_xgrow(cur->events, cur->nevents, sizeof(char *));
+	cur->events[cur->nevents++] = pm_xstrdup(val);
+	return 0;
+}
+
+/* Merge: a later definition replaces an earlier one. */
+static void aliases_merge(struct pm_aliases *a, struct pm_aliases *local)
+{
+	size_t i;
+
+	for (i = 0; i < local->n; i++) {
+		struct pm_alias *old = alias_find_mut(a, local->v[i].name);
+
+		if (old) {
+			alias_clear(old);
+			*old = local->v[i];
+		} else {
+			a->v = pm_xgrow(a->v, a->n, sizeof(*a->v));
+			a->v[a->n++] = local->v[i];
+		}
+	}
+	free(local->v);
+}
+
 int pm_aliases_parse(struct pm_aliases *a, const char *text,
 		     const char *filename, struct pm_err *e)
 {
@@ -66,91 +146,22 @@ int pm_aliases_parse(struct pm_aliases *a, const char *text,
 	struct pm_alias *cur = NULL;
 	const char *p = text;
 	int lineno = 0, err = 0;
-	size_t i;
 
-	while (*p) {
+	while (*p && !err) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char *line = pm_xmalloc(len + 1), *s, *eq, *key, *val;
+		char *line = pm_xmalloc(len + 1), *s;
 
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p += len + (eol ? 1 : 0);
 		lineno++;
 		s = pm_strtrim(line);
-		if (!*s || *s == '#' || *s == ';') {
-			free(line);
-			continue;
-		}
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-
-			if (!end || pm_strtrim(end + 1)[0]) {
-				err = pm_err_set(e, -EINVAL, "%s:%d: malformed section header '%s' (expected [name])",
-						 filename, lineno, s);
-				free(line);
-				break;
-			}
-			*end = '\0';
-			s = pm_strtrim(s + 1);
-			if (!alias_name_ok(s)) {
-				err = pm_err_set(e, -EINVAL, "%s:%d: bad alias name '%s' (letters, digits, '-', '_', '.')",
-						 filename, lineno, s);
-				free(line);
-				break;
-			}
-			err = alias_finish(cur, filename, e);
-			if (err) {
-				free(line);
-				break;
-			}
-			if (alias_find_mut(&local, s)) {
-				err = pm_err_set(e, -EINVAL, "%s:%d: alias '%s' defined twice",
-						 filename, lineno, s);
-				free(line);
-				break;
-			}
-			local.v = pm_xrealloc(local.v, (local.n + 1) * sizeof(*local.v));
-			cur = &local.v[local.n++];
-			memset(cur, 0, sizeof(*cur));
-			cur->name = pm_xstrdup(s);
-			cur->file = pm_xstrdup(filename);
-			cur->line = lineno;
-			free(line);
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			err = pm_err_set(e, -EINVAL, "%s:%d: expected 'key = value', got '%s'",
-					 filename, lineno, s);
-			free(line);
-			break;
-		}
-		*eq = '\0';
-		key = pm_strtrim(s);
-		val = pm_strtrim(eq + 1);
-		if (!cur) {
-			err = pm_err_set(e, -EINVAL, "%s:%d: '%s' outside of an [alias] section",
-					 filename, lineno, key);
-		} else if (!strcmp(key, "description")) {
-			free(cur->desc);
-			cur->desc = pm_xstrdup(val);
-		} else if (!strcmp(key, "event")) {
-			if (!*val || strpbrk(val, " \t,")) {
-				err = pm_err_set(e, -EINVAL, "%s:%d: bad event string '%s' (one libpfm4 event, no spaces or commas)",
-						 filename, lineno, val);
-			} else {
-				cur->events = pm_xrealloc(cur->events,
-					(cur->nevents + 1) * sizeof(char *));
-				cur->events[cur->nevents++] = pm_xstrdup(val);
-			}
-		} else {
-			err = pm_err_set(e, -EINVAL, "%s:%d: unknown key '%s' (description, event)",
-					 filename, lineno, key);
-		}
+		if (*s == '[')
+			err = parse_section(&local, &cur, s, filename, lineno, e);
+		else if (*s && *s != '#' && *s != ';')
+			err = parse_key(cur, s, filename, lineno, e);
 		free(line);
-		if (err)
-			break;
 	}
 	if (!err)
 		err = alias_finish(cur, filename, e);
@@ -158,19 +169,7 @@ int pm_aliases_parse(struct pm_aliases *a, const char *text,
 		pm_aliases_free(&local);
 		return err;
 	}
-	/* Merge: a later definition replaces an earlier one. */
-	for (i = 0; i < local.n; i++) {
-		struct pm_alias *old = alias_find_mut(a, local.v[i].name);
-
-		if (old) {
-			alias_clear(old);
-			*old = local.v[i];
-		} else {
-			a->v = pm_xrealloc(a->v, (a->n + 1) * sizeof(*a->v));
-			a->v[a->n++] = local.v[i];
-		}
-	}
-	free(local.v);
+	aliases_merge(a, &local);
 	return 0;
 }
 

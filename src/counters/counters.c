@@ -50,7 +50,7 @@ static size_t group_new(struct pm_counters *c)
 {
 	struct pm_group *g;
 
-	c->groups = pm_xrealloc(c->groups, (c->ngroups + 1) * sizeof(*g));
+	c->groups = pm_xgrow(c->groups, c->ngroups, sizeof(*g));
 	g = &c->groups[c->ngroups];
 	memset(g, 0, sizeof(*g));
 	g->leader = -1;
@@ -74,7 +74,7 @@ static int group_add(struct pm_counters *c, size_t gi,
 	if (fd < 0)
 		return pm_err_set(e, fd, "cannot open counter %s for pid %d: %s",
 				  c->ev->v[event].name, (int)pid, strerror(-fd));
-	c->fds = pm_xrealloc(c->fds, (c->nfds + 1) * sizeof(*c->fds));
+	c->fds = pm_xgrow(c->fds, c->nfds, sizeof(*c->fds));
 	f = &c->fds[c->nfds];
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
@@ -84,7 +84,7 @@ static int group_add(struct pm_counters *c, size_t gi,
 		close(fd);
 		return pm_err_set(e, -errno, "PERF_EVENT_IOC_ID: %s", strerror(errno));
 	}
-	g->idx = pm_xrealloc(g->idx, (g->n + 1) * sizeof(*g->idx));
+	g->idx = pm_xgrow(g->idx, g->n, sizeof(*g->idx));
 	g->idx[g->n++] = c->nfds++;
 	if (g->leader < 0)
 		g->leader = fd;

@@ -203,7 +203,7 @@ static struct pm_event *events_append(struct pm_events *out)
 {
 	struct pm_event *ev;
 
-	out->v = pm_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v = pm_xgrow(out->v, out->n, sizeof(*out->v));
 	ev = &out->v[out->n++];
 	memset(ev, 0, sizeof(*ev));
 	return ev;

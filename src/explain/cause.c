@@ -16,7 +16,7 @@ struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const ch
 {
 	struct pm_cause *k;
 
-	c->causes = pm_xrealloc(c->causes, (c->ncauses + 1) * sizeof(*c->causes));
+	c->causes = pm_xgrow(c->causes, c->ncauses, sizeof(*c->causes));
 	k = &c->causes[c->ncauses++];
 	memset(k, 0, sizeof(*k));
 	k->rule = rule;

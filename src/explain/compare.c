@@ -475,6 +475,31 @@ static bool compare_sequential(struct pm_bench_cmp *c, struct pm_units *a,
 }
 
 /* Runs not taken as pairs of one experiment: the units each side has. */
+/* Each side's count, spread, interval and geometric mean, and the rank
+ * test between them. */
+static void describe_sides(struct pm_bench_cmp *c, const struct pm_vec *ua,
+			   const struct pm_vec *ub, bool use_prior)
+{
+	c->n_old = ua->n;
+	c->n_new = ub->n;
+	c->spread_old = spread_of(ua);
+	c->spread_new = spread_of(ub);
+	/* one run: the spread runs show here stands for its own */
+	if (use_prior && ua->n < 2)
+		c->spread_old = expm1(c->prior_sd);
+	if (use_prior && ub->n < 2)
+		c->spread_new = expm1(c->prior_sd);
+	c->rel_ci_old = side_rel_ci(ua, c->level);
+	c->rel_ci_new = side_rel_ci(ub, c->level);
+	if (isnan(c->rel_ci_old))
+		c->rel_ci_old = 0;
+	if (isnan(c->rel_ci_new))
+		c->rel_ci_new = 0;
+	c->med_old = pm_geomean(ua->v, ua->n);
+	c->med_new = pm_geomean(ub->v, ub->n);
+	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
+}
+
 static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
 			    const struct pm_side *new, const char *name,
 			    const struct pm_explain_opts *o, struct pm_units *pa,
@@ -508,24 +533,7 @@ static void compare_samples(struct pm_bench_cmp *c, const struct pm_side *old,
 	ua = pm_units_of(pa, c->unit);
 	ub = pm_units_of(pb, c->unit);
 	pm_equal_speed(c, pa, pb, use_prior, &ua, &ub, &aa, &ab);
-	c->n_old = ua->n;
-	c->n_new = ub->n;
-	c->spread_old = spread_of(ua);
-	c->spread_new = spread_of(ub);
-	/* one run: the spread runs show here stands for its own */
-	if (use_prior && ua->n < 2)
-		c->spread_old = expm1(c->prior_sd);
-	if (use_prior && ub->n < 2)
-		c->spread_new = expm1(c->prior_sd);
-	c->rel_ci_old = side_rel_ci(ua, c->level);
-	c->rel_ci_new = side_rel_ci(ub, c->level);
-	if (isnan(c->rel_ci_old))
-		c->rel_ci_old = 0;
-	if (isnan(c->rel_ci_new))
-		c->rel_ci_new = 0;
-	c->med_old = pm_geomean(ua->v, ua->n);
-	c->med_new = pm_geomean(ub->v, ub->n);
-	c->p_rank = pm_mann_whitney(ua->v, ua->n, ub->v, ub->n, NULL);
+	describe_sides(c, ua, ub, use_prior);
 	/*
 	 * A run's value is a mean of its rounds, so its variance is at least
 	 * the rounds' variance over their number (times 1.5: the mean of the

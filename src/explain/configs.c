@@ -96,8 +96,8 @@ static size_t list_options(struct pm_bench_cmp *c, const struct pm_explanation *
 static void list_few(struct pm_bench_cmp *c, const struct pm_explanation *x, size_t options)
 {
 	struct pm_cause *k = cause_for(c, "");
-	char *list = pm_xstrdup(""), *s;
-	size_t i, n = 0;
+	struct pm_buf list = PM_BUF_INIT;
+	size_t i;
 
 	if (!k)
 		return;
@@ -106,14 +106,14 @@ static void list_few(struct pm_bench_cmp *c, const struct pm_explanation *x, siz
 
 		if (sw->kind != PM_SW_CONFIG)
 			continue;
-		s = pm_xasprintf("%s%s%s (%s -> %s)", list, n++ ? ", " : "", sw->key,
-				 value_text(sw->old), value_text(sw->new));
-		free(list);
-		list = s;
+		pm_buf_sep(&list, ", ");
+		pm_buf_addf(&list, "%s (%s -> %s)", sw->key, value_text(sw->old),
+			    value_text(sw->new));
 	}
 	pm_cause_evidence(k, "the kernel configurations differ in %zu option%s only, none tied "
-			  "to the code whose time moved: %s", options, options == 1 ? "" : "s", list);
-	free(list);
+			  "to the code whose time moved: %s", options, options == 1 ? "" : "s",
+			  pm_buf_str(&list));
+	pm_buf_free(&list);
 }
 
 void pm_config_evidence(struct pm_bench_cmp *c, const struct pm_explanation *x)

@@ -272,7 +272,7 @@ static void path_fact(struct pm_bench_cmp *c, const struct pm_emu_cmp *e)
 	    fabs(m->new - m->old) >= NAME_SHARE * fabs(e->kernel.new - e->kernel.old))
 		snprintf(where, sizeof(where), "; kernel %+.0f an op in %s", m->new - m->old,
 			 m->name);
-	c->facts = pm_xrealloc(c->facts, (c->nfacts + 1) * sizeof(*c->facts));
+	c->facts = pm_xgrow(c->facts, c->nfacts, sizeof(*c->facts));
 	c->facts[c->nfacts++] = pm_xasprintf(
 		"the path is %s: %.1f%% %s instructions an operation in NEW (%.1f -> %.1f, "
 		"exact counts of the emulated CPU, not hardware's), after %zu pairs "

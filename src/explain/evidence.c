@@ -167,7 +167,7 @@ static void add_side_symbols(struct pm_bench_cmp *c, const struct pm_side *s,
 			obj = obj_key(obj, objbuf, sizeof(objbuf));
 			d = sym_find(c, name, obj, kernel);
 			if (!d) {
-				c->syms = pm_xrealloc(c->syms, (c->nsyms + 1) * sizeof(*c->syms));
+				c->syms = pm_xgrow(c->syms, c->nsyms, sizeof(*c->syms));
 				d = &c->syms[c->nsyms++];
 				memset(d, 0, sizeof(*d));
 				d->name = pm_xstrdup(name);
@@ -378,7 +378,7 @@ static void add_diff(struct pm_explanation *x, const char *key, char *o, char *n
 {
 	struct pm_fp_diff *d;
 
-	x->diffs = pm_xrealloc(x->diffs, (x->ndiffs + 1) * sizeof(*x->diffs));
+	x->diffs = pm_xgrow(x->diffs, x->ndiffs, sizeof(*x->diffs));
 	d = &x->diffs[x->ndiffs++];
 	d->key = pm_xstrdup(key);
 	d->old = o ? o : pm_xstrdup("(unknown)");

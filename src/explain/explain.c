@@ -17,22 +17,6 @@ void pm_explain_opts_default(struct pm_explain_opts *o)
 	o->level = PM_LEVEL;
 }
 
-static bool strv_has(char **v, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
-}
-
-static void strv_add(char ***v, size_t *n, const char *s)
-{
-	*v = pm_xrealloc(*v, (*n + 1) * sizeof(char *));
-	(*v)[(*n)++] = pm_xstrdup(s);
-}
-
 /* Benchmark names with a usable figure on a side, in first-seen order. */
 static void side_names(const struct pm_side *s, char ***v, size_t *n)
 {
@@ -43,15 +27,14 @@ static void side_names(const struct pm_side *s, char ***v, size_t *n)
 			const struct pm_bench_result *b = &s->runs[r].bench[i];
 
 			if (b->status == PM_BENCH_OK && b->ntrials &&
-			    !strv_has(*v, *n, b->name))
-				strv_add(v, n, b->name);
+			    !pm_strv_has(*v, *n, b->name))
+				pm_strv_push(v, n, b->name);
 		}
 }
 
 static void note(struct pm_explanation *x, char *msg)
 {
-	x->unavailable = pm_xrealloc(x->unavailable,
-				     (x->nunavailable + 1) * sizeof(char *));
+	x->unavailable = pm_xgrow(x->unavailable, x->nunavailable, sizeof(char *));
 	x->unavailable[x->nunavailable++] = msg;
 }
 
@@ -155,7 +138,7 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 	x->opts = *o;
 	side_names(old, &a, &na);
 	side_names(new, &b, &nb);
-	if (o->only && (!strv_has(a, na, o->only) || !strv_has(b, nb, o->only))) {
+	if (o->only && (!pm_strv_has(a, na, o->only) || !pm_strv_has(b, nb, o->only))) {
 		int err = pm_err_set(e, -EINVAL, "benchmark '%s' is not in both %s and %s",
 				     o->only, old->name, new->name);
 
@@ -170,19 +153,19 @@ int pm_explain(struct pm_explanation *x, struct pm_side *old,
 	pm_fingerprint_diff(x);
 	pm_find_switches(x);
 	for (i = 0; i < na; i++) {
-		if (!strv_has(b, nb, a[i])) {
-			strv_add(&x->only_old, &x->nonly_old, a[i]);
+		if (!pm_strv_has(b, nb, a[i])) {
+			pm_strv_push(&x->only_old, &x->nonly_old, a[i]);
 			continue;
 		}
 		if (o->only && strcmp(o->only, a[i]))
 			continue;
-		x->cmp = pm_xrealloc(x->cmp, (x->ncmp + 1) * sizeof(*x->cmp));
+		x->cmp = pm_xgrow(x->cmp, x->ncmp, sizeof(*x->cmp));
 		memset(&x->cmp[x->ncmp], 0, sizeof(*x->cmp));
 		pm_compare_bench(&x->cmp[x->ncmp++], old, new, a[i], o);
 	}
 	for (i = 0; i < nb; i++)
-		if (!strv_has(a, na, b[i]))
-			strv_add(&x->only_new, &x->nonly_new, b[i]);
+		if (!pm_strv_has(a, na, b[i]))
+			pm_strv_push(&x->only_new, &x->nonly_new, b[i]);
 	for (i = 0; i < na; i++)
 		free(a[i]);
 	for (i = 0; i < nb; i++)

@@ -54,7 +54,7 @@ static void broken(struct pm_violations *out, const char *id, const char *bench,
 	struct pm_violation *v;
 	va_list ap;
 
-	out->v = pm_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v = pm_xgrow(out->v, out->n, sizeof(*out->v));
 	v = &out->v[out->n++];
 	v->invariant = id;
 	v->bench = pm_xstrdup(bench ? bench : "");

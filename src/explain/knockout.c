@@ -168,8 +168,9 @@ static void fold_where(struct pm_bench_cmp *c, size_t at)
 bool pm_image_spread_cause(struct pm_bench_cmp *c, const char *how)
 {
 	const struct pm_mech_delta *top = NULL;
-	char *list = pm_xstrdup(""), *s;
+	struct pm_buf list = PM_BUF_INIT;
 	double top_share = 0;
+	char *s;
 	size_t i, n = 0;
 	struct pm_cause *k;
 
@@ -182,21 +183,19 @@ bool pm_image_spread_cause(struct pm_bench_cmp *c, const char *how)
 			continue;
 		pm_fmt_time(a, sizeof(a), d->old_ns);
 		pm_fmt_time(b, sizeof(b), d->new_ns);
-		s = pm_xasprintf("%s%s%s %s -> %s per op (%.0f%%)", list, n ? ", " : "", d->name, a,
-				 b, 100 * share);
-		free(list);
-		list = s;
+		pm_buf_sep(&list, ", ");
+		pm_buf_addf(&list, "%s %s -> %s per op (%.0f%%)", d->name, a, b, 100 * share);
 		if (!n++) {
 			top = d;
 			top_share = share;
 		}
 	}
 	if (!top) {
-		free(list);
+		pm_buf_free(&list);
 		return false;
 	}
 	s = pm_xasprintf("The change is spread over the mechanisms whose time moved its way, "
-			 "none with 30%% of it: %s; the largest is named here.", list);
+			 "none with 30%% of it: %s; the largest is named here.", pm_buf_str(&list));
 	k = pm_cause_add(c, "mechanism", "kernel mechanism", 0.4 + 0.2 * fmin(top_share / 0.5, 1),
 			 s);
 	k->title_buf = pm_xstrdup(top->name);
@@ -204,7 +203,7 @@ bool pm_image_spread_cause(struct pm_bench_cmp *c, const char *how)
 	k->mechanism = pm_xstrdup(top->key);
 	pm_cause_evidence(k, "%s", how);
 	fold_where(c, c->ncauses - 1);
-	free(list);
+	pm_buf_free(&list);
 	free(s);
 	return true;
 }

@@ -33,7 +33,7 @@ struct rows {
 static void add_row(struct rows *r, char *name, double old, double new, double sd_old,
 		    double sd_new)
 {
-	r->v = pm_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+	r->v = pm_xgrow(r->v, r->n, sizeof(*r->v));
 	r->v[r->n++] = (struct row){ name, old, new, sd_old, sd_new };
 }
 

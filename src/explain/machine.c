@@ -227,10 +227,57 @@ static bool suite_moved_with(const struct pm_bench_cmp *c, const struct pm_expla
 	return ls * lb > 0 && 4 * fabs(ls) >= fabs(lb);
 }
 
-void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)
+/* What the machine-speed probe says of a change the rounds and runs
+ * found: the machine's speed (inconclusive), or not the machine. */
+static void judge_by_probe(struct pm_bench_cmp *c, const struct pm_explanation *x)
 {
 	double r = c->ref_ratio, lr = log(r), lb = log(c->ratio);
 
+	if (isnan(r) || !(r > 0)) {
+		c->machine_note = pm_xstrdup("no machine-speed probe on a side (older or "
+					     "imported results): a change of the machine's own "
+					     "speed cannot be ruled out");
+		return;
+	}
+	if (!cpu_differs(x) && fabs(r - 1) > 0.02 && lr * lb > 0 && fabs(lr) >= 0.5 * fabs(lb)) {
+		c->verdict = PM_INCONCLUSIVE;
+		c->machine_note = pm_xasprintf(
+			"the machine itself ran %.1f%% %s during NEW (a fixed user-space loop timed "
+			"after every trial: x%.3f) while the benchmark changed %+.1f%%: that is "
+			"the machine's speed, not a change of the code", 100 * fabs(r - 1),
+			r > 1 ? "slower" : "faster", r, 100 * (c->med_new / c->med_old - 1));
+		free(c->settle);
+		c->settle = pm_xstrdup("runs on a machine that keeps its speed (an idle host, a "
+				       "fixed CPU frequency), several per side");
+		return;
+	}
+	c->machine_note = pm_xasprintf(
+		"the machine-speed probe (a fixed user-space loop timed after every trial) "
+		"moved %+.1f%% while the benchmark changed %+.1f%%: not the machine's speed%s",
+		100 * (r - 1), 100 * (c->med_new / c->med_old - 1),
+		cpu_differs(x) ? " alone (the CPUs differ, see the causes)" : "");
+	/*
+	 * Old files (one round per run): identical fingerprints and a profile
+	 * of the same shape (same symbols in the same proportions, same
+	 * kernel/user split) mean the code did not change, the machine's
+	 * speed did, in a way the probe missed.
+	 */
+	if (c->unit == PM_UNIT_TRIALS && same_fingerprint(x) && c->have_hotspots &&
+	    profile_distance(c) < 0.08 &&
+	    fabs(c->kernel_ns.new / c->med_new - c->kernel_ns.old / c->med_old) < 0.05) {
+		c->verdict = PM_INCONCLUSIVE;
+		free(c->settle);
+		c->settle = pm_xasprintf(
+			"rounds in fresh processes and several runs per side: the fingerprints "
+			"are identical and the profile has the same shape (distance %.2f), so the "
+			"whole benchmark ran %+.1f%% %s: that is the machine's speed varying "
+			"between runs, not the code", profile_distance(c), 100 * (c->med_new / c->med_old - 1),
+			c->ratio > 1 ? "slower" : "faster");
+	}
+}
+
+void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *x)
+{
 	if (c->measured || !pm_verdict_changed(c->verdict))
 		return;
 	/*
@@ -285,45 +332,5 @@ void pm_adjust_for_machine(struct pm_bench_cmp *c, const struct pm_explanation *
 			"round's value" : "run's value", c->probe_slope);
 		return;
 	}
-	if (isnan(r) || !(r > 0)) {
-		c->machine_note = pm_xstrdup("no machine-speed probe on a side (older or "
-					     "imported results): a change of the machine's own "
-					     "speed cannot be ruled out");
-		return;
-	}
-	if (!cpu_differs(x) && fabs(r - 1) > 0.02 && lr * lb > 0 && fabs(lr) >= 0.5 * fabs(lb)) {
-		c->verdict = PM_INCONCLUSIVE;
-		c->machine_note = pm_xasprintf(
-			"the machine itself ran %.1f%% %s during NEW (a fixed user-space loop timed "
-			"after every trial: x%.3f) while the benchmark changed %+.1f%%: that is "
-			"the machine's speed, not a change of the code", 100 * fabs(r - 1),
-			r > 1 ? "slower" : "faster", r, 100 * (c->med_new / c->med_old - 1));
-		free(c->settle);
-		c->settle = pm_xstrdup("runs on a machine that keeps its speed (an idle host, a "
-				       "fixed CPU frequency), several per side");
-		return;
-	}
-	c->machine_note = pm_xasprintf(
-		"the machine-speed probe (a fixed user-space loop timed after every trial) "
-		"moved %+.1f%% while the benchmark changed %+.1f%%: not the machine's speed%s",
-		100 * (r - 1), 100 * (c->med_new / c->med_old - 1),
-		cpu_differs(x) ? " alone (the CPUs differ, see the causes)" : "");
-	/*
-	 * Old files (one round per run): identical fingerprints and a profile
-	 * of the same shape (same symbols in the same proportions, same
-	 * kernel/user split) mean the code did not change, the machine's
-	 * speed did, in a way the probe missed.
-	 */
-	if (c->unit == PM_UNIT_TRIALS && same_fingerprint(x) && c->have_hotspots &&
-	    profile_distance(c) < 0.08 &&
-	    fabs(c->kernel_ns.new / c->med_new - c->kernel_ns.old / c->med_old) < 0.05) {
-		c->verdict = PM_INCONCLUSIVE;
-		free(c->settle);
-		c->settle = pm_xasprintf(
-			"rounds in fresh processes and several runs per side: the fingerprints "
-			"are identical and the profile has the same shape (distance %.2f), so the "
-			"whole benchmark ran %+.1f%% %s: that is the machine's speed varying "
-			"between runs, not the code", profile_distance(c), 100 * (c->med_new / c->med_old - 1),
-			c->ratio > 1 ? "slower" : "faster");
-	}
+	judge_by_probe(c, x);
 }

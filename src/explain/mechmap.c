@@ -144,12 +144,6 @@ static void table_free(struct table *t, bool by_file)
 	free(t->text);
 }
 
-static void push(char ***v, size_t *n, const char *s)
-{
-	*v = pm_xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = pm_xstrdup(s);
-}
-
 static int section_line(struct pm_mech *k, char *key, char *val, const char *path,
 			unsigned line, struct pm_err *e)
 {
@@ -157,11 +151,11 @@ static int section_line(struct pm_mech *k, char *key, char *val, const char *pat
 		free(k->name);
 		k->name = pm_xstrdup(val);
 	} else if (!strcmp(key, "path")) {
-		push(&k->paths, &k->npaths, val);
+		pm_strv_push(&k->paths, &k->npaths, val);
 	} else if (!strcmp(key, "symbol")) {
-		push(&k->symbols, &k->nsymbols, val);
+		pm_strv_push(&k->symbols, &k->nsymbols, val);
 	} else if (!strcmp(key, "switch")) {
-		push(&k->switches, &k->nswitches, val);
+		pm_strv_push(&k->switches, &k->nswitches, val);
 	} else if (!strcmp(key, "knockout")) {
 		const char *sp = strchr(val, ' ');
 
@@ -171,7 +165,7 @@ static int section_line(struct pm_mech *k, char *key, char *val, const char *pat
 					  "optionally the CONFIG_ option without which it does "
 					  "nothing (init_on_alloc=0 CONFIG_INIT_ON_ALLOC_DEFAULT_ON)",
 					  path, line);
-		push(&k->knockouts, &k->nknockouts, val);
+		pm_strv_push(&k->knockouts, &k->nknockouts, val);
 	} else if (!strcmp(key, "owns")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))
 			return pm_err_set(e, -EINVAL, "%s:%u: owns = yes or no", path, line);
@@ -207,7 +201,7 @@ static int parse_mech(struct pm_mechmap *m, char *text, const char *path, struct
 			*end = '\0';
 			if (pm_mechmap_find(m, s + 1))
 				return pm_err_set(e, -EINVAL, "%s:%u: [%s] twice", path, no, s + 1);
-			m->v = pm_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
+			m->v = pm_xgrow(m->v, m->n, sizeof(*m->v));
 			k = &m->v[m->n++];
 			memset(k, 0, sizeof(*k));
 			k->id = pm_xstrdup(s + 1);
@@ -312,7 +306,7 @@ static int load_versions(struct pm_mechmap *base, const char *dir, struct pm_err
 		free(prefix);
 		if (!err)
 			find_stems(v);
-		base->vers = pm_xrealloc(base->vers, (base->nvers + 1) * sizeof(*base->vers));
+		base->vers = pm_xgrow(base->vers, base->nvers, sizeof(*base->vers));
 		base->vers[base->nvers++] = v;
 	}
 	if (d)
@@ -731,7 +725,7 @@ static void find_stems(struct pm_mechmap *m)
 				free(stem);
 				continue;
 			}
-			c = pm_xrealloc(c, (nc + 1) * sizeof(*c));
+			c = pm_xgrow(c, nc, sizeof(*c));
 			c[nc++] = (struct cand){ stem, &m->v[i], 0, 0 };
 		}
 	if (!nc)

@@ -580,10 +580,11 @@ struct pm_table *pm_report_table(const struct pm_explanation *x)
 	return t;
 }
 
-void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
+/* The sides, their warnings and the fingerprint differences. */
+static void report_head(const struct pm_explanation *x, FILE *f, bool md)
 {
 	char *bo = side_desc(x->old), *bn = side_desc(x->new);
-	size_t i, shown = 0;
+	size_t i;
 
 	if (md)
 		fprintf(f, "## pmbench explain\n\n- OLD %s\n- NEW %s\n", bo, bn);
@@ -612,6 +613,38 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 			fprintf(f, md ? "- %zu kernel config options differ\n" :
 				"    %zu kernel config options differ\n", cfg);
 	}
+}
+
+/* The summary: the unchanged benchmarks by verdict, and those on one side. */
+static void report_summary(const struct pm_explanation *x, FILE *f, bool md)
+{
+	size_t i;
+
+	if (md)
+		fprintf(f, "**Summary**\n\n");
+	name_list(f, x, PM_NO_CHANGE, "no change", md);
+	name_list(f, x, PM_CHANGED, "parameter changed", md);
+	name_list(f, x, PM_INCONCLUSIVE, "inconclusive", md);
+	undecided(x, f, md);
+	if (x->nonly_old) {
+		fprintf(f, md ? "- only in OLD:" : "only in OLD:");
+		for (i = 0; i < x->nonly_old; i++)
+			fprintf(f, " %s", x->only_old[i]);
+		fputc('\n', f);
+	}
+	if (x->nonly_new) {
+		fprintf(f, md ? "- only in NEW:" : "only in NEW:");
+		for (i = 0; i < x->nonly_new; i++)
+			fprintf(f, " %s", x->only_new[i]);
+		fputc('\n', f);
+	}
+}
+
+void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
+{
+	size_t i, shown = 0;
+
+	report_head(x, f, md);
 	fputc('\n', f);
 	if (md && x->ncmp) {
 		/* every benchmark at a glance, a table that reads in a mail too */
@@ -640,24 +673,7 @@ void pm_report_text(const struct pm_explanation *x, FILE *f, bool md, bool all)
 			bench_text(&x->cmp[i], f, md);
 	if (!shown && x->ncmp)
 		headline(x, f);
-	if (md)
-		fprintf(f, "**Summary**\n\n");
-	name_list(f, x, PM_NO_CHANGE, "no change", md);
-	name_list(f, x, PM_CHANGED, "parameter changed", md);
-	name_list(f, x, PM_INCONCLUSIVE, "inconclusive", md);
-	undecided(x, f, md);
-	if (x->nonly_old) {
-		fprintf(f, md ? "- only in OLD:" : "only in OLD:");
-		for (i = 0; i < x->nonly_old; i++)
-			fprintf(f, " %s", x->only_old[i]);
-		fputc('\n', f);
-	}
-	if (x->nonly_new) {
-		fprintf(f, md ? "- only in NEW:" : "only in NEW:");
-		for (i = 0; i < x->nonly_new; i++)
-			fprintf(f, " %s", x->only_new[i]);
-		fputc('\n', f);
-	}
+	report_summary(x, f, md);
 	if (!x->ncmp)
 		fprintf(f, "No benchmark is present on both sides: nothing to compare.\n");
 	pm_emulated_summary(x, f, md);

@@ -25,7 +25,7 @@ static int json_file_filter(const struct dirent *d)
 
 static void side_warn(struct pm_side *s, char *msg)
 {
-	s->warnings = pm_xrealloc(s->warnings, (s->nwarnings + 1) * sizeof(char *));
+	s->warnings = pm_xgrow(s->warnings, s->nwarnings, sizeof(char *));
 	s->warnings[s->nwarnings++] = msg;
 }
 

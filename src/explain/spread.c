@@ -63,7 +63,7 @@ static char **side_settings_keys(const struct pm_side *old, const struct pm_side
 	*n = 0;
 	for (s = 0; s < 2; s++)
 		for (i = 0; sides[s] && i < sides[s]->nruns; i++) {
-			keys = pm_xrealloc(keys, (*n + 1) * sizeof(*keys));
+			keys = pm_xgrow(keys, *n, sizeof(*keys));
 			keys[(*n)++] = run_settings_key(&sides[s]->runs[i]);
 		}
 	return keys;
@@ -171,23 +171,21 @@ static double cov_moved(enum host_cov k)
  * degrees of freedom.  *ss: the squared
  * deviations of the log values from their groups' means.
  */
-void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
-			   const struct pm_side *new, const char *name,
-			   struct pm_bench_cmp *c, double *ss)
-{
-	struct group {
-		char *key;
-		struct pm_vec v, p, w;
-	} *g = NULL;
-	size_t ng = 0, nkeys, i, j, k;
-	char **keys = side_settings_keys(old, new, &nkeys);
-	struct pm_vec all_v = { 0 }, all_p = { 0 }, all_w = { 0 };
-	size_t *all_g = NULL;
+/* The runs of one kind (same settings of the sides, one kernel): each
+ * run's value, probe and waited share. */
+struct spread_group {
+	char *key;
+	struct pm_vec v, p, w;
+};
 
-	*ss = 0;
-	c->prior_df = 0;
-	c->prior_runs = c->prior_groups = 0;
-	c->prior_sd = NAN;
+/* ref's runs of benchmark name, taken as the sides' were (keys), grouped
+ * by kind; *ng groups. */
+static struct spread_group *spread_groups(const struct pm_side *ref, const char *name,
+					  char **keys, size_t nkeys, size_t *ng_out)
+{
+	struct spread_group *g = NULL;
+	size_t ng = 0, i, j, k;
+
 	for (i = 0; ref && i < ref->nruns; i++) {
 		const struct pm_result *r = &ref->runs[i];
 		struct pm_side one = { .runs = (struct pm_result *)r, .nruns = 1 };
@@ -202,7 +200,7 @@ void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		for (j = 0; j < ng && strcmp(g[j].key, key); j++)
 			;
 		if (j == ng) {
-			g = pm_xrealloc(g, (ng + 1) * sizeof(*g));
+			g = pm_xgrow(g, ng, sizeof(*g));
 			g[ng].key = key;
 			memset(&g[ng].v, 0, sizeof(g[ng].v));
 			memset(&g[ng].p, 0, sizeof(g[ng].p));
@@ -218,6 +216,25 @@ void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
 		}
 		pm_units_free(&d);
 	}
+	*ng_out = ng;
+	return g;
+}
+
+void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
+			   const struct pm_side *new, const char *name,
+			   struct pm_bench_cmp *c, double *ss)
+{
+	struct spread_group *g;
+	size_t ng, nkeys, i, j, k;
+	char **keys = side_settings_keys(old, new, &nkeys);
+	struct pm_vec all_v = { 0 }, all_p = { 0 }, all_w = { 0 };
+	size_t *all_g = NULL;
+
+	*ss = 0;
+	c->prior_df = 0;
+	c->prior_runs = c->prior_groups = 0;
+	c->prior_sd = NAN;
+	g = spread_groups(ref, name, keys, nkeys, &ng);
 	for (j = 0; j < ng; j++) {
 		size_t n = g[j].v.n;
 
@@ -232,7 +249,7 @@ void pm_spread_collect(const struct pm_side *ref, const struct pm_side *old,
 				pm_vec_push(&all_v, g[j].v.v[k]);
 				pm_vec_push(&all_p, cov_of(COV_PROBE, g[j].p.v[k], NAN));
 				pm_vec_push(&all_w, cov_of(COV_WAITED, NAN, g[j].w.v[k]));
-				all_g = pm_xrealloc(all_g, all_v.n * sizeof(*all_g));
+				all_g = pm_xgrow(all_g, all_v.n - 1, sizeof(*all_g));
 				all_g[all_v.n - 1] = j;
 			}
 		}

@@ -225,7 +225,7 @@ struct lctx {
 
 static void strv_push(char ***v, size_t *n, char *s)
 {
-	*v = pm_xrealloc(*v, (*n + 1) * sizeof(char *));
+	*v = pm_xgrow(*v, *n, sizeof(char *));
 	(*v)[(*n)++] = s;
 }
 
@@ -445,13 +445,28 @@ static int find_sections(struct lctx *c)
 	return 0;
 }
 
+/* Heads that are no lmbench layout: the error quotes the first 120 bytes. */
+static int bad_heads(struct lctx *c, const char *section, size_t h0, size_t k)
+{
+	struct pm_buf seen = PM_BUF_INIT;
+	size_t i;
+	int err;
+
+	for (i = h0; i < k && seen.len < 120; i++)
+		pm_buf_addf(&seen, "%s%s", i > h0 ? " " : "", c->t.v[i].s);
+	err = pm_err_set(c->e, -EINVAL,
+			 "%s: %s: column heads \"%s%s\" are not those of an lmbench summary",
+			 c->file, section, pm_buf_str(&seen), i < k ? " ..." : "");
+	pm_buf_free(&seen);
+	return err;
+}
+
 /* The rule, the column heads (which layout), the column rules. */
 static int read_heads(struct lctx *c, struct lsec *s)
 {
 	const struct toks *t = &c->t;
 	const struct pm_lmb_section *sec = s->sec;
 	size_t k = s->rows_from, h0, v, i, nd;
-	char seen[200] = "";
 
 	while (k < s->end && is_dash(t, k))
 		k++;
@@ -466,14 +481,8 @@ static int read_heads(struct lctx *c, struct lsec *s)
 		for (v = 0; v < sec->nvariants; v++)
 			if (heads_match(t, h0, k, sec->variants[v].heads))
 				break;
-		if (v == sec->nvariants) {
-			for (i = h0; i < k && strlen(seen) < 120; i++)
-				snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen),
-					 "%s%s", i > h0 ? " " : "", t->v[i].s);
-			return pm_err_set(c->e, -EINVAL,
-					  "%s: %s: column heads \"%s%s\" are not those of an lmbench summary",
-					  c->file, sec->name, seen, i < k ? " ..." : "");
-		}
+		if (v == sec->nvariants)
+			return bad_heads(c, sec->name, h0, k);
 		for (s->ncols = 0; sec->variants[v].cols[s->ncols] >= 0; s->ncols++)
 			s->cols[s->ncols] = sec->variants[v].cols[s->ncols];
 	}
@@ -512,7 +521,7 @@ static int read_rows(struct lctx *c, struct lsec *s)
 			continue;
 		}
 		r = s->nrows;
-		s->rows = pm_xrealloc(s->rows, (r + 1) * sizeof(*s->rows));
+		s->rows = pm_xgrow(s->rows, r, sizeof(*s->rows));
 		row = memset(&s->rows[s->nrows++], 0, sizeof(*s->rows));
 		row->first = i;
 		row->host = t->v[i].s;
@@ -767,7 +776,7 @@ static int read_row(struct lctx *c, struct lsec *s, size_t r)
 			;
 		/* only '-' blanks unplaced ("Bad mhz?" rows): nothing lost */
 		if (ways > 1 && i < n) {
-			char cand[300] = "";
+			struct pm_buf cand = PM_BUF_INIT;
 			bool filled[PM_LMB_MAX_COLS] = { false };
 			int err;
 
@@ -775,12 +784,14 @@ static int read_row(struct lctx *c, struct lsec *s, size_t r)
 				if (at[i] >= 0)
 					filled[at[i]] = true;
 			for (j = 0; j < m; j++)
-				if (!filled[j])
-					snprintf(cand + strlen(cand), sizeof(cand) - strlen(cand),
-						 "%s%s", cand[0] ? ", " : "", col_name(vc[j].col));
+				if (!filled[j]) {
+					pm_buf_sep(&cand, ", ");
+					pm_buf_add(&cand, col_name(vc[j].col));
+				}
 			snprintf(why, sizeof(why),
 				 "%zu figures for %zu columns, and they do not show which %s blank (any of %s)",
-				 n, m, m - n == 1 ? "one is" : "ones are", cand);
+				 n, m, m - n == 1 ? "one is" : "ones are", pm_buf_str(&cand));
+			pm_buf_free(&cand);
 			err = unplaced(c, s, r, vals, n, at, why,
 				       "; write '-' in the blank column");
 			if (err)

@@ -80,7 +80,7 @@ struct pm_bench_result *pm_result_add(struct pm_result *r)
 {
 	struct pm_bench_result *b;
 
-	r->bench = pm_xrealloc(r->bench, (r->nbench + 1) * sizeof(*r->bench));
+	r->bench = pm_xgrow(r->bench, r->nbench, sizeof(*r->bench));
 	b = &r->bench[r->nbench++];
 	memset(b, 0, sizeof(*b));
 	pm_bench_result_defaults(b);
@@ -950,10 +950,41 @@ static int read_kept(struct reader *rd, const char *key, json_t *j,
 	return 0;
 }
 
+/* "trials_ns", or a measured figure's "values": the numbers themselves. */
+static int read_trials(struct reader *rd, json_t *o, struct pm_bench_result *b)
+{
+	json_t *trials;
+	size_t i;
+
+	trials = json_object_get(o, "trials_ns");
+	if (!trials && json_object_get(o, "values")) {
+		trials = json_object_get(o, "values");
+		b->measured = true;
+	}
+	if (trials && !json_is_null(trials)) {
+		const char *key = b->measured ? "values" : "trials_ns";
+
+		if (!json_is_array(trials))
+			return bad(rd, key, "expected an array, found %s", jtype(trials));
+		b->ntrials = json_array_size(trials);
+		b->trials = pm_xcalloc(b->ntrials, sizeof(double));
+		for (i = 0; i < b->ntrials; i++) {
+			json_t *x = json_array_get(trials, i);
+
+			if (!json_is_number(x)) {
+				push(rd, ".%s[%zu]", key, i);
+				return bad(rd, NULL, "expected a number, found %s", jtype(x));
+			}
+			b->trials[i] = json_number_value(x);
+		}
+	}
+	return 0;
+}
+
 static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 {
-	json_t *params, *trials, *stats, *counters, *hot, *work, *scaling, *detail, *emu;
-	size_t i, l;
+	json_t *params, *stats, *counters, *hot, *work, *scaling, *detail, *emu;
+	size_t l;
 	int err, st = 0;
 
 	if (!json_is_object(o))
@@ -986,28 +1017,8 @@ static int read_bench(struct reader *rd, json_t *o, struct pm_bench_result *b)
 		return err;
 	if (params && (err = read_params(rd, params, b)))
 		return err;
-	trials = json_object_get(o, "trials_ns");
-	if (!trials && json_object_get(o, "values")) {
-		trials = json_object_get(o, "values");
-		b->measured = true;
-	}
-	if (trials && !json_is_null(trials)) {
-		const char *key = b->measured ? "values" : "trials_ns";
-
-		if (!json_is_array(trials))
-			return bad(rd, key, "expected an array, found %s", jtype(trials));
-		b->ntrials = json_array_size(trials);
-		b->trials = pm_xcalloc(b->ntrials, sizeof(double));
-		for (i = 0; i < b->ntrials; i++) {
-			json_t *x = json_array_get(trials, i);
-
-			if (!json_is_number(x)) {
-				push(rd, ".%s[%zu]", key, i);
-				return bad(rd, NULL, "expected a number, found %s", jtype(x));
-			}
-			b->trials[i] = json_number_value(x);
-		}
-	}
+	if ((err = read_trials(rd, o, b)))
+		return err;
 	if (b->status == PM_BENCH_OK && b->ntrials == 0)
 		return bad(rd, "trials_ns", "a benchmark with status \"ok\" has no trials");
 	err = read_rounds(rd, o, b);

@@ -138,7 +138,7 @@ static struct proc *proc_add(struct pm_profile *pr, pid_t pid)
 {
 	struct proc *x;
 
-	pr->procs = pm_xrealloc(pr->procs, (pr->nprocs + 1) * sizeof(*pr->procs));
+	pr->procs = pm_xgrow(pr->procs, pr->nprocs, sizeof(*pr->procs));
 	x = &pr->procs[pr->nprocs++];
 	memset(x, 0, sizeof(*x));
 	x->pid = pid;

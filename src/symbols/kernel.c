@@ -138,34 +138,73 @@ static char *hidden_reason(void)
 			    "run as root on the host", kptr, paranoid);
 }
 
+/* /proc/kallsyms into *ks and the text bounds into k; true when the
+ * kernel hides the addresses (why it failed is in ke). */
+static bool load_kallsyms(struct pm_kernel_syms *k, struct pm_symtab **ks, struct pm_err *ke)
+{
+	const struct pm_sym *s;
+	bool hidden = false;
+	char *text;
+	int err;
+
+	err = pm_read_file(KALLSYMS, &text, NULL);
+	if (err) {
+		pm_err_set(ke, err, "cannot read " KALLSYMS ": %s", strerror(-err));
+	} else {
+		hidden = pm_symtab_from_kallsyms(ks, text, ke) == -EACCES;
+		free(text);
+	}
+	if (*ks) {
+		s = pm_symtab_find(*ks, "_stext");
+		if (!s)
+			s = pm_symtab_find(*ks, "_text");
+		k->stext = s ? s->addr : 0;
+		s = pm_symtab_find(*ks, "_etext");
+		k->etext = s ? s->addr : 0;
+	}
+	return hidden;
+}
+
+/* The running kernel's vmlinux where distributions put it: its path
+ * (NULL when none opens), its symbols in *vt. */
+static char *find_vmlinux(struct pm_symtab **vt, uint64_t *link_stext)
+{
+	struct utsname u;
+	char *vpath = NULL;
+	size_t i;
+
+	if (uname(&u))
+		return NULL;
+	char *cand[] = {
+		pm_xasprintf("/usr/lib/debug/boot/vmlinux-%s", u.release),
+		pm_xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", u.release),
+		pm_xasprintf("/lib/modules/%s/build/vmlinux", u.release),
+		pm_xasprintf("/boot/vmlinux-%s", u.release),
+	};
+
+	/* a candidate that is missing, stripped or stale is skipped */
+	for (i = 0; i < PM_ARRAY_SIZE(cand); i++) {
+		if (!vpath && !access(cand[i], R_OK) &&
+		    !open_vmlinux(cand[i], vt, link_stext, NULL))
+			vpath = cand[i];
+		else
+			free(cand[i]);
+	}
+	return vpath;
+}
+
 int pm_kernel_syms_load(struct pm_kernel_syms *k, const char *vmlinux_path,
 			struct pm_err *e)
 {
 	struct pm_symtab *ks = NULL, *vt = NULL;
-	const struct pm_sym *s;
 	struct pm_err ke = { "" };
-	struct utsname u;
 	uint64_t link_stext = 0;
-	char *text, *why, *vpath = NULL;
-	bool hidden = false;
+	char *why, *vpath = NULL;
+	bool hidden;
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	err = pm_read_file(KALLSYMS, &text, NULL);
-	if (err) {
-		pm_err_set(&ke, err, "cannot read " KALLSYMS ": %s", strerror(-err));
-	} else {
-		hidden = pm_symtab_from_kallsyms(&ks, text, &ke) == -EACCES;
-		free(text);
-	}
-	if (ks) {
-		s = pm_symtab_find(ks, "_stext");
-		if (!s)
-			s = pm_symtab_find(ks, "_text");
-		k->stext = s ? s->addr : 0;
-		s = pm_symtab_find(ks, "_etext");
-		k->etext = s ? s->addr : 0;
-	}
+	hidden = load_kallsyms(k, &ks, &ke);
 
 	if (vmlinux_path) {
 		err = open_vmlinux(vmlinux_path, &vt, &link_stext, e);
@@ -175,23 +214,8 @@ int pm_kernel_syms_load(struct pm_kernel_syms *k, const char *vmlinux_path,
 			return err;
 		}
 		vpath = pm_xstrdup(vmlinux_path);
-	} else if (!uname(&u)) {
-		char *cand[] = {
-			pm_xasprintf("/usr/lib/debug/boot/vmlinux-%s", u.release),
-			pm_xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux", u.release),
-			pm_xasprintf("/lib/modules/%s/build/vmlinux", u.release),
-			pm_xasprintf("/boot/vmlinux-%s", u.release),
-		};
-		size_t i;
-
-		/* a candidate that is missing, stripped or stale is skipped */
-		for (i = 0; i < PM_ARRAY_SIZE(cand); i++) {
-			if (!vpath && !access(cand[i], R_OK) &&
-			    !open_vmlinux(cand[i], &vt, &link_stext, NULL))
-				vpath = cand[i];
-			else
-				free(cand[i]);
-		}
+	} else {
+		vpath = find_vmlinux(&vt, &link_stext);
 	}
 
 	if (vt && ks && k->stext) {

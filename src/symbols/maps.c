@@ -28,6 +28,7 @@ void pm_maps_free(struct pm_maps *m)
 
 static void insert_at(struct pm_maps *m, size_t i, const struct pm_map *x)
 {
+	/* exact size: pm_maps_copy allocates copies that way */
 	m->v = pm_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
 	memmove(&m->v[i + 1], &m->v[i], (m->n - i) * sizeof(*m->v));
 	m->v[i] = *x;

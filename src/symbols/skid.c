@@ -34,7 +34,7 @@ int pm_skid_load(char ***out, const char *path, struct pm_err *e)
 			err = pm_err_set(e, -EINVAL, "%s: '%s': one pattern a line", path, s);
 			break;
 		}
-		v = pm_xrealloc(v, (n + 2) * sizeof(*v));
+		v = pm_xgrow(v, n + 1, sizeof(*v));
 		v[n++] = pm_xstrdup(s);
 		v[n] = NULL;
 	}

@@ -516,6 +516,42 @@ static bool code_section(Elf *elf, size_t idx)
 
 /* Function symbols of one SHT_SYMTAB/SHT_DYNSYM section; with code_labels
  * the untyped symbols in code too, after the functions at one address. */
+/* A defined function or ifunc, or with code_labels a label in code. */
+static bool wanted_sym(Elf *elf, const GElf_Sym *sym, bool code_labels)
+{
+	unsigned char type = GELF_ST_TYPE(sym->st_info);
+
+	return sym->st_shndx != SHN_UNDEF &&
+	       (type == STT_FUNC || type == STT_GNU_IFUNC ||
+		(code_labels && type == STT_NOTYPE && code_section(elf, sym->st_shndx)));
+}
+
+/* name, demangled if it is C++, at the end of t's name pool: its offset. */
+static size_t names_add(struct pm_symtab *t, size_t *used, size_t *cap, const char *name)
+{
+	char *demangled = NULL;
+	size_t at = *used, nl;
+
+#ifdef HAVE_CXA_DEMANGLE
+	if (name[0] == '_' && name[1] == 'Z') {
+		int st = -1;
+
+		demangled = __cxa_demangle(name, NULL, NULL, &st);
+		if (st == 0 && demangled)
+			name = demangled;
+	}
+#endif
+	nl = strlen(name) + 1;
+	while (*used + nl > *cap) {
+		*cap *= 2;
+		t->names = pm_xrealloc(t->names, *cap);
+	}
+	memcpy(t->names + *used, name, nl);
+	free(demangled);
+	*used += nl;
+	return at;
+}
+
 static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		      struct pm_symtab **out, bool code_labels)
 {
@@ -538,39 +574,18 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		unsigned char type;
 		GElf_Sym sym;
 		const char *name;
-		char *demangled;
-		size_t nl;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (sym.st_shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		     !(code_labels && type == STT_NOTYPE && code_section(elf, sym.st_shndx))))
+		if (!wanted_sym(elf, &sym, code_labels))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		demangled = NULL;
-#ifdef HAVE_CXA_DEMANGLE
-		if (name[0] == '_' && name[1] == 'Z') {
-			int st = -1;
-
-			demangled = __cxa_demangle(name, NULL, NULL, &st);
-			if (st == 0 && demangled)
-				name = demangled;
-		}
-#endif
-		nl = strlen(name) + 1;
-		while (used + nl > cap) {
-			cap *= 2;
-			t->names = pm_xrealloc(t->names, cap);
-		}
-		memcpy(t->names + used, name, nl);
-		free(demangled);
 		v[n].addr = sym.st_value;
 		v[n].size = sym.st_size;
-		v[n].name = used;
+		v[n].name = names_add(t, &used, &cap, name);
 		v[n].mod = 0;
 		v[n].idx = (uint32_t)i;
 		/* binding, then a real size over none */
@@ -585,7 +600,6 @@ static int read_funcs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 			v[n].shidx_ok = 1;
 			v[n].sec_end = sec_end[sym.st_shndx];
 		}
-		used += nl;
 		n++;
 	}
 	free(sec_start);

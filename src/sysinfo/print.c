@@ -97,18 +97,15 @@ static void row(FILE *f, const json_t *si, const char *label, enum pm_fp_key k)
 		row_text(f, label, json_is_true(v) ? "yes" : "no");
 		break;
 	case JSON_ARRAY: {
-		char *s = pm_xstrdup("");
+		struct pm_buf s = PM_BUF_INIT;
 
 		for (i = 0; i < json_array_size(v); i++) {
 			const char *w = json_string_value(json_array_get(v, i));
-			char *t = pm_xasprintf("%s%s%s", s, i ? " " : "",
-					       w ? w : "?");
 
-			free(s);
-			s = t;
+			pm_buf_addf(&s, "%s%s", i ? " " : "", w ? w : "?");
 		}
-		row_text(f, label, *s ? s : "(none)");
-		free(s);
+		row_text(f, label, s.len ? pm_buf_str(&s) : "(none)");
+		pm_buf_free(&s);
 		break;
 	}
 	default:

@@ -62,19 +62,19 @@ static bool same_exe(pid_t a, pid_t b)
 /* The words of a cmdline before its last n bytes, shell-quoted, joined. */
 static char *quoted_prefix(const char *text, size_t len)
 {
-	char *out = pm_xstrdup("");
+	struct pm_buf out = PM_BUF_INIT;
 	size_t i = 0;
 
 	while (i < len) {
 		const char *w = text + i;
-		char *q = pm_sh_quote(w), *t = pm_xasprintf("%s%s%s", out, *out ? " " : "", q);
+		char *q = pm_sh_quote(w);
 
+		pm_buf_sep(&out, " ");
+		pm_buf_add(&out, q);
 		free(q);
-		free(out);
-		out = t;
 		i += strlen(w) + 1;
 	}
-	return out;
+	return pm_buf_detach(&out);
 }
 
 void pm_process_side_find(struct pm_process_side *s)

@@ -134,7 +134,7 @@ size_t pm_kparams_parse(const char *s, struct pm_kparam **out)
 			else if (*s == '=' && !eq)
 				eq = s;
 		}
-		v = pm_xrealloc(v, (n + 1) * sizeof(*v));
+		v = pm_xgrow(v, n, sizeof(*v));
 		v[n].name = pm_xasprintf("%.*s", (int)((eq ? eq : s) - start), start);
 		v[n].value = eq ? pm_xasprintf("%.*s", (int)(s - eq - 1), eq + 1) : NULL;
 		for (i = 0; i < n; i++)

@@ -83,7 +83,7 @@ size_t pm_table_add_col(struct pm_table *t, const char *head,
 {
 	struct col *c;
 
-	t->cols = pm_xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+	t->cols = pm_xgrow(t->cols, t->ncols, sizeof(*t->cols));
 	c = &t->cols[t->ncols];
 	c->head = pm_xstrdup(head ? head : "");
 	c->csv_head = csv_head ? pm_xstrdup(csv_head) : NULL;
@@ -134,7 +134,7 @@ void pm_table_row(struct pm_table *t, const char *key)
 {
 	struct row *r;
 
-	t->rows = pm_xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
+	t->rows = pm_xgrow(t->rows, t->nrows, sizeof(*t->rows));
 	r = &t->rows[t->nrows++];
 	r->key = key ? pm_xstrdup(key) : NULL;
 	r->span = NULL;

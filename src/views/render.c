@@ -68,7 +68,7 @@ static void note_add(struct notes *ns, char *s)
 			free(s);
 			return;
 		}
-	ns->v = pm_xrealloc(ns->v, (ns->n + 1) * sizeof(*ns->v));
+	ns->v = pm_xgrow(ns->v, ns->n, sizeof(*ns->v));
 	ns->v[ns->n++] = s;
 }
 
@@ -403,20 +403,19 @@ static void unsupported_notes(const struct pm_result *r, struct notes *ns)
 }
 
 /* "a, b" + ", c" */
-static void list_add(char **l, const char *fmt, ...)
+static void list_add(struct pm_buf *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void list_add(char **l, const char *fmt, ...)
+static void list_add(struct pm_buf *l, const char *fmt, ...)
 {
 	va_list ap;
-	char *v, *t;
+	char *v;
 
 	va_start(ap, fmt);
 	v = pm_xvasprintf(fmt, ap);
 	va_end(ap);
-	t = pm_xasprintf("%s%s%s", *l ? *l : "", *l ? ", " : "", v);
-	free(*l);
+	pm_buf_sep(l, ", ");
+	pm_buf_add(l, v);
 	free(v);
-	*l = t;
 }
 
 /* Benchmarks that did not run: one note per reason, naming them all. */
@@ -427,7 +426,7 @@ static void not_run_notes(const struct pm_result *r, struct notes *ns)
 	for (i = 0; i < r->nbench; i++) {
 		const struct pm_bench_result *b = &r->bench[i];
 		const char *why = b->reason ? b->reason : "";
-		char *names = NULL;
+		struct pm_buf names = PM_BUF_INIT;
 
 		if (b->status == PM_BENCH_OK)
 			continue;
@@ -441,9 +440,9 @@ static void not_run_notes(const struct pm_result *r, struct notes *ns)
 			if (r->bench[j].status == b->status &&
 			    !strcmp(r->bench[j].reason ? r->bench[j].reason : "", why))
 				list_add(&names, "%s", r->bench[j].name);
-		note_add(ns, pm_xasprintf("%s: %s: %s", names, b->status == PM_BENCH_UNSUPPORTED ?
+		note_add(ns, pm_xasprintf("%s: %s: %s", pm_buf_str(&names), b->status == PM_BENCH_UNSUPPORTED ?
 					  "not supported here" : "failed", why));
-		free(names);
+		pm_buf_free(&names);
 	}
 }
 
@@ -455,7 +454,8 @@ static void not_run_notes(const struct pm_result *r, struct notes *ns)
  */
 static void target_notes(const struct pm_result *r, struct notes *ns)
 {
-	char *missed = NULL, *wide = NULL, *work = NULL, target[32] = "its CI target";
+	struct pm_buf missed = PM_BUF_INIT, wide = PM_BUF_INIT, work = PM_BUF_INIT;
+	char target[32] = "its CI target";
 	size_t i, nmissed = 0, nok = 0, rounds = 0;
 	struct pm_figure f;
 
@@ -478,24 +478,24 @@ static void target_notes(const struct pm_result *r, struct notes *ns)
 		rounds += f.basis != PM_FIG_TRIALS;
 		list_add(&missed, "%s", b->name);
 	}
-	if (wide)
+	if (wide.len)
 		note_add(ns, pm_xasprintf("unbounded = too few rounds or runs to bound the figure "
 					  "(its interval is wider than ±%.0f%%): %s",
-					  100 * PM_FIGURE_WIDE, wide));
-	if (work)
+					  100 * PM_FIGURE_WIDE, pm_buf_str(&wide)));
+	if (work.len)
 		note_add(ns, pm_xasprintf("not converged: %s (more runs, -r or --max-time, or an "
-					  "idle machine)", work));
+					  "idle machine)", pm_buf_str(&work)));
 	else if (nmissed)
 		note_add(ns, pm_xasprintf("%zu of %zu did not reach %s%s%s: %s (%s)", nmissed, nok,
 					  target, nmissed < nok ? ": " : "",
-					  nmissed < nok ? missed : "",
+					  nmissed < nok ? pm_buf_str(&missed) : "",
 					  rounds ? "the rounds, each a fresh process, disagree" :
 					  "the trials vary",
 					  rounds ? "more --max-time and --max-rounds, or an idle machine" :
 					  "more --max-time, --cpu pinning or an idle machine"));
-	free(missed);
-	free(wide);
-	free(work);
+	pm_buf_free(&missed);
+	pm_buf_free(&wide);
+	pm_buf_free(&work);
 }
 
 /* The counted processes' CPU time per op: task-clock, else rusage. */
@@ -531,7 +531,7 @@ static double counting_slowdown(const struct pm_bench_result *b)
  * each, naming every benchmark it concerns. */
 static void bench_notes(const struct pm_result *r, struct notes *ns)
 {
-	char *slow = NULL, *off = NULL;
+	struct pm_buf slow = PM_BUF_INIT, off = PM_BUF_INIT;
 	size_t i;
 
 	not_run_notes(r, ns);
@@ -553,15 +553,15 @@ static void bench_notes(const struct pm_result *r, struct notes *ns)
 		else
 			list_add(&off, "%s %.0f%%", r->bench[i].name, 100 * (cp->perturbation - 1));
 	}
-	if (slow)
+	if (slow.len)
 		note_add(ns, pm_xasprintf("counting slowed the operation (the latency comes from the "
-					  "uncounted trials; the counts describe a slower run): %s", slow));
-	if (off)
+					  "uncounted trials; the counts describe a slower run): %s", pm_buf_str(&slow)));
+	if (off.len)
 		note_add(ns, pm_xasprintf("the counted pass took longer per op than the trials, but "
 					  "off the CPU (its CPU time per op did not grow: it waited "
-					  "or blocked; counting did not slow it): %s", off));
-	free(slow);
-	free(off);
+					  "or blocked; counting did not slow it): %s", pm_buf_str(&off)));
+	pm_buf_free(&slow);
+	pm_buf_free(&off);
 }
 
 /* ---- hotspots ---- */
@@ -617,20 +617,18 @@ static void skid_line(const json_t *h, FILE *f, const char *ind)
 	double n = jnumber(h, "skid_samples"), all = jnumber(h, "samples");
 	const json_t *v;
 	const char *name;
-	char *names = NULL;
+	struct pm_buf names = PM_BUF_INIT;
 
 	if (!(n > 0) || !(all > 0))
 		return;
 	json_object_foreach((json_t *)json_object_get(h, "skid_symbols"), name, v) {
-		char *t = pm_xasprintf("%s%s%s", names ? names : "", names ? ", " : "", name);
-
-		free(names);
-		names = t;
+		pm_buf_sep(&names, ", ");
+		pm_buf_add(&names, name);
 	}
 	fprintf(f, "%s%.0f%% of samples were taken with interrupts off and landed where "
 		"they came back on (%s): charged to the caller that ran with them off\n",
-		ind, 100 * n / all, names ? names : "?");
-	free(names);
+		ind, 100 * n / all, names.len ? pm_buf_str(&names) : "?");
+	pm_buf_free(&names);
 }
 
 /* Symbols and chains under this share of the samples are left out of the
@@ -655,26 +653,9 @@ static bool below_limit(double share, struct notes *ns)
 
 /* The sampled profile of one benchmark: summary line, top symbols,
  * top stacks.  max_rows 0: everything stored. */
-static void render_hotspots(const struct pm_bench_result *b, FILE *f,
-			    enum pm_table_format fmt, unsigned flags,
-			    size_t max_rows, struct notes *ns)
+/* The hotspots' heading: samples, event, kernel and resolved shares. */
+static void hotspots_heading(const json_t *h, FILE *f, const char *ind, double samples)
 {
-	struct pm_table *chains;
-	const json_t *h = b->hotspots, *syms, *x;
-	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
-	const char *why, *ind = md ? "" : "  ";
-	double samples, own;
-	json_t *stacks;
-	struct pm_table *t;
-	size_t i, rows = 0;
-
-	if (!h)
-		return;
-	if ((why = json_string_value(json_object_get(h, "unavailable")))) {
-		fprintf(f, "%shotspots: not sampled: %s\n", ind, why);
-		return;
-	}
-	samples = jnumber(h, "samples");
 	fprintf(f, "%shotspots: %.0f samples (%s every %.0f %s), %.0f%% kernel, %.0f%% resolved",
 		ind, samples, json_string_value(json_object_get(h, "event")),
 		jnumber(h, "period"), json_string_value(json_object_get(h, "period_unit")),
@@ -689,21 +670,18 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	if (!isnan(jnumber(h, "unwound_share")))
 		fprintf(f, "%suser stacks unwound completely (libunwind): %.0f%%\n", ind,
 			100 * jnumber(h, "unwound_share"));
-	skid_line(h, f, ind);
-	/* said once for the whole view */
-	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
-		note_add(ns, pm_xasprintf("no kernel symbols: %s", why));
-	if (json_is_false(json_object_get(h, "kernel_sampled")))
-		note_add(ns, pm_xstrdup("kernel not sampled: its time is charged to the user "
-					"function that entered it"));
-	if ((why = json_string_value(json_object_get(h, "error"))))
-		fprintf(f, "%sthe sampled pass stopped early: %s\n", ind, why);
-	if (samples <= 0)
-		return;
-	own = all ? 0 : harness_share(h);
-	if (own > 0)
-		note_add(ns, pm_xstrdup("pmbench's own frames (main, the runner) are left out of "
-					"symbols and call chains; --all-frames shows them"));
+}
+
+/* The table of the hottest symbols, pmbench's own left out unless all. */
+static void hotspot_symbols(const struct pm_bench_result *b, FILE *f,
+			    enum pm_table_format fmt, bool all, size_t max_rows,
+			    struct notes *ns)
+{
+	const json_t *h = b->hotspots, *syms, *x;
+	bool md = fmt == PM_TABLE_MARKDOWN;
+	struct pm_table *t;
+	size_t i, rows = 0;
+
 	t = pm_table_new();
 	pm_table_indent(t, md ? 0 : 4);
 	pm_table_add_col(t, "share", NULL, 0);
@@ -738,6 +716,17 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 		fputc('\n', f);
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
+}
+
+/* The top call chains, as aligned text (a code block in markdown). */
+static void hotspot_chains(const json_t *h, FILE *f, bool md, bool all, double samples,
+			   size_t max_rows, struct notes *ns)
+{
+	struct pm_table *chains;
+	json_t *stacks;
+	const json_t *x;
+	size_t i, rows = 0;
+
 	stacks = pm_hotspots_stacks(h, all, NULL);
 	if (!json_array_size(stacks)) {
 		json_decref(stacks);
@@ -751,7 +740,6 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	pm_table_add_col(chains, "share", NULL, 0);
 	pm_table_add_col(chains, "stack", NULL, PM_COL_LEFT);
 	pm_table_min_width(chains, 0, 6);
-	rows = 0;
 	json_array_foreach(stacks, i, x) {
 		if (below_limit(jnumber(x, "samples") / samples, ns))
 			continue;
@@ -766,6 +754,42 @@ static void render_hotspots(const struct pm_bench_result *b, FILE *f,
 	if (md)
 		fputs("```\n", f);
 	json_decref(stacks);
+}
+
+static void render_hotspots(const struct pm_bench_result *b, FILE *f,
+			    enum pm_table_format fmt, unsigned flags,
+			    size_t max_rows, struct notes *ns)
+{
+	const json_t *h = b->hotspots;
+	bool md = fmt == PM_TABLE_MARKDOWN, all = flags & PM_RENDER_ALL_FRAMES;
+	const char *why, *ind = md ? "" : "  ";
+	double samples, own;
+
+	if (!h)
+		return;
+	if ((why = json_string_value(json_object_get(h, "unavailable")))) {
+		fprintf(f, "%shotspots: not sampled: %s\n", ind, why);
+		return;
+	}
+	samples = jnumber(h, "samples");
+	hotspots_heading(h, f, ind, samples);
+	skid_line(h, f, ind);
+	/* said once for the whole view */
+	if ((why = json_string_value(json_object_get(h, "kernel_unavailable"))))
+		note_add(ns, pm_xasprintf("no kernel symbols: %s", why));
+	if (json_is_false(json_object_get(h, "kernel_sampled")))
+		note_add(ns, pm_xstrdup("kernel not sampled: its time is charged to the user "
+					"function that entered it"));
+	if ((why = json_string_value(json_object_get(h, "error"))))
+		fprintf(f, "%sthe sampled pass stopped early: %s\n", ind, why);
+	if (samples <= 0)
+		return;
+	own = all ? 0 : harness_share(h);
+	if (own > 0)
+		note_add(ns, pm_xstrdup("pmbench's own frames (main, the runner) are left out of "
+					"symbols and call chains; --all-frames shows them"));
+	hotspot_symbols(b, f, fmt, all, max_rows, ns);
+	hotspot_chains(h, f, md, all, samples, max_rows, ns);
 }
 
 static void bench_title(const struct pm_bench_result *b, FILE *f, bool md)
@@ -1139,14 +1163,10 @@ static void kv_end(struct kv_list *k)
 	k->t = NULL;
 }
 
-static void render_counters(const struct pm_bench_result *b, FILE *f,
-			    enum pm_table_format fmt, struct notes *ns)
+/* The counted pass's heading: how many ops, processes, how much slower. */
+static void counters_heading(const struct pm_counted_pass *cp, FILE *f, bool md)
 {
-	const struct pm_counted_pass *cp = &b->counters;
-	bool md = fmt == PM_TABLE_MARKDOWN;
-	struct pm_table *t = pm_table_new();
-	char t0[32], t1[32], t2[32], waited[48] = "";
-	size_t i;
+	char waited[48] = "";
 
 	if (cp->waited >= 0.01)
 		snprintf(waited, sizeof(waited), ", waited for a CPU %.0f%% of it",
@@ -1162,6 +1182,40 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 		fprintf(f, "%scounters:\n", md ? "" : "  ");
 	if (md)
 		fputc('\n', f);
+}
+
+/* The split column of a counted event: user/kernel, scaling, user only. */
+static char *counter_note(const struct pm_counter_value *v)
+{
+	struct pm_buf note = PM_BUF_INIT;
+	char t1[32], t2[32];
+
+	if (!isnan(v->kernel) && v->per_op > 0) {
+		pm_fmt_count(t1, sizeof(t1), v->user);
+		pm_fmt_count(t2, sizeof(t2), v->kernel);
+		pm_buf_addf(&note, "user %s  kernel %s (%.0f%% kernel)", t1, t2,
+			    100 * v->kernel / v->per_op);
+	}
+	if (v->running < 0.999) {
+		pm_buf_sep(&note, "  ");
+		pm_buf_addf(&note, "[counted %.0f%% of the time, scaled]", 100 * v->running);
+	}
+	if (v->user_only) {
+		pm_buf_sep(&note, "  ");
+		pm_buf_add(&note, "[user space only]");
+	}
+	return note.len ? pm_buf_detach(&note) : NULL;
+}
+
+/* The table of counted events per op, and the pass's CPU time. */
+static void counted_table(const struct pm_counted_pass *cp, FILE *f,
+			  enum pm_table_format fmt)
+{
+	bool md = fmt == PM_TABLE_MARKDOWN;
+	struct pm_table *t = pm_table_new();
+	char t0[32], t1[32], t2[32];
+	size_t i;
+
 	pm_table_indent(t, md ? 0 : 4);
 	if (!md)
 		pm_table_no_head(t);
@@ -1172,36 +1226,18 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 	pm_table_min_width(t, 1, 12);
 	for (i = 0; i < cp->n; i++) {
 		const struct pm_counter_value *v = &cp->v[i];
-		bool time = !strcmp(v->name, "task-clock");
-		char *note = NULL, *tmp;
+		char *note;
 
 		if (v->status != PM_CV_OK)
 			continue;
 		pm_table_row(t, v->name);
 		pm_table_cell(t, 0, v->name, NULL);
-		if (time)
+		if (!strcmp(v->name, "task-clock"))
 			pm_fmt_time(t0, sizeof(t0), v->per_op);
 		else
 			pm_fmt_count(t0, sizeof(t0), v->per_op);
 		pm_table_cell(t, 1, t0, NULL);
-		if (!isnan(v->kernel) && v->per_op > 0) {
-			pm_fmt_count(t1, sizeof(t1), v->user);
-			pm_fmt_count(t2, sizeof(t2), v->kernel);
-			note = pm_xasprintf("user %s  kernel %s (%.0f%% kernel)", t1, t2,
-					    100 * v->kernel / v->per_op);
-		}
-		if (v->running < 0.999) {
-			tmp = pm_xasprintf("%s%s[counted %.0f%% of the time, scaled]",
-					   note ? note : "", note ? "  " : "", 100 * v->running);
-			free(note);
-			note = tmp;
-		}
-		if (v->user_only) {
-			tmp = pm_xasprintf("%s%s[user space only]", note ? note : "",
-					   note ? "  " : "");
-			free(note);
-			note = tmp;
-		}
+		note = counter_note(v);
 		if (note)
 			pm_table_cell(t, 2, note, NULL);
 		free(note);
@@ -1215,12 +1251,20 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 	}
 	pm_table_print(t, f, fmt);
 	pm_table_free(t);
-	/* events not counted: those with one reason on one line, the reason
-	 * said once for the whole view */
+}
+
+/* Events not counted: those with one reason on one line, the reason said
+ * once for the whole view. */
+static void uncounted_lines(const struct pm_counted_pass *cp, FILE *f, bool md,
+			    struct notes *ns)
+{
+	size_t i;
+
 	for (i = 0; i < cp->n; i++) {
 		const struct pm_counter_value *v = &cp->v[i];
 		const char *why = v->reason ? v->reason : "";
-		char *names, *seen, *line, *tmp;
+		struct pm_buf names = PM_BUF_INIT;
+		char *seen, *line;
 		size_t j;
 
 		if (v->status == PM_CV_OK)
@@ -1231,16 +1275,16 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 				break;
 		if (j < i)
 			continue;
-		names = pm_xstrdup(v->name);
+		pm_buf_add(&names, v->name);
 		for (j = i + 1; j < cp->n; j++)
 			if (cp->v[j].status == v->status &&
 			    !strcmp(cp->v[j].reason ? cp->v[j].reason : "", why)) {
-				tmp = pm_xasprintf("%s, %s", names, cp->v[j].name);
-				free(names);
-				names = tmp;
+				pm_buf_sep(&names, ", ");
+				pm_buf_add(&names, cp->v[j].name);
 			}
 		seen = pm_xasprintf("%d %s", (int)v->status, why);
-		line = pm_xasprintf("%s: %s %s", names, v->status == PM_CV_NOT_SUPPORTED ?
+		line = pm_xasprintf("%s: %s %s", pm_buf_str(&names),
+				    v->status == PM_CV_NOT_SUPPORTED ?
 				    "<not supported>" : "<not counted>",
 				    note_seen(ns, seen) ? "(as above)" : why);
 		if (md) {
@@ -1252,8 +1296,18 @@ static void render_counters(const struct pm_bench_result *b, FILE *f,
 		}
 		note_add(ns, seen);
 		free(line);
-		free(names);
+		pm_buf_free(&names);
 	}
+}
+
+static void render_counters(const struct pm_bench_result *b, FILE *f,
+			    enum pm_table_format fmt, struct notes *ns)
+{
+	bool md = fmt == PM_TABLE_MARKDOWN;
+
+	counters_heading(&b->counters, f, md);
+	counted_table(&b->counters, f, fmt);
+	uncounted_lines(&b->counters, f, md, ns);
 }
 
 /* The figure line of a benchmark's block: the figure, its interval,
@@ -1511,7 +1565,7 @@ static const char **all_bench_names(const struct pm_result *const *r, size_t n,
 				seen = !strcmp(v[m], r[i]->bench[j].name);
 			if (seen)
 				continue;
-			v = pm_xrealloc(v, (k + 1) * sizeof(*v));
+			v = pm_xgrow(v, k, sizeof(*v));
 			v[k++] = r[i]->bench[j].name;
 		}
 	*count = k;

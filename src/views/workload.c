@@ -169,7 +169,8 @@ static void elapsed_line(struct pm_table *t, const struct pm_bench_result *b,
 static void counter_row(struct pm_table *t, const struct pm_counter_value *c,
 			const json_t *runs, double *v)
 {
-	char fig[32], pmtext[32], *note, *tmp;
+	char fig[32], pmtext[32];
+	struct pm_buf note = PM_BUF_INIT;
 	double mean, half;
 	size_t n;
 
@@ -183,26 +184,21 @@ static void counter_row(struct pm_table *t, const struct pm_counter_value *c,
 		pm_fmt_count(fig, sizeof(fig), mean);
 	fmt_pm(pmtext, sizeof(pmtext), mean, half);
 	figure_row(t, c->name, fig);
-	note = pm_xstrdup(pmtext);
+	pm_buf_add(&note, pmtext);
 	if (!isnan(c->kernel) && c->per_op > 0) {
-		tmp = pm_xasprintf("%s%s(%.0f%% kernel)", note, *note ? "  " : "",
-				   100 * c->kernel / c->per_op);
-		free(note);
-		note = tmp;
+		pm_buf_sep(&note, "  ");
+		pm_buf_addf(&note, "(%.0f%% kernel)", 100 * c->kernel / c->per_op);
 	}
 	if (c->running < 0.999) {
-		tmp = pm_xasprintf("%s%s[counted %.0f%% of the time, scaled]", note,
-				   *note ? "  " : "", 100 * c->running);
-		free(note);
-		note = tmp;
+		pm_buf_sep(&note, "  ");
+		pm_buf_addf(&note, "[counted %.0f%% of the time, scaled]", 100 * c->running);
 	}
 	if (c->user_only) {
-		tmp = pm_xasprintf("%s%s[user space only]", note, *note ? "  " : "");
-		free(note);
-		note = tmp;
+		pm_buf_sep(&note, "  ");
+		pm_buf_add(&note, "[user space only]");
 	}
-	pm_table_cell(t, 2, note, NULL);
-	free(note);
+	pm_table_cell(t, 2, pm_buf_str(&note), NULL);
+	pm_buf_free(&note);
 }
 
 /* The events not counted: those with one reason on one line. */
@@ -260,28 +256,23 @@ static void runs_row(struct pm_table *t, const json_t *w, size_t n)
 	const char *dir = json_string_value(json_object_get(w, "directory"));
 	const char *shell = json_string_value(json_object_get(w, "shell"));
 	double warm = jnum(w, "warmup");
-	char *note = pm_xstrdup(""), *tmp;
+	struct pm_buf note = PM_BUF_INIT;
 
 	pm_table_row(t, "workload");
 	pm_table_cell(t, 0, "workload", NULL);
 	pm_table_cellf(t, 1, "%zu run%s", n, n == 1 ? "" : "s");
-	if (warm > 0) {
-		tmp = pm_xasprintf("after %.0f warm-up%s", warm, warm == 1 ? "" : "s");
-		free(note);
-		note = tmp;
-	}
+	if (warm > 0)
+		pm_buf_addf(&note, "after %.0f warm-up%s", warm, warm == 1 ? "" : "s");
 	if (dir) {
-		tmp = pm_xasprintf("%s%sin %s", note, *note ? ", " : "", dir);
-		free(note);
-		note = tmp;
+		pm_buf_sep(&note, ", ");
+		pm_buf_addf(&note, "in %s", dir);
 	}
 	if (shell) {
-		tmp = pm_xasprintf("%s%sby /bin/sh -c", note, *note ? ", " : "");
-		free(note);
-		note = tmp;
+		pm_buf_sep(&note, ", ");
+		pm_buf_add(&note, "by /bin/sh -c");
 	}
-	pm_table_cell(t, 2, note, NULL);
-	free(note);
+	pm_table_cell(t, 2, pm_buf_str(&note), NULL);
+	pm_buf_free(&note);
 }
 
 /* The system share and the CPUs used, from the times of each run. */
