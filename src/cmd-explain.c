@@ -159,7 +159,7 @@ static void print_explanation(const struct pm_explanation *x, const char *format
 	if (!strcmp(format, "json")) {
 		json_t *j = pm_report_json(x);
 
-		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 		putchar('\n');
 		json_decref(j);
 	} else if (!strcmp(format, "csv")) {
