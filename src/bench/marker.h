@@ -36,8 +36,12 @@
 #define PM_MARKER_FIELD 0x1000u
 #define PM_MARKER_MAX_ID (PM_MARKER_CONFIG / 2)
 #define PM_MARKER_HARNESS (PM_MARKER_MAX_ID / 2)
-/* One, not none: the call into the loop is in every trial too. */
+/* One, not none: the call into the loop is in every trial too; none for
+ * a benchmark whose trials are one iteration (exec, sh: it would be a
+ * whole trial). */
 #define PM_MARKER_HARNESS_ITERS 1
+#define PM_MARKER_HARNESS_ITERS_FOR(trial_iters) \
+	((trial_iters) > PM_MARKER_HARNESS_ITERS ? PM_MARKER_HARNESS_ITERS : 0)
 #define PM_MARKER_RET 0xc3
 
 enum pm_marker_field {

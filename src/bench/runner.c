@@ -213,14 +213,15 @@ static int timed_run(const struct pm_bench *b, struct pm_ctx *ctx,
  * vDSO, the call into the loop) can be taken out of its counts whatever
  * the trial's length.  A few, as a trial's; nothing without markers.
  */
-static void marked_harness(unsigned marker, const struct pm_bench *b, struct pm_ctx *ctx)
+static void marked_harness(unsigned marker, const struct pm_bench *b, struct pm_ctx *ctx,
+			   uint64_t trial_iters)
 {
 	uint64_t ns;
 	int k;
 
 	for (k = 0; k < 3 && pm_markers_active(); k++) {
 		pm_marker_trial(marker + PM_MARKER_HARNESS, false);
-		timed_run(b, ctx, PM_MARKER_HARNESS_ITERS, &ns);
+		timed_run(b, ctx, PM_MARKER_HARNESS_ITERS_FOR(trial_iters), &ns);
 		pm_marker_trial(marker + PM_MARKER_HARNESS, true);
 	}
 }
@@ -986,7 +987,7 @@ static int prepare_trials(const struct pm_bench *b, struct pm_ctx *ctx,
 	err = timed_run(b, ctx, *iters, &ns);
 	if (err)
 		return err;
-	marked_harness(marker, b, ctx);
+	marked_harness(marker, b, ctx, *iters);
 	return 0;
 }
 
