@@ -558,6 +558,8 @@ static int run_experiment(struct pm_ab_exp *ab)
 			ab->out);
 	if (!resume)
 		pm_ab_journal_start(ab);
+	ab->pair_kept = pm_ab_journal_pair;
+	ab->pairs_dropped = pm_ab_journal_restart;
 	pm_ab_choose_pairing(ab);
 	ab->seed = ab->o.seed ? ab->o.seed : (uint64_t)pm_ab_now_wall() ^ ((uint64_t)getpid() << 32);
 	ab->rng = ab->seed;

@@ -305,6 +305,8 @@ struct pm_ab_arm {
  * set); vmlinux: --vmlinux-X or NULL. */
 int pm_ab_arm_prepare(struct pm_ab_arm *a, const struct pm_ab_opts *o, const char *vmlinux,
 		      const char *scratch, struct pm_err *e);
+/* Append run r to arm a (which owns it from then on). */
+void pm_ab_add_run(struct pm_ab_arm *a, struct pm_result *r);
 void pm_ab_arm_free(struct pm_ab_arm *a);
 
 /* What every run needs. */

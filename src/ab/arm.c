@@ -161,3 +161,9 @@ void pm_ab_arm_free(struct pm_ab_arm *a)
 	free(a->describe);
 	memset(a, 0, sizeof(*a));
 }
+
+void pm_ab_add_run(struct pm_ab_arm *a, struct pm_result *r)
+{
+	a->runs = pm_xgrow(a->runs, a->nruns, sizeof(*a->runs));
+	a->runs[a->nruns++] = *r;
+}

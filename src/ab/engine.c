@@ -151,7 +151,7 @@ static bool keep_run(struct pm_ab_exp *x, struct pm_ab_job *j, struct pm_result 
 	path = pm_xasprintf("%s/%s.json", dir, j->tag);
 	mkdir(dir, 0755);
 	/* as kept, counts and sources included: an interrupted experiment
-	 * continues from these files (journal.c) */
+	 * continues from these files (journal.c, through pair_kept) */
 	if (pm_result_save(r, path, &e))
 		say(x, false, "%s", e.msg);
 	free(r->path);
@@ -161,12 +161,6 @@ static bool keep_run(struct pm_ab_exp *x, struct pm_ab_job *j, struct pm_result 
 		say(x, false, "%s: pmbench run exited with status %d (some benchmarks failed: "
 		    "see %s)", j->tag, j->status, j->console);
 	return true;
-}
-
-void pm_ab_add_run(struct pm_ab_arm *a, struct pm_result *r)
-{
-	a->runs = pm_xgrow(a->runs, a->nruns, sizeof(*a->runs));
-	a->runs[a->nruns++] = *r;
 }
 
 /* Start the jobs of a block that may start now: all (together), or the
@@ -430,7 +424,8 @@ static void restart_under_tcg(struct pm_ab_exp *x)
 	x->pairs = x->failed = x->dropped = x->runs = 0;
 	json_decref(x->decided);
 	x->decided = NULL;
-	pm_ab_journal_restart(x);
+	if (x->pairs_dropped)
+		x->pairs_dropped(x);
 }
 
 /* Stop adding pairs?  Once --rounds pairs are in: when all is decided or
@@ -494,7 +489,8 @@ enum pm_ab_end pm_ab_main_phase(struct pm_ab_exp *x)
 		switch (run_block(x, arms, 2, "")) {
 		case PM_BLOCK_KEPT:
 			x->pairs++;
-			pm_ab_journal_pair(x, tags[0], tags[1]);
+			if (x->pair_kept)
+				x->pair_kept(x, tags[0], tags[1]);
 			break;
 		case PM_BLOCK_DROPPED:
 			if (!go_on_after_drop(x))
@@ -802,7 +798,8 @@ void pm_ab_exp_free(struct pm_ab_exp *x)
 	json_decref(x->decided);
 	json_decref(x->confirm);
 	json_decref(x->knockouts);
-	pm_ab_knockouts_free(x);
+	if (x->knockouts_free)
+		x->knockouts_free(x);
 	pm_ab_counting_free(&x->counting);
 	json_decref(x->journal);
 	free(x->out);

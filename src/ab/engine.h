@@ -76,6 +76,12 @@ struct pm_ab_exp {
 	 * sources from the host's vmlinux); NULL: none */
 	void (*kept)(struct pm_result *r, const char *vmlinux);
 	pm_ab_block_fn block;		/* NULL: pm_ab_run_block */
+	/* a pair of A and B kept (their runs' tags), every pair dropped (a
+	 * restart under TCG): the journal's (journal.c); NULL: none */
+	void (*pair_kept)(struct pm_ab_exp *x, const char *tag_a, const char *tag_b);
+	void (*pairs_dropped)(struct pm_ab_exp *x);
+	/* set by the knock-out phase: frees its candidates */
+	void (*knockouts_free)(struct pm_ab_exp *x);
 };
 
 /* The arms A and B and the differences between them; a guest's
@@ -130,7 +136,6 @@ double pm_ab_figure(const struct pm_ab_arm *a, size_t i, const char *name);
 /* The machine-speed probe of benchmark name in run i of arm a (the median
  * of its rounds'), NAN without one. */
 double pm_ab_run_probe(const struct pm_ab_arm *a, size_t i, const char *name);
-void pm_ab_add_run(struct pm_ab_arm *a, struct pm_result *r);
 enum pm_ab_block pm_ab_run_jobs(struct pm_ab_exp *x, const struct pm_ab_env *env,
 				struct pm_ab_job *jobs, size_t n, bool together);
 

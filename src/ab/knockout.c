@@ -223,6 +223,7 @@ bool pm_ab_want_knockouts(struct pm_ab_exp *x)
 	if (!image || x->o.local || !x->o.knockouts)
 		return false;
 	find_candidates(x);
+	x->knockouts_free = pm_ab_knockouts_free;
 	return x->nkos > 0 && !x->kos[0].skipped;
 }
 
