@@ -131,6 +131,8 @@ static json_t *arm_json(const struct pm_ab_exp *ab, const struct pm_ab_arm *a)
 			      "vmlinux", a->vmlinux ? json_string(a->vmlinux_from) : json_null());
 		if (ab->env.accel == PM_ACCEL_TCG)
 			json_object_set_new(j, "emulated_counts", counting_json(ab));
+		if (ab->env.accel == PM_ACCEL_TCG && o->emulated_clock)
+			json_object_set_new(j, "emulated_clock", json_string("icount shift=0,sleep=off"));
 		if (a->tree)
 			json_object_set_new(j, "tree", json_pack("{s:s,s:s?}", "path", a->tree,
 								 "describe", a->describe));
@@ -264,6 +266,10 @@ static char *report_header(const struct pm_ab_exp *ab)
 	else if (!ab->o.local && ab->env.accel == PM_ACCEL_TCG)
 		fprintf(f, "emulated counts: none (%s)\n", ab->o.no_emulated_counts ?
 			"--no-emulated-counts" : ab->counting.why);
+	if (!ab->o.local && ab->env.accel == PM_ACCEL_TCG && ab->o.emulated_clock)
+		fprintf(f, "emulated clock: the guests' clocks count instructions (a nanosecond "
+			"each, idle time skipped): times are instruction time, the same in every "
+			"boot, not the host's\n");
 	if (ab->o.local)
 		fprintf(f, "each run: pmbench run --rounds %u --max-time %g\n", ab->o.run_rounds,
 			ab->o.max_time_s);

@@ -177,6 +177,7 @@ struct pm_boot_spec {
 	int host_cpu;		/* host CPU QEMU is pinned to, -1: none */
 	const char *plugin;	/* TCG: -plugin's value (the vCPUs then share one
 				   thread, so that its counts are exact); NULL: none */
+	bool icount;		/* TCG: the clock counts instructions (-icount) */
 };
 
 struct pm_boot {
@@ -400,6 +401,8 @@ struct pm_ab_opts {
 	double noise;			/* the report's noise floor (fraction); NAN: explain's */
 	bool no_emulated_counts;	/* TCG: boot without the counting plugin */
 	bool emulated_icache;		/* TCG: with its i-cache model */
+	bool emulated_clock;		/* TCG: -icount, the guest's clock counts
+					   instructions */
 };
 
 #define PM_AB_DEFAULT_BOOTS 3

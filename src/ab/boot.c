@@ -66,6 +66,12 @@ char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
 	/* counting: one thread for every vCPU, or an inline add may be lost */
 	push(&v, &n, pm_xstrdup(s->accel == PM_ACCEL_KVM ? "kvm" :
 				s->plugin ? "tcg,thread=single" : "tcg"));
+	/* a nanosecond an instruction, idle time skipped: every boot's
+	 * clock, and so its calibration and timer ticks, the same */
+	if (s->icount && s->accel != PM_ACCEL_KVM) {
+		push(&v, &n, pm_xstrdup("-icount"));
+		push(&v, &n, pm_xstrdup("shift=0,sleep=off"));
+	}
 	if (s->plugin && s->accel != PM_ACCEL_KVM) {
 		push(&v, &n, pm_xstrdup("-plugin"));
 		push(&v, &n, pm_xstrdup(s->plugin));

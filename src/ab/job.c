@@ -100,7 +100,7 @@ static int start_guest(struct pm_ab_job *j, const struct pm_ab_env *env, struct 
 		.vcpus = o->vcpus, .timeout_s = o->timeout_s,
 		.kvm_probe_s = PM_AB_KVM_PROBE_S, .dir = env->scratch, .tag = j->tag,
 		.console = j->console, .running = j->running, .host_cpu = j->host_cpu,
-		.plugin = j->plugin_arg,
+		.plugin = j->plugin_arg, .icount = o->emulated_clock,
 	};
 	return pm_boot_start(&j->bs, &j->boot, e);
 }

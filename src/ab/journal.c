@@ -44,6 +44,7 @@ static json_t *identity(const struct pm_ab_exp *x)
 			       "emulated_icache", o->emulated_icache);
 	size_t i;
 
+	json_object_set_new(id, "emulated_clock", json_boolean(o->emulated_clock));
 	for (i = 0; i < 2 && i < x->narms; i++) {
 		const struct pm_ab_arm *a = &x->arms[i];
 

@@ -21,7 +21,7 @@ enum {
 	OPT_RUN_ROUNDS, OPT_NO_PROFILE, OPT_NO_COUNTERS, OPT_RUN_OPTION, OPT_NOISE,
 	OPT_BUDGET, OPT_DUET, OPT_NO_CONFIRM, OPT_CONFIRM_BUDGET, OPT_SEED, OPT_LOCAL,
 	OPT_SETUP_A, OPT_SETUP_B, OPT_WRAP_A, OPT_WRAP_B, OPT_NO_EMULATED_COUNTS,
-	OPT_EMULATED_ICACHE, OPT_KNOCKOUTS, OPT_KNOCKOUT_BUDGET, OPT_EXIT_CODE,
+	OPT_EMULATED_ICACHE, OPT_EMULATED_CLOCK, OPT_KNOCKOUTS, OPT_KNOCKOUT_BUDGET, OPT_EXIT_CODE,
 };
 
 /* --local and its set-up commands and wrappers: the second synopsis line */
@@ -94,6 +94,10 @@ static const struct pm_option options[] = {
 	       "per operation"),
 	PM_OPT(OPT_EMULATED_ICACHE, "emulated-icache", NULL,
 	       "TCG: that plugin also models the guest CPU's L1i"),
+	PM_OPT(OPT_EMULATED_CLOCK, "emulated-clock", NULL,
+	       "TCG: the guests' clocks count instructions (QEMU -icount): trials, "
+	       "calibration and timer interrupts the same in every boot; time is then "
+	       "instruction time, not the host's"),
 	PM_OPT('q', "quiet", NULL, "no progress, no report on stdout"),
 	PM_OPT_END
 };
@@ -241,6 +245,9 @@ static int experiment_option(struct pm_ab_opts *o, int c, char *arg, struct pm_e
 	case OPT_NO_EMULATED_COUNTS:
 		o->no_emulated_counts = true;
 		return 0;
+	case OPT_EMULATED_CLOCK:
+		o->emulated_clock = true;
+		return 0;
 	case OPT_EMULATED_ICACHE:
 		o->emulated_icache = true;
 		return 0;
@@ -299,6 +306,8 @@ static int check_mode(const struct pm_ab_opts *o, struct pm_err *e)
 			return pm_err_set(e, -EINVAL, "--setup-%c/--wrap-%c need --local", 'a' + i,
 					  'a' + i);
 	}
+	if ((o->local || o->accel == PM_ACCEL_KVM) && o->emulated_clock)
+		return pm_err_set(e, -EINVAL, "--emulated-clock is for TCG guests (QEMU's -icount)");
 	if (o->local && (o->no_emulated_counts || o->emulated_icache))
 		return pm_err_set(e, -EINVAL, "--local runs on this host: emulated counts "
 				  "are for TCG guests");

@@ -51,6 +51,12 @@ expect_one_line_error
 pm ab --kernel "$K" --no-emulated-counts --emulated-icache null
 expect_status 2 "--emulated-icache without counts"
 expect_one_line_error
+pm ab --local --emulated-clock null
+expect_status 2 "--local with --emulated-clock"
+expect_err "emulated-clock is for TCG guests"
+pm ab --kernel "$K" --accel kvm --emulated-clock null
+expect_status 2 "--accel kvm with --emulated-clock"
+expect_one_line_error
 mkdir "$T/full"; : > "$T/full/x"
 pm ab --kernel "$K" --qemu "$FAKE" -o "$T/full" null
 expect_status 2 "non-empty output directory"

@@ -840,8 +840,21 @@ START_TEST(test_qemu_argv)
 	for (i = 1, accel = append = false; v[i + 1]; i++) {
 		accel |= !strcmp(v[i], "-accel") && !strcmp(v[i + 1], "tcg,thread=single");
 		append |= !strcmp(v[i], "-plugin") && !strcmp(v[i + 1], s.plugin);
+		ck_assert_str_ne(v[i], "-icount");
 	}
 	ck_assert(accel && append);
+	pm_strv_free(v);
+	/* --emulated-clock: a nanosecond an instruction under TCG, never KVM */
+	s.icount = true;
+	v = pm_boot_argv(&s, "/tmp/d.disk", "/tmp/s.serial");
+	for (i = 1, accel = false; v[i + 1]; i++)
+		accel |= !strcmp(v[i], "-icount") && !strcmp(v[i + 1], "shift=0,sleep=off");
+	ck_assert(accel);
+	pm_strv_free(v);
+	s.accel = PM_ACCEL_KVM;
+	v = pm_boot_argv(&s, "/tmp/d.disk", "/tmp/s.serial");
+	for (i = 1; v[i]; i++)
+		ck_assert_str_ne(v[i], "-icount");
 	pm_strv_free(v);
 }
 END_TEST
