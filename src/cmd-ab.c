@@ -112,7 +112,9 @@ static json_t *counting_json(const struct pm_ab_exp *ab)
 static json_t *arm_json(const struct pm_ab_exp *ab, const struct pm_ab_arm *a)
 {
 	const struct pm_ab_opts *o = &ab->o;
-	char *cmdline = pm_xasprintf("%s%s%s", PM_BOOT_APPEND, a->append && *a->append ? " " : "",
+	char *cmdline = pm_xasprintf("%s%s%s%s", PM_BOOT_APPEND,
+				     !o->local && ab->env.accel == PM_ACCEL_TCG && o->emulated_clock ?
+				     " " PM_BOOT_APPEND_ICOUNT : "", a->append && *a->append ? " " : "",
 				     a->append ? a->append : "");
 	json_t *j;
 

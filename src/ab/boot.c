@@ -87,7 +87,9 @@ char **pm_boot_argv(const struct pm_boot_spec *s, const char *disk,
 	push(&v, &n, pm_xstrdup("-initrd"));
 	push(&v, &n, pm_xstrdup(s->initrd));
 	push(&v, &n, pm_xstrdup("-append"));
-	push(&v, &n, pm_xasprintf("%s%s%s", PM_BOOT_APPEND, s->append && *s->append ? " " : "",
+	push(&v, &n, pm_xasprintf("%s%s%s%s", PM_BOOT_APPEND,
+				  s->icount && s->accel != PM_ACCEL_KVM ? " " PM_BOOT_APPEND_ICOUNT : "",
+				  s->append && *s->append ? " " : "",
 				  s->append ? s->append : ""));
 	/* ttyS0: the console; ttyS1: the hand-back when there is no disk */
 	push(&v, &n, pm_xstrdup("-chardev"));

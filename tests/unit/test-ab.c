@@ -847,9 +847,12 @@ START_TEST(test_qemu_argv)
 	/* --emulated-clock: a nanosecond an instruction under TCG, never KVM */
 	s.icount = true;
 	v = pm_boot_argv(&s, "/tmp/d.disk", "/tmp/s.serial");
-	for (i = 1, accel = false; v[i + 1]; i++)
+	for (i = 1, accel = append = false; v[i + 1]; i++) {
 		accel |= !strcmp(v[i], "-icount") && !strcmp(v[i + 1], "shift=0,sleep=off");
-	ck_assert(accel);
+		append |= !strcmp(v[i], "-append") &&
+			  !strcmp(v[i + 1], PM_BOOT_APPEND " " PM_BOOT_APPEND_ICOUNT);
+	}
+	ck_assert(accel && append);
 	pm_strv_free(v);
 	s.accel = PM_ACCEL_KVM;
 	v = pm_boot_argv(&s, "/tmp/d.disk", "/tmp/s.serial");
