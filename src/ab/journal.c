@@ -127,7 +127,10 @@ static void first_difference(json_t *have, json_t *want, const char *prefix, cha
 		char *p = pm_xasprintf("%s%s", prefix, k);
 
 		if (json_is_object(v) && json_is_object(h)) {
-			first_difference(h, v, pm_xasprintf("%s.", p), buf, len);
+			char *sub = pm_xasprintf("%s.", p);
+
+			first_difference(h, v, sub, buf, len);
+			free(sub);
 		} else if (!json_equal(h, v)) {
 			char *hs = h ? json_dumps(h, JSON_ENCODE_ANY) : pm_xstrdup("none");
 			char *ws = json_dumps(v, JSON_ENCODE_ANY);
@@ -140,8 +143,6 @@ static void first_difference(json_t *have, json_t *want, const char *prefix, cha
 		if (*buf)
 			break;
 	}
-	if (*prefix)
-		free((char *)prefix);
 }
 
 /* The highest number N of a file TAG<N><ext> in dir, 0 without one. */

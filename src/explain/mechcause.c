@@ -49,28 +49,6 @@ static const struct pm_mech_delta *carrier(const struct pm_bench_cmp *c, double 
 	return NULL;
 }
 
-/* Does rule id name mechanism key (or its top section)? */
-static bool rule_names(const char *id, const char *key)
-{
-	size_t i, n;
-
-	for (i = 0; i < pm_rule_count(); i++) {
-		const struct pm_rule_info *r = pm_rule_at(i);
-		char **v;
-		bool hit = false;
-
-		if (strcmp(r->id, id) || !r->mechs)
-			continue;
-		v = pm_strv_split(r->mechs, ' ');
-		n = strcspn(key, ".");
-		for (size_t j = 0; v && v[j]; j++)
-			hit |= !strcmp(v[j], key) || (strlen(v[j]) == n && !strncmp(v[j], key, n));
-		pm_strv_free(v);
-		return hit;
-	}
-	return false;
-}
-
 static double mech_confidence(const struct pm_mech_delta *d, double share)
 {
 	double base = d->link >= 2 ? 0.65 : d->link == 1 ? 0.5 : 0.4;
@@ -251,7 +229,7 @@ void pm_mechanism_causes(struct pm_bench_cmp *c, const struct pm_explanation *x)
 		return;
 	line = mech_line(c, d);
 	for (i = 0; i < c->ncauses && !k; i++)
-		if (rule_names(c->causes[i].rule, d->key))
+		if (pm_rule_names_mech(c->causes[i].rule, d->key))
 			k = &c->causes[i];
 	/* a file no section names, tied to no difference: kernel-time and
 	 * the hotspot say as much */

@@ -1595,18 +1595,6 @@ static bool rule_fits_imports(const struct rule *rule, const struct pm_bench_cmp
 	return true;
 }
 
-/* Whether the blank-separated words hold w. */
-static bool words_have(const char *words, const char *w)
-{
-	size_t n = strlen(w);
-	const char *p;
-
-	for (p = strstr(words, w); p; p = strstr(p + 1, w))
-		if ((p == words || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
-}
-
 static const struct rule *rule_by_id(const char *id)
 {
 	size_t i;
@@ -1615,6 +1603,24 @@ static const struct rule *rule_by_id(const char *id)
 		if (!strcmp(rules[i].info.id, id))
 			return &rules[i];
 	return NULL;
+}
+
+bool pm_rule_names_mech(const char *id, const char *key)
+{
+	const struct rule *r = rule_by_id(id);
+	size_t top = strcspn(key, ".");
+	const char *p;
+
+	/* a word of its mechanisms column: the key, or the mechanism it is
+	 * a part of ("tracing" for "tracing.function") */
+	for (p = r ? r->info.mechs : NULL; p && *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		if ((n == strlen(key) && !strncmp(p, key, n)) || (n == top && !strncmp(p, key, n)))
+			return true;
+		p += n;
+	}
+	return false;
 }
 
 /*
@@ -1651,8 +1657,7 @@ static void demote_hotspot(struct pm_bench_cmp *c, const struct pm_explanation *
 			continue;
 		/* the map places the symbol in a mechanism the rule is about,
 		 * or the rule names the symbol itself */
-		if (!(mech && r->info.mechs && (words_have(r->info.mechs, mech->id) ||
-						 words_have(r->info.mechs, mech->top->id))) &&
+		if (!(mech && pm_rule_names_mech(r->info.id, mech->id)) &&
 		    !(r->syms && name_matches(top->name, r->syms)) &&
 		    !(r->more_syms && name_matches(top->name, r->more_syms)))
 			continue;

@@ -193,6 +193,9 @@ json_t *pm_emulated_json(const struct pm_bench_cmp *c);
 void pm_emulated_free(struct pm_bench_cmp *c);
 /* rules.c: the causes of the rule table's rules */
 void pm_rule_causes(struct pm_bench_cmp *c, const struct pm_explanation *x);
+/* Whether rule id's mechanisms column names mechanism key, or the one key
+ * is a part of ("tracing" for "tracing.function"). */
+bool pm_rule_names_mech(const char *id, const char *key);
 /* cause.c: add a cause; evidence lines are copied. */
 struct pm_cause *pm_cause_add(struct pm_bench_cmp *c, const char *rule, const char *title,
 			      double confidence, const char *sentence);
